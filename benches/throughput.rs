@@ -1,0 +1,99 @@
+//! Simulation throughput against the cost of the random draws alone.
+//!
+//! The goal (issue 2): 3-card Fisher–Yates with every tally runs at >= 0.8x the speed of
+//! a loop that only draws the same bounded numbers, both on all cores through the same
+//! chunked engine. Also 52-card naive swap (position matrix only) against its own
+//! draw-only loop. The draw-only loops are written out with the same constant bounds as
+//! the shuffles, so that the compiler can make them exactly as fast as it makes the
+//! draws inside the shuffle: the reference must not be handicapped.
+//!
+//! Each figure is the median of several interleaved repetitions, so that a burst of
+//! noise on the machine moves one sample, not the result.
+//!
+//! Run with `scripts/bench.sh` (or `cargo bench --bench throughput`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use shuffle_audit::catalogue::PermutationAlgorithm;
+use shuffle_audit::simulate::{Engine, NoProgress, simulate_permutations};
+use shuffle_audit::tally::TallyOptions;
+use shuffle_audit::{Randomness, SimulationSource};
+
+const REPETITIONS: u64 = 7;
+
+fn main() {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let engine = Engine::new(threads).expect("worker threads start");
+    println!("threads: {threads}; median of {REPETITIONS} interleaved repetitions");
+    compare(
+        &engine,
+        "fisher-yates, 3 cards, every tally",
+        PermutationAlgorithm::FisherYates,
+        3,
+        200_000_000,
+        TallyOptions::default(),
+        |source| source.below(3).wrapping_add(source.below(2)),
+    );
+    compare(
+        &engine,
+        "naive-swap, 52 cards, position matrix only",
+        PermutationAlgorithm::NaiveSwap,
+        52,
+        4_000_000,
+        TallyOptions {
+            positions: true,
+            cycle_structure: false,
+        },
+        |source| (0..52).fold(0u64, |sum, _| sum.wrapping_add(source.below(52))),
+    );
+}
+
+/// Times `algorithm` with its tallies against `draws_only`, which must make the same
+/// draws as one shuffle and nothing else.
+fn compare(
+    engine: &Engine,
+    title: &str,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    trials: u64,
+    options: TallyOptions,
+    draws_only: impl Fn(&mut SimulationSource) -> u64 + Sync,
+) {
+    let mut simulate_seconds = Vec::new();
+    let mut draw_seconds = Vec::new();
+    for seed in 0..REPETITIONS {
+        let started = Instant::now();
+        let tally = simulate_permutations(engine, algorithm, n, trials, seed, options, &NoProgress);
+        simulate_seconds.push(started.elapsed().as_secs_f64());
+        assert_eq!(tally.trials, trials);
+
+        let started = Instant::now();
+        let sums = engine.run_chunks(
+            trials,
+            seed,
+            &NoProgress,
+            || 0u64,
+            |sum, source, count| {
+                let mut local = 0u64;
+                for _ in 0..count {
+                    local = local.wrapping_add(draws_only(source));
+                }
+                *sum = sum.wrapping_add(local);
+            },
+        );
+        black_box(sums);
+        draw_seconds.push(started.elapsed().as_secs_f64());
+    }
+    let simulate = trials as f64 / median(&mut simulate_seconds);
+    let draws = trials as f64 / median(&mut draw_seconds);
+    println!("{title}");
+    println!("  simulate + tally: {:>8.1} M shuffles/s", simulate / 1e6);
+    println!("  draws only:       {:>8.1} M shuffles/s", draws / 1e6);
+    println!("  ratio:            {:>8.2}", simulate / draws);
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}

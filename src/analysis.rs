@@ -1,0 +1,237 @@
+//! From a tally to findings: which tests apply, what they say after correction, the
+//! verdict, and how large the bias is and where.
+//!
+//! This is the one place that knows which tests a permutation tally gets. The tests are
+//! complementary: the full order table catches everything on small decks, the position
+//! matrix scales to large decks, and fixed points and cycles catch structural biases
+//! (the Sattolo family's single cycles, a random cut's rotations) directly, on decks of
+//! any size.
+
+use crate::stats::chi_square::{law_fit, position_fit, uniform_fit};
+use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_variation_from_uniform};
+use crate::stats::holm::holm_adjust;
+use crate::stats::laws::{cycle_count_law, fixed_point_law};
+use crate::stats::{Fit, PValue, Thresholds, Verdict};
+use crate::tally::PermutationTally;
+use crate::tally::lehmer::MAX_RANKED_N;
+
+/// How many over- and under-represented outcomes a result lists.
+pub const WORST_LISTED: usize = 3;
+
+/// What became of one test.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestOutcome {
+    /// It ran, or it needed more trials.
+    Fit(Fit),
+    /// Its table was not tallied (decks over ten cards have no order table).
+    NotTallied(String),
+}
+
+/// One test of one result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestReport {
+    /// Short name, as in JSON: `permutations`, `positions`, `fixed-points`, `cycles`.
+    pub name: &'static str,
+    /// What it checks, in a few words.
+    pub description: &'static str,
+    /// Its outcome.
+    pub outcome: TestOutcome,
+    /// Holm-adjusted p-value, for tests that ran.
+    pub p_adjusted: Option<PValue>,
+}
+
+impl TestReport {
+    /// The raw p-value, for tests that ran.
+    pub fn p_value(&self) -> Option<PValue> {
+        match self.outcome {
+            TestOutcome::Fit(Fit::Computed { p, .. }) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Which table the listed outcomes come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutcomeTable {
+    /// Cells are Lehmer ranks of whole orders.
+    Permutations,
+    /// Cells are `item * n + position`.
+    Positions,
+}
+
+/// Everything the statistics say about one tally.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PermutationAnalysis {
+    /// Every test, in a fixed order.
+    pub tests: Vec<TestReport>,
+    /// The graded verdict.
+    pub verdict: Verdict,
+    /// Distance of the order frequencies from uniform (`n <= 10`).
+    pub total_variation: Option<TotalVariation>,
+    /// Where the listed outcomes come from.
+    pub outcome_table: OutcomeTable,
+    /// The most over-represented outcomes, most first.
+    pub over_represented: Vec<Deviation>,
+    /// The most under-represented outcomes, fewest first.
+    pub under_represented: Vec<Deviation>,
+}
+
+/// Runs every applicable test on `tally` and grades the result.
+pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -> PermutationAnalysis {
+    let n = tally.n;
+    let trials = tally.trials;
+    let not_tallied = || TestOutcome::NotTallied("not tallied in this run".to_string());
+    let permutations = match &tally.permutation_counts {
+        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials)),
+        None if n > MAX_RANKED_N => TestOutcome::NotTallied(format!(
+            "skipped: n = {n} > {MAX_RANKED_N}, the {n}! orders are not tallied one by one"
+        )),
+        None => not_tallied(),
+    };
+    let positions = tally.position_counts.as_ref().map_or_else(not_tallied, |matrix| {
+        TestOutcome::Fit(position_fit(matrix, n, trials))
+    });
+    let fixed_points = tally
+        .fixed_point_counts
+        .as_ref()
+        .map_or_else(not_tallied, |counts| {
+            TestOutcome::Fit(law_fit(counts, &fixed_point_law(n), trials))
+        });
+    let cycles = tally.cycle_counts.as_ref().map_or_else(not_tallied, |counts| {
+        TestOutcome::Fit(law_fit(counts, &cycle_count_law(n), trials))
+    });
+
+    let mut tests = vec![
+        report("permutations", "all n! orders equally likely", permutations),
+        report(
+            "positions",
+            "each card equally likely at each position",
+            positions,
+        ),
+        report(
+            "fixed-points",
+            "cards left in place follow the rencontres law",
+            fixed_points,
+        ),
+        report("cycles", "number of cycles follows the Stirling law", cycles),
+    ];
+    let ran: Vec<usize> = (0..tests.len())
+        .filter(|&i| tests[i].p_value().is_some())
+        .collect();
+    let raw: Vec<PValue> = ran.iter().filter_map(|&i| tests[i].p_value()).collect();
+    for (&i, adjusted) in ran.iter().zip(holm_adjust(&raw)) {
+        tests[i].p_adjusted = Some(adjusted);
+    }
+    let verdict = thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted));
+
+    let (outcome_table, cells, expected) = match (&tally.permutation_counts, &tally.position_counts) {
+        (Some(counts), _) => (
+            OutcomeTable::Permutations,
+            counts.as_slice(),
+            trials as f64 / counts.len() as f64,
+        ),
+        (None, Some(matrix)) => (
+            OutcomeTable::Positions,
+            matrix.as_slice(),
+            trials as f64 / n as f64,
+        ),
+        (None, None) => (OutcomeTable::Positions, &[][..], 0.0),
+    };
+    let (over_represented, under_represented) = if trials > 0 {
+        extreme_cells(cells, expected, WORST_LISTED)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    PermutationAnalysis {
+        tests,
+        verdict,
+        total_variation: tally
+            .permutation_counts
+            .as_ref()
+            .map(|counts| total_variation_from_uniform(counts, trials)),
+        outcome_table,
+        over_represented,
+        under_represented,
+    }
+}
+
+fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
+    TestReport {
+        name,
+        description,
+        outcome,
+        p_adjusted: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tally::{PermutationRecorder, TallyOptions};
+
+    fn tally_of(decks: &[&[u16]], repeat: usize) -> PermutationTally {
+        let mut recorder = PermutationRecorder::new(decks[0].len(), TallyOptions::default());
+        for _ in 0..repeat {
+            for deck in decks {
+                recorder.record(deck);
+            }
+        }
+        recorder.finish()
+    }
+
+    #[test]
+    fn a_perfectly_even_tally_passes_every_test() {
+        let all: [&[u16]; 6] = [
+            &[0, 1, 2],
+            &[0, 2, 1],
+            &[1, 0, 2],
+            &[1, 2, 0],
+            &[2, 0, 1],
+            &[2, 1, 0],
+        ];
+        let analysis = analyse_permutations(&tally_of(&all, 100), &Thresholds::default());
+        assert_eq!(analysis.verdict, Verdict::Pass);
+        assert_eq!(
+            analysis.tests.iter().filter(|t| t.p_adjusted.is_some()).count(),
+            4
+        );
+        assert!(analysis.total_variation.unwrap().distance < 1e-12);
+    }
+
+    #[test]
+    fn a_random_cut_passes_positions_but_fails_structure() {
+        // The three rotations of 3 cards, equally often: every card is at every position
+        // exactly a third of the time, but only 3 of the 6 orders ever come out.
+        let rotations: [&[u16]; 3] = [&[0, 1, 2], &[1, 2, 0], &[2, 0, 1]];
+        let analysis = analyse_permutations(&tally_of(&rotations, 500), &Thresholds::default());
+        assert_eq!(analysis.verdict, Verdict::Fail);
+        let p = |name| {
+            analysis
+                .tests
+                .iter()
+                .find(|t| t.name == name)
+                .unwrap()
+                .p_value()
+                .unwrap()
+        };
+        assert_eq!(p("positions"), PValue::ONE, "positions are exactly uniform");
+        assert!(p("fixed-points").is_below(1e-100));
+        assert!(p("cycles").is_below(1e-100));
+        assert!(p("permutations").is_below(1e-100));
+        assert_eq!(analysis.outcome_table, OutcomeTable::Permutations);
+        assert_eq!(analysis.over_represented[0].count, 500);
+        assert_eq!(analysis.under_represented[0].count, 0);
+    }
+
+    #[test]
+    fn too_few_trials_make_an_inconclusive_verdict() {
+        let analysis = analyse_permutations(&tally_of(&[&[0, 1, 2, 3]], 3), &Thresholds::default());
+        assert_eq!(analysis.verdict, Verdict::Inconclusive);
+        assert!(
+            analysis
+                .tests
+                .iter()
+                .all(|t| matches!(t.outcome, TestOutcome::Fit(Fit::TooFewTrials { .. })))
+        );
+    }
+}

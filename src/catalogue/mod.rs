@@ -1,0 +1,595 @@
+//! The catalogue: every algorithm the tool can audit, with where it comes from and what
+//! verdict it deserves.
+//!
+//! An entry is data (name, one-line summary, source text, expected verdict, parameter)
+//! plus a [`PermutationAlgorithm`] value that runs it. Keeping the expected verdict next
+//! to the code is what lets tests and, later, `check` say "this one must fail" without a
+//! second list that could drift. Names are parsed here too (`naive-repeated:3`), with
+//! suggestions for near misses.
+
+mod shuffles;
+mod sorts;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::randomness::Randomness;
+
+pub use shuffles::{
+    fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
+    roguelike_shuffle, sattolo,
+};
+pub use sorts::{sort_comparator_insertion, sort_comparator_merge, sort_random_key, sort_random_key_u8};
+
+/// The verdict an exact analysis would give at a given deck size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expectation {
+    /// Every order is exactly (or, for float keys, all but negligibly) equally likely.
+    Fair,
+    /// Some orders are more likely than others.
+    Biased,
+}
+
+impl std::fmt::Display for Expectation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Expectation::Fair => "fair",
+            Expectation::Biased => "biased",
+        })
+    }
+}
+
+/// The one parameter an entry may take after a colon.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Parameter {
+    /// Its name in the docs, e.g. `K`.
+    pub name: &'static str,
+    /// What it means.
+    pub meaning: &'static str,
+    /// Its value when omitted.
+    pub default: &'static str,
+}
+
+/// One algorithm of the catalogue.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CatalogueEntry {
+    /// The name used on the command line.
+    pub name: &'static str,
+    /// One line saying what it does.
+    pub summary: &'static str,
+    /// The source text(s) it comes from (files in the seed index).
+    pub origin: &'static str,
+    /// `None`: fair at every size. `Some(m)`: biased for decks of `m` cards or more (and
+    /// trivially fair below).
+    #[serde(skip)]
+    pub biased_from: Option<usize>,
+    /// The parameter it takes, if any.
+    pub parameter: Option<Parameter>,
+    #[serde(skip)]
+    algorithm: PermutationAlgorithm,
+}
+
+impl CatalogueEntry {
+    /// The verdict it deserves on a deck of `n` cards.
+    pub fn expected_at(&self, n: usize) -> Expectation {
+        match self.biased_from {
+            Some(from) if n >= from => Expectation::Biased,
+            _ => Expectation::Fair,
+        }
+    }
+
+    /// The verdict it deserves on decks of realistic size, in words for `list`.
+    pub fn expected_in_words(&self) -> String {
+        match self.biased_from {
+            None => "fair".to_string(),
+            Some(from) => format!("biased (n >= {from})"),
+        }
+    }
+}
+
+/// How a catalogue shuffle rearranges a deck. Parameters that default to a function of
+/// the deck size are kept as `None` until a run fixes `n` ([`PermutationAlgorithm::resolve`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PermutationAlgorithm {
+    /// [`naive_swap`]
+    NaiveSwap,
+    /// [`fisher_yates`]
+    FisherYates,
+    /// [`fisher_yates_forward`]
+    FisherYatesForward,
+    /// [`sattolo`]
+    Sattolo,
+    /// [`roguelike_shuffle`]
+    RoguelikeShuffle,
+    /// [`naive_repeated`]; `passes: None` means one pass per card.
+    NaiveRepeated {
+        /// Number of naive passes.
+        passes: Option<u32>,
+    },
+    /// [`sort_random_key`]
+    SortRandomKey,
+    /// [`sort_random_key_u8`]
+    SortRandomKeyU8,
+    /// [`sort_comparator_insertion`]
+    SortComparatorInsertion,
+    /// [`sort_comparator_merge`]
+    SortComparatorMerge,
+    /// [`insert_with_retry`]
+    InsertWithRetry,
+    /// [`riffle`]
+    Riffle,
+}
+
+/// Scratch space reused across trials so that simulating an algorithm that needs a second
+/// array does not allocate once per shuffle.
+#[derive(Debug)]
+pub struct Workspace<T> {
+    cards: Vec<T>,
+    flags: Vec<bool>,
+    f64_keys: Vec<(f64, T)>,
+    u8_keys: Vec<(u8, T)>,
+}
+
+impl<T> Default for Workspace<T> {
+    fn default() -> Self {
+        Self {
+            cards: Vec::new(),
+            flags: Vec::new(),
+            f64_keys: Vec::new(),
+            u8_keys: Vec::new(),
+        }
+    }
+}
+
+impl PermutationAlgorithm {
+    /// Fixes parameters that default to a function of the deck size.
+    pub fn resolve(self, n: usize) -> Self {
+        match self {
+            PermutationAlgorithm::NaiveRepeated { passes: None } => PermutationAlgorithm::NaiveRepeated {
+                passes: Some(default_passes(n)),
+            },
+            other => other,
+        }
+    }
+
+    /// The bounds of the draws one shuffle of `n` cards makes, in order, for algorithms
+    /// whose draws do not depend on earlier answers; `None` for the others (sorts, retries,
+    /// coin-driven merges) and for schedules too long to be worth listing.
+    ///
+    /// A fixed schedule makes the sequence of answers (the random path) a complete
+    /// description of a shuffle, which the simulator uses to tally small decks by path
+    /// (see `simulate`). Tests check every schedule against the draws the code really makes.
+    pub fn draw_schedule(&self, n: usize) -> Option<Vec<u64>> {
+        /// Beyond this many draws the path space exceeds 2^64 for any deck worth tallying.
+        const LONGEST_LISTED: usize = 64;
+        let cards = n as u64;
+        match self.resolve(n) {
+            PermutationAlgorithm::NaiveSwap => Some(vec![cards; n]),
+            PermutationAlgorithm::FisherYates | PermutationAlgorithm::FisherYatesForward => {
+                Some((2..=cards).rev().collect())
+            }
+            PermutationAlgorithm::Sattolo => Some((1..cards).rev().collect()),
+            PermutationAlgorithm::RoguelikeShuffle => Some((1..cards).collect()),
+            PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
+                let draws = n.checked_mul(passes as usize)?;
+                (draws <= LONGEST_LISTED).then(|| vec![cards; draws])
+            }
+            _ => None,
+        }
+    }
+
+    /// Shuffles `deck` in place, drawing only from `rng`.
+    #[inline]
+    pub fn shuffle<T: Copy, R: Randomness + ?Sized>(
+        &self,
+        deck: &mut [T],
+        rng: &mut R,
+        workspace: &mut Workspace<T>,
+    ) {
+        self.shuffle_each(std::iter::once(deck), rng, workspace);
+    }
+
+    /// Shuffles every deck `decks` yields, in order, drawing only from `rng`.
+    ///
+    /// The batch form of [`PermutationAlgorithm::shuffle`] and the only place that
+    /// matches on the algorithm: the match runs once per batch and each arm is a tight
+    /// loop the compiler specialises, instead of a dispatch per shuffle.
+    #[inline]
+    pub fn shuffle_each<T, R, D>(
+        &self,
+        decks: impl Iterator<Item = D>,
+        rng: &mut R,
+        workspace: &mut Workspace<T>,
+    ) where
+        T: Copy,
+        R: Randomness + ?Sized,
+        D: AsMut<[T]>,
+    {
+        match *self {
+            PermutationAlgorithm::NaiveSwap => each(decks, rng, naive_swap),
+            PermutationAlgorithm::FisherYates => each(decks, rng, fisher_yates),
+            PermutationAlgorithm::FisherYatesForward => each(decks, rng, fisher_yates_forward),
+            PermutationAlgorithm::Sattolo => each(decks, rng, sattolo),
+            PermutationAlgorithm::RoguelikeShuffle => each(decks, rng, roguelike_shuffle),
+            PermutationAlgorithm::NaiveRepeated { passes } => each(decks, rng, |deck, rng| {
+                let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
+                naive_repeated(deck, rng, passes)
+            }),
+            PermutationAlgorithm::SortRandomKey => each(decks, rng, |deck, rng| {
+                sort_random_key(deck, rng, &mut workspace.f64_keys)
+            }),
+            PermutationAlgorithm::SortRandomKeyU8 => each(decks, rng, |deck, rng| {
+                sort_random_key_u8(deck, rng, &mut workspace.u8_keys)
+            }),
+            PermutationAlgorithm::SortComparatorInsertion => each(decks, rng, sort_comparator_insertion),
+            PermutationAlgorithm::SortComparatorMerge => each(decks, rng, |deck, rng| {
+                sort_comparator_merge(deck, rng, &mut workspace.cards)
+            }),
+            PermutationAlgorithm::InsertWithRetry => each(decks, rng, |deck, rng| {
+                insert_with_retry(deck, rng, &mut workspace.flags, &mut workspace.cards)
+            }),
+            PermutationAlgorithm::Riffle => {
+                each(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
+            }
+        }
+    }
+}
+
+/// Shuffles every deck: the loop each arm of `shuffle_each` compiles into.
+#[inline(always)]
+fn each<T, R: ?Sized, D: AsMut<[T]>>(
+    decks: impl Iterator<Item = D>,
+    rng: &mut R,
+    mut shuffle: impl FnMut(&mut [T], &mut R),
+) {
+    for mut deck in decks {
+        shuffle(deck.as_mut(), rng);
+    }
+}
+
+/// `naive-repeated` without a parameter makes one pass per card.
+fn default_passes(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Every shuffle in the catalogue, in the order `list` prints them.
+pub const SHUFFLES: &[CatalogueEntry] = &[
+    CatalogueEntry {
+        name: "naive-swap",
+        summary: "for each i, swap a[i] with a[random(n)]",
+        origin: "texts 001 (SimpleListShuffle) and 004 (the first listing)",
+        biased_from: Some(3),
+        parameter: None,
+        algorithm: PermutationAlgorithm::NaiveSwap,
+    },
+    CatalogueEntry {
+        name: "fisher-yates",
+        summary: "Durstenfeld's Fisher-Yates: from the end, swap a[i] with a[random(i+1)]",
+        origin: "texts 001 (ListShuffle) and 004 (Knuth-Fisher-Yates)",
+        biased_from: None,
+        parameter: None,
+        algorithm: PermutationAlgorithm::FisherYates,
+    },
+    CatalogueEntry {
+        name: "fisher-yates-forward",
+        summary: "Fisher-Yates from the front: swap a[i] with a[i + random(n-i)]",
+        origin: "text 004's comments (knuth1)",
+        biased_from: None,
+        parameter: None,
+        algorithm: PermutationAlgorithm::FisherYatesForward,
+    },
+    CatalogueEntry {
+        name: "sattolo",
+        summary: "from the end, swap a[i] with a[random(i)]: the exclusive-bound off-by-one",
+        origin: "text 003 (the shuffle bag's random.Next(position))",
+        biased_from: Some(2),
+        parameter: None,
+        algorithm: PermutationAlgorithm::Sattolo,
+    },
+    CatalogueEntry {
+        name: "roguelike-shuffle",
+        summary: "text 002's SHUFFLE as printed: swap a[f] with a[random(f)], random(0) = 0",
+        origin: "text 002 (SHUFFLE pseudocode and C code)",
+        biased_from: Some(2),
+        parameter: None,
+        algorithm: PermutationAlgorithm::RoguelikeShuffle,
+    },
+    CatalogueEntry {
+        name: "naive-repeated",
+        summary: "the naive swap pass repeated K times",
+        origin: "text 004's comments (\"shuffle more\")",
+        biased_from: Some(3),
+        parameter: Some(Parameter {
+            name: "K",
+            meaning: "number of naive passes",
+            default: "n",
+        }),
+        algorithm: PermutationAlgorithm::NaiveRepeated { passes: None },
+    },
+    CatalogueEntry {
+        name: "sort-random-key",
+        summary: "stable sort by a random f64 key per card",
+        origin: "text 004's comments (sort_by { rand })",
+        biased_from: None,
+        parameter: None,
+        algorithm: PermutationAlgorithm::SortRandomKey,
+    },
+    CatalogueEntry {
+        name: "sort-random-key-u8",
+        summary: "stable sort by a random 8-bit key per card; ties keep the original order",
+        origin: "text 004's comments (sort by random number, with small keys)",
+        biased_from: Some(2),
+        parameter: None,
+        algorithm: PermutationAlgorithm::SortRandomKeyU8,
+    },
+    CatalogueEntry {
+        name: "sort-comparator-insertion",
+        summary: "insertion sort with a comparator that returns a fair coin",
+        origin: "text 004's comments (sort(function () { return random }))",
+        biased_from: Some(3),
+        parameter: None,
+        algorithm: PermutationAlgorithm::SortComparatorInsertion,
+    },
+    CatalogueEntry {
+        name: "sort-comparator-merge",
+        summary: "top-down merge sort with a comparator that returns a fair coin",
+        origin: "text 004's comments (sort(function () { return random }))",
+        biased_from: Some(3),
+        parameter: None,
+        algorithm: PermutationAlgorithm::SortComparatorMerge,
+    },
+    CatalogueEntry {
+        name: "insert-with-retry",
+        summary: "put each card at a random index of a new array, drawing again if taken",
+        origin: "text 004's comments (insert into a random array index)",
+        biased_from: None,
+        parameter: None,
+        algorithm: PermutationAlgorithm::InsertWithRetry,
+    },
+    CatalogueEntry {
+        name: "riffle",
+        summary: "one riffle: split in half, merge taking from a half chosen by a coin",
+        origin: "text 004's comments (split into two lists and merge at random)",
+        biased_from: Some(3),
+        parameter: None,
+        algorithm: PermutationAlgorithm::Riffle,
+    },
+];
+
+/// An algorithm as named on the command line, parsed against the catalogue.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgorithmSpec {
+    /// Its catalogue entry.
+    pub entry: &'static CatalogueEntry,
+    /// What runs, parameters filled in (possibly still defaulting to a function of `n`).
+    pub algorithm: PermutationAlgorithm,
+}
+
+impl AlgorithmSpec {
+    /// Parses `name` or `name:parameter`.
+    pub fn parse(text: &str) -> Result<Self> {
+        let (name, parameter) = match text.split_once(':') {
+            Some((name, parameter)) => (name, Some(parameter)),
+            None => (text, None),
+        };
+        let entry =
+            SHUFFLES
+                .iter()
+                .find(|entry| entry.name == name)
+                .ok_or_else(|| Error::UnknownAlgorithm {
+                    name: name.to_string(),
+                    suggestion: suggestion_for(name),
+                })?;
+        let bad = |problem: String| Error::BadParameter {
+            spec: text.to_string(),
+            problem,
+        };
+        let algorithm = match (entry.algorithm, parameter, entry.parameter) {
+            (algorithm, None, _) => algorithm,
+            (_, Some(_), None) => {
+                return Err(bad(format!("{} takes no parameter", entry.name)));
+            }
+            (PermutationAlgorithm::NaiveRepeated { .. }, Some(value), Some(parameter)) => {
+                let passes = parse_positive(value).ok_or_else(|| {
+                    bad(format!(
+                        "{} ({}) must be a whole number from 1 to {}, not '{value}'",
+                        parameter.name,
+                        parameter.meaning,
+                        u32::MAX
+                    ))
+                })?;
+                PermutationAlgorithm::NaiveRepeated { passes: Some(passes) }
+            }
+            (_, Some(_), Some(_)) => unreachable!("every entry with a parameter is parsed above"),
+        };
+        Ok(Self { entry, algorithm })
+    }
+
+    /// The name with its parameter as it will run on `n` cards, e.g. `naive-repeated:3`.
+    pub fn display_name(&self, n: usize) -> String {
+        match self.algorithm.resolve(n) {
+            PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
+                format!("{}:{passes}", self.entry.name)
+            }
+            _ => self.entry.name.to_string(),
+        }
+    }
+}
+
+fn parse_positive(text: &str) -> Option<u32> {
+    text.parse::<u32>().ok().filter(|&value| value >= 1)
+}
+
+/// ", did you mean 'a' or 'b'?" for the names closest to `typed`, or "" if none is close.
+fn suggestion_for(typed: &str) -> String {
+    let mut close: Vec<(usize, &str)> = SHUFFLES
+        .iter()
+        .map(|entry| (edit_distance(typed, entry.name), entry.name))
+        .filter(|&(distance, name)| {
+            distance <= (typed.len() / 3).max(2) || (typed.len() >= 3 && name.contains(typed))
+        })
+        .collect();
+    close.sort();
+    let names: Vec<String> = close
+        .iter()
+        .take(3)
+        .map(|(_, name)| format!("'{name}'"))
+        .collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!(", did you mean {}?", names[0]),
+        _ => format!(
+            ", did you mean {} or {}?",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        ),
+    }
+}
+
+/// Levenshtein distance, by the two-row dynamic programme.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomness::SimulationSource;
+
+    #[test]
+    fn names_are_unique_and_parse_back() {
+        for (i, entry) in SHUFFLES.iter().enumerate() {
+            assert!(SHUFFLES[..i].iter().all(|other| other.name != entry.name));
+            let spec = AlgorithmSpec::parse(entry.name).unwrap();
+            assert_eq!(spec.entry.name, entry.name);
+        }
+    }
+
+    #[test]
+    fn every_shuffle_returns_a_permutation_of_its_input() {
+        let mut rng = SimulationSource::from_seed(11);
+        let mut workspace = Workspace::default();
+        for entry in SHUFFLES {
+            for n in 0..=40usize {
+                for _ in 0..20 {
+                    let mut deck: Vec<u16> = (0..n as u16).collect();
+                    entry.algorithm.shuffle(&mut deck, &mut rng, &mut workspace);
+                    let mut sorted = deck.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, (0..n as u16).collect::<Vec<_>>(), "{}", entry.name);
+                }
+            }
+        }
+    }
+
+    /// Records the bound of every draw and answers at random.
+    struct RecordingSource {
+        inner: SimulationSource,
+        bounds: Vec<u64>,
+    }
+
+    impl Randomness for RecordingSource {
+        fn below(&mut self, n: u64) -> u64 {
+            self.bounds.push(n);
+            self.inner.below(n)
+        }
+        fn unit(&mut self) -> f64 {
+            panic!("an algorithm with a fixed draw schedule drew a float")
+        }
+    }
+
+    #[test]
+    fn declared_draw_schedules_match_the_draws_made() {
+        let mut source = RecordingSource {
+            inner: SimulationSource::from_seed(3),
+            bounds: Vec::new(),
+        };
+        let mut workspace = Workspace::default();
+        let mut checked = 0;
+        for entry in SHUFFLES {
+            for n in 0..=12usize {
+                let Some(schedule) = entry.algorithm.draw_schedule(n) else {
+                    continue;
+                };
+                // Different answers must never change the bounds asked for.
+                for _ in 0..200 {
+                    source.bounds.clear();
+                    let mut deck: Vec<u16> = (0..n as u16).collect();
+                    entry.algorithm.shuffle(&mut deck, &mut source, &mut workspace);
+                    assert_eq!(source.bounds, schedule, "{} on {n} cards", entry.name);
+                }
+                checked += 1;
+            }
+        }
+        // Five fixed-schedule entries at 13 sizes, naive-repeated (K = n) while n² <= 64.
+        assert_eq!(checked, 5 * 13 + 9);
+        let explicit = AlgorithmSpec::parse("naive-repeated:2").unwrap().algorithm;
+        assert_eq!(explicit.draw_schedule(3), Some(vec![3; 6]));
+        assert_eq!(
+            explicit.draw_schedule(40),
+            None,
+            "80 draws is past the listing limit"
+        );
+    }
+
+    #[test]
+    fn parameters_parse_and_default_to_n() {
+        let spec = AlgorithmSpec::parse("naive-repeated:3").unwrap();
+        assert_eq!(
+            spec.algorithm,
+            PermutationAlgorithm::NaiveRepeated { passes: Some(3) }
+        );
+        assert_eq!(spec.display_name(10), "naive-repeated:3");
+        let spec = AlgorithmSpec::parse("naive-repeated").unwrap();
+        assert_eq!(spec.display_name(7), "naive-repeated:7");
+    }
+
+    #[test]
+    fn bad_names_and_parameters_are_explained() {
+        let error = AlgorithmSpec::parse("fisher-yate").unwrap_err().to_string();
+        assert!(error.contains("did you mean 'fisher-yates'"), "{error}");
+        let error = AlgorithmSpec::parse("naive-repeated:abc")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("must be a whole number"), "{error}");
+        let error = AlgorithmSpec::parse("naive-repeated:0").unwrap_err().to_string();
+        assert!(error.contains("not '0'"), "{error}");
+        let error = AlgorithmSpec::parse("fisher-yates:2").unwrap_err().to_string();
+        assert!(error.contains("takes no parameter"), "{error}");
+        let error = AlgorithmSpec::parse("quantum-bogo").unwrap_err().to_string();
+        assert!(!error.contains("did you mean"), "{error}");
+    }
+
+    #[test]
+    fn edit_distance_matches_hand_counts() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+
+    #[test]
+    fn sattolo_and_roguelike_never_leave_a_card_in_place() {
+        let mut rng = SimulationSource::from_seed(5);
+        for algorithm in [
+            PermutationAlgorithm::Sattolo,
+            PermutationAlgorithm::RoguelikeShuffle,
+        ] {
+            for _ in 0..1000 {
+                let mut deck: Vec<u16> = (0..9).collect();
+                algorithm.shuffle(&mut deck, &mut rng, &mut Workspace::default());
+                assert!(deck.iter().enumerate().all(|(i, &card)| card as usize != i));
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Shuffles that rearrange a deck by swapping or moving cards: the correct ones, and the
+//! plausible-looking ones from the source texts that are subtly wrong.
+//!
+//! Each function is written as its source text describes it, not "fixed", because the
+//! point of the catalogue is to measure what those texts actually do. Every draw goes
+//! through [`Randomness`], so the same code is simulated and (later) enumerated exactly.
+
+use crate::randomness::Randomness;
+
+/// Text 001's `SimpleListShuffle` and text 004's first listing: for every position `i`,
+/// swap `deck[i]` with a card drawn from the whole deck. `n^n` equally likely paths onto
+/// `n!` orders, which `n!` does not divide for `n >= 3`: biased.
+pub fn naive_swap<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    let n = deck.len();
+    for i in 0..n {
+        let j = rng.index(n);
+        deck.swap(i, j);
+    }
+}
+
+/// Durstenfeld's Fisher–Yates, as in texts 001 and 004: from the last position down,
+/// swap `deck[i]` with a card drawn from `0..=i`. `n!` paths, one per order: fair.
+pub fn fisher_yates<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    for i in (1..deck.len()).rev() {
+        let j = rng.index(i + 1);
+        deck.swap(i, j);
+    }
+}
+
+/// Fisher–Yates from the front (`knuth1` in text 004's comments): swap `deck[i]` with a
+/// card drawn from `i..n`. Fair.
+pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    let n = deck.len();
+    for i in 0..n.saturating_sub(1) {
+        let j = i + rng.index(n - i);
+        deck.swap(i, j);
+    }
+}
+
+/// Sattolo's algorithm: Fisher–Yates from the end with `j` drawn from `0..i`, excluding
+/// `i` itself. This is the off-by-one of text 003's shuffle bag (`random.Next(position)`
+/// with an exclusive bound). It produces only single `n`-cycles, each with probability
+/// `1/(n-1)!`, so no card ever stays in place: biased.
+pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    for i in (1..deck.len()).rev() {
+        let j = rng.index(i);
+        deck.swap(i, j);
+    }
+}
+
+/// Text 002's SHUFFLE taken literally: `for f := 0 to n: SWAP array[f] WITH
+/// array[random(f)]`, where the text defines `random(x)` as a number in `0..x-1`.
+///
+/// Two readings had to be decided, and both follow the text's own C code:
+/// - the loop runs `f = 0 .. n-1` (the C code's `f < n`); the pseudocode's `to n` would
+///   touch a card past the end of the array;
+/// - `random(0)` asks for a number in an empty range. We read it as 0 and draw nothing,
+///   so the first step swaps `array[0]` with itself. (A C `random(0)` built on `% 0`
+///   would crash instead; any value other than 0 would index out of bounds.)
+///
+/// What remains is Sattolo's algorithm run from the front: every outcome is a single
+/// `n`-cycle, although the text calls the shuffle "truly random". Biased.
+pub fn roguelike_shuffle<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    for f in 0..deck.len() {
+        let g = if f == 0 { 0 } else { rng.index(f) };
+        deck.swap(f, g);
+    }
+}
+
+/// The naive pass repeated `passes` times, as text 004's commenters propose ("shuffle
+/// more"). Each pass is biased and `n^(n·K)` is never a multiple of `n!` for `n >= 3`, so
+/// the result stays biased, although the bias shrinks quickly with `K`.
+pub fn naive_repeated<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, passes: u32) {
+    for _ in 0..passes {
+        naive_swap(deck, rng);
+    }
+}
+
+/// Text 004's comment: take cards one by one off the top of the deck and put each at a
+/// random index of a new array, drawing again while the index is taken. Each card lands
+/// on a uniformly chosen free slot (rejection sampling), so this is fair, only slow
+/// (about `n·H(n)` draws); the commenter's own numbers looked off for other reasons.
+///
+/// `taken` and `placed` are scratch space owned by the caller, so that a simulation does
+/// not allocate per trial.
+pub fn insert_with_retry<T: Copy, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    taken: &mut Vec<bool>,
+    placed: &mut Vec<T>,
+) {
+    let n = deck.len();
+    taken.clear();
+    taken.resize(n, false);
+    placed.clear();
+    placed.extend_from_slice(deck);
+    // "Take the top card from the deck (Pop)": the last card first.
+    for &card in deck.iter().rev() {
+        loop {
+            let slot = rng.index(n);
+            if !taken[slot] {
+                taken[slot] = true;
+                placed[slot] = card;
+                break;
+            }
+        }
+    }
+    deck.copy_from_slice(placed);
+}
+
+/// One riffle, as a text 004 commenter shuffles: split the deck into its first `⌊n/2⌋`
+/// cards and the rest, then build the new deck from the top by taking the next card of a
+/// half chosen by a fair coin; when one half is empty the other is appended. Only orders
+/// with at most two rising sequences can come out: biased for `n >= 3`.
+pub fn riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merged: &mut Vec<T>) {
+    let half = deck.len() / 2;
+    let (left, right) = deck.split_at(half);
+    merged.clear();
+    let (mut l, mut r) = (0, 0);
+    while l < left.len() && r < right.len() {
+        if rng.below(2) == 0 {
+            merged.push(left[l]);
+            l += 1;
+        } else {
+            merged.push(right[r]);
+            r += 1;
+        }
+    }
+    merged.extend_from_slice(&left[l..]);
+    merged.extend_from_slice(&right[r..]);
+    deck.copy_from_slice(merged);
+}

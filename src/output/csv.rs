@@ -1,0 +1,73 @@
+//! The CSV export: every tally of a run as one long table, for spreadsheets and data
+//! frames (columns documented in README.md, "CSV output").
+//!
+//! One row per cell: `algorithm,table,row,column,count,expected`, where `table` is
+//! `permutation` (row = the order, cards from 0 separated by spaces), `position`
+//! (row = card, column = position), `fixed_points` or `cycles` (row = k). Long format
+//! keeps every table in one file with one header, and `expected` beside each count makes
+//! a ratio or residual one formula away.
+
+use std::fmt::Write;
+
+use crate::run::RunReport;
+use crate::stats::laws::{cycle_count_law, fixed_point_law};
+use crate::tally::lehmer::next_permutation;
+
+/// The header line.
+pub const HEADER: &str = "algorithm,table,row,column,count,expected";
+
+/// Every tally of the run as CSV, header first.
+pub fn render(report: &RunReport) -> String {
+    let mut csv = String::new();
+    csv.push_str(HEADER);
+    csv.push('\n');
+    for result in &report.results {
+        let tally = &result.tally;
+        let n = tally.n;
+        let trials = tally.trials as f64;
+        let name = &result.name;
+        let mut row = |table: &str, row: &str, column: &str, count: u64, expected: f64| {
+            writeln!(csv, "{name},{table},{row},{column},{count},{expected}").expect("writing to a String");
+        };
+        if let Some(counts) = &tally.permutation_counts {
+            let expected = trials / counts.len() as f64;
+            let mut permutation: Vec<u16> = (0..n as u16).collect();
+            for &count in counts {
+                let label = permutation
+                    .iter()
+                    .map(u16::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                row("permutation", &label, "", count, expected);
+                next_permutation(&mut permutation);
+            }
+        }
+        if let Some(matrix) = &tally.position_counts {
+            let expected = trials / n as f64;
+            for (cell, &count) in matrix.iter().enumerate() {
+                row(
+                    "position",
+                    &(cell / n).to_string(),
+                    &(cell % n).to_string(),
+                    count,
+                    expected,
+                );
+            }
+        }
+        for (table, counts, law) in [
+            (
+                "fixed_points",
+                &tally.fixed_point_counts,
+                fixed_point_law as fn(usize) -> Vec<f64>,
+            ),
+            ("cycles", &tally.cycle_counts, cycle_count_law),
+        ] {
+            if let Some(counts) = counts {
+                for (k, (&count, probability)) in counts.iter().zip(law(n)).enumerate() {
+                    row(table, &k.to_string(), "", count, probability * trials);
+                }
+            }
+        }
+    }
+    csv
+}

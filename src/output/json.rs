@@ -1,0 +1,255 @@
+//! The JSON export of a run (schema documented in README.md, "JSON output").
+//!
+//! JSON is for machines, so it holds everything: the full tallies (every order for
+//! `n <= 10`, the position matrix, fixed-point and cycle distributions with their
+//! expected counts), every test with raw and Holm-adjusted p-values, and the verdict.
+//! Cards are numbered from 0. p-values below 1e-300 are written as 1e-300 and their true
+//! magnitude is in `log10_p_value`, so no p-value is ever 0.
+
+use serde::Serialize;
+
+use crate::analysis::{OutcomeTable, TestOutcome};
+use crate::catalogue::Expectation;
+use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
+use crate::stats::effect::Deviation;
+use crate::stats::laws::{cycle_count_law, fixed_point_law};
+use crate::stats::{Fit, PValue, Verdict};
+use crate::tally::lehmer::{next_permutation, unrank};
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    tool: &'static str,
+    version: &'static str,
+    command: &'static str,
+    seed: u64,
+    seed_origin: &'static str,
+    n: usize,
+    trials: u64,
+    threads: usize,
+    alpha: f64,
+    elapsed_seconds: f64,
+    trials_per_second: f64,
+    notes: Vec<String>,
+    results: Vec<ResultJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    algorithm: &'a str,
+    description: &'static str,
+    origin: &'static str,
+    expected: Expectation,
+    n: usize,
+    trials: u64,
+    elapsed_seconds: f64,
+    permutations: Option<Vec<PermutationCount>>,
+    expected_count_per_permutation: Option<f64>,
+    position_matrix: Option<Vec<&'a [u64]>>,
+    expected_count_per_position: f64,
+    fixed_points: Option<Vec<LawCount>>,
+    cycles: Option<Vec<LawCount>>,
+    tests: Vec<TestJson>,
+    total_variation: Option<f64>,
+    total_variation_noise_floor: Option<f64>,
+    over_represented: Vec<OutcomeJson>,
+    under_represented: Vec<OutcomeJson>,
+    verdict: Verdict,
+}
+
+#[derive(Serialize)]
+struct PermutationCount {
+    permutation: Vec<u16>,
+    count: u64,
+}
+
+#[derive(Serialize)]
+struct LawCount {
+    k: usize,
+    count: u64,
+    expected: f64,
+}
+
+#[derive(Serialize)]
+struct TestJson {
+    name: &'static str,
+    description: &'static str,
+    status: &'static str,
+    statistic: Option<f64>,
+    df: Option<u64>,
+    cells: Option<usize>,
+    p_value: Option<f64>,
+    log10_p_value: Option<f64>,
+    p_adjusted: Option<f64>,
+    log10_p_adjusted: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trials_needed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+#[derive(Serialize)]
+struct OutcomeJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    permutation: Option<Vec<u16>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    item: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<usize>,
+    count: u64,
+    expected: f64,
+    ratio: f64,
+}
+
+/// The whole run as pretty-printed JSON, ending with a newline.
+pub fn render(report: &RunReport) -> String {
+    let json = RunJson {
+        tool: "shuffle-audit",
+        version: env!("CARGO_PKG_VERSION"),
+        command: "run",
+        seed: report.seed,
+        seed_origin: match report.seed_origin {
+            SeedOrigin::Given => "given",
+            SeedOrigin::OperatingSystem => "os",
+        },
+        n: report.settings.n,
+        trials: report.settings.trials,
+        threads: report.threads,
+        alpha: report.settings.alpha,
+        elapsed_seconds: report.elapsed.as_secs_f64(),
+        trials_per_second: report.trials_per_second(),
+        notes: report.settings.notes(),
+        results: report.results.iter().map(result_json).collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&json).expect("the report serialises");
+    text.push('\n');
+    text
+}
+
+fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
+    let tally = &result.tally;
+    let n = tally.n;
+    let trials = tally.trials;
+    let analysis = &result.analysis;
+    let permutations = tally.permutation_counts.as_ref().map(|counts| {
+        let mut permutation: Vec<u16> = (0..n as u16).collect();
+        counts
+            .iter()
+            .map(|&count| {
+                let entry = PermutationCount {
+                    permutation: permutation.clone(),
+                    count,
+                };
+                next_permutation(&mut permutation);
+                entry
+            })
+            .collect()
+    });
+    let law_counts = |counts: &Option<Vec<u64>>, law: fn(usize) -> Vec<f64>| {
+        counts.as_ref().map(|counts| {
+            counts
+                .iter()
+                .zip(law(n))
+                .enumerate()
+                .map(|(k, (&count, probability))| LawCount {
+                    k,
+                    count,
+                    expected: probability * trials as f64,
+                })
+                .collect()
+        })
+    };
+    let outcome = |deviation: &Deviation| outcome_json(deviation, analysis.outcome_table, n);
+    ResultJson {
+        algorithm: &result.name,
+        description: result.entry.summary,
+        origin: result.entry.origin,
+        expected: result.expected,
+        n,
+        trials,
+        elapsed_seconds: result.elapsed.as_secs_f64(),
+        expected_count_per_permutation: tally
+            .permutation_counts
+            .as_ref()
+            .map(|counts| trials as f64 / counts.len() as f64),
+        permutations,
+        position_matrix: tally
+            .position_counts
+            .as_ref()
+            .map(|matrix| matrix.chunks(n).collect()),
+        expected_count_per_position: trials as f64 / n as f64,
+        fixed_points: law_counts(&tally.fixed_point_counts, fixed_point_law),
+        cycles: law_counts(&tally.cycle_counts, cycle_count_law),
+        tests: analysis.tests.iter().map(test_json).collect(),
+        total_variation: analysis.total_variation.map(|tv| tv.distance),
+        total_variation_noise_floor: analysis.total_variation.map(|tv| tv.noise_floor),
+        over_represented: analysis.over_represented.iter().map(outcome).collect(),
+        under_represented: analysis.under_represented.iter().map(outcome).collect(),
+        verdict: analysis.verdict,
+    }
+}
+
+fn test_json(test: &crate::analysis::TestReport) -> TestJson {
+    let mut json = TestJson {
+        name: test.name,
+        description: test.description,
+        status: "computed",
+        statistic: None,
+        df: None,
+        cells: None,
+        p_value: None,
+        log10_p_value: None,
+        p_adjusted: test.p_adjusted.map(PValue::value_floored),
+        log10_p_adjusted: test.p_adjusted.map(PValue::log10),
+        trials_needed: None,
+        note: None,
+    };
+    match &test.outcome {
+        TestOutcome::Fit(Fit::Computed {
+            statistic,
+            df,
+            cells,
+            p,
+        }) => {
+            json.statistic = Some(*statistic);
+            json.df = Some(*df);
+            json.cells = Some(*cells);
+            json.p_value = Some(p.value_floored());
+            json.log10_p_value = Some(p.log10());
+        }
+        TestOutcome::Fit(Fit::TooFewTrials { needed }) => {
+            json.status = "too_few_trials";
+            json.trials_needed = Some(*needed);
+            json.note = Some(format!(
+                "some cell would expect fewer than 5 shuffles; needs at least {needed} trials"
+            ));
+        }
+        TestOutcome::NotTallied(reason) => {
+            json.status = "not_tallied";
+            json.note = Some(reason.clone());
+        }
+    }
+    json
+}
+
+fn outcome_json(deviation: &Deviation, table: OutcomeTable, n: usize) -> OutcomeJson {
+    let mut json = OutcomeJson {
+        permutation: None,
+        item: None,
+        position: None,
+        count: deviation.count,
+        expected: deviation.expected,
+        ratio: deviation.ratio,
+    };
+    match table {
+        OutcomeTable::Permutations => {
+            let mut permutation = vec![0u16; n];
+            unrank(deviation.cell, &mut permutation);
+            json.permutation = Some(permutation);
+        }
+        OutcomeTable::Positions => {
+            json.item = Some(deviation.cell / n);
+            json.position = Some(deviation.cell % n);
+        }
+    }
+    json
+}

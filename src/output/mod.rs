@@ -1,0 +1,12 @@
+//! Rendering a run's report: a terminal text report, JSON and CSV, and writing them to
+//! a file or standard output without ever leaving a half-written file behind.
+//!
+//! Renderers build strings and never print, so that the binary decides where things go
+//! and the tests can read exactly what a user would see.
+
+pub mod csv;
+mod destination;
+pub mod json;
+pub mod text;
+
+pub use destination::Destination;

@@ -1,0 +1,294 @@
+//! The terminal report: what a person reads after `shuffle-audit run`.
+//!
+//! Per algorithm: the verdict beside the verdict it deserves, each test with its p-value
+//! and Holm-adjusted p-value (or why it could not run), the total variation distance
+//! with the level noise alone would reach, the most over- and under-represented
+//! outcomes, and for decks of up to four cards the whole table of orders, as in text 004.
+//! Cards are labelled 1..n here, as in the source texts; JSON and CSV count from 0.
+
+use std::fmt::Write;
+
+use crate::analysis::{OutcomeTable, TestOutcome, TestReport};
+use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
+use crate::stats::effect::Deviation;
+use crate::stats::{Fit, PValue};
+use crate::tally::lehmer::{next_permutation, unrank};
+
+/// Decks up to this size get their full table of orders printed.
+pub const FULL_TABLE_UP_TO_N: usize = 4;
+
+/// The whole report.
+pub fn render(report: &RunReport, command_line: &str) -> String {
+    let mut out = String::new();
+    let settings = &report.settings;
+    let seed_note = match report.seed_origin {
+        SeedOrigin::Given => String::new(),
+        SeedOrigin::OperatingSystem => " (from the OS)".to_string(),
+    };
+    writeln!(
+        out,
+        "shuffle-audit {}: {} cards, {} shuffles per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
+        env!("CARGO_PKG_VERSION"),
+        settings.n,
+        group_thousands(settings.trials),
+        report.seed,
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
+        settings.alpha,
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "cards are labelled 1..{} in their starting order",
+        settings.n
+    )
+    .unwrap();
+    for result in &report.results {
+        out.push('\n');
+        render_result(&mut out, result);
+    }
+    if report.results.len() > 1 {
+        out.push('\n');
+        render_summary(&mut out, report);
+    }
+    writeln!(
+        out,
+        "\n{} shuffles in {:.2} s ({}/s)",
+        group_thousands(settings.trials * report.results.len() as u64),
+        report.elapsed.as_secs_f64(),
+        compact(report.trials_per_second()),
+    )
+    .unwrap();
+    writeln!(out, "reproduce: {command_line}").unwrap();
+    out
+}
+
+fn render_result(out: &mut String, result: &AlgorithmResult) {
+    let analysis = &result.analysis;
+    let n = result.tally.n;
+    writeln!(
+        out,
+        "{}: {} (deserves: {})",
+        result.name,
+        analysis.verdict.to_string().to_uppercase(),
+        result.expected
+    )
+    .unwrap();
+    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
+    writeln!(
+        out,
+        "  {:<13} {:>14} {:>9} {:>10} {:>10}",
+        "test", "statistic", "df", "p-value", "adjusted"
+    )
+    .unwrap();
+    for test in &analysis.tests {
+        render_test(out, test);
+    }
+    match analysis.total_variation {
+        Some(tv) => writeln!(
+            out,
+            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
+            tv.distance, tv.noise_floor
+        )
+        .unwrap(),
+        None => writeln!(
+            out,
+            "  total variation: not measured (the {n}! orders are not tallied)"
+        )
+        .unwrap(),
+    }
+    let label = |deviation: &Deviation| outcome_label(deviation, analysis.outcome_table, n);
+    let list = |deviations: &[Deviation]| {
+        deviations
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} x{:.3} ({} vs {:.0})",
+                    label(d),
+                    d.ratio,
+                    group_thousands(d.count),
+                    d.expected
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let what = match analysis.outcome_table {
+        OutcomeTable::Permutations => "orders",
+        OutcomeTable::Positions => "card positions",
+    };
+    if !analysis.over_represented.is_empty() {
+        writeln!(
+            out,
+            "  most frequent {what}: {}",
+            list(&analysis.over_represented)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "  least frequent {what}: {}",
+            list(&analysis.under_represented)
+        )
+        .unwrap();
+    }
+    if n <= FULL_TABLE_UP_TO_N
+        && let Some(counts) = &result.tally.permutation_counts
+    {
+        render_order_table(out, counts, result.tally.trials, n);
+    }
+}
+
+fn render_test(out: &mut String, test: &TestReport) {
+    let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
+    match &test.outcome {
+        TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
+            out,
+            "  {:<13} {:>14} {:>9} {:>10} {:>10}",
+            test.name,
+            format_statistic(*statistic),
+            group_thousands(*df),
+            p.to_string(),
+            adjusted
+        ),
+        TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
+            out,
+            "  {:<13} too few trials: every cell must expect 5 shuffles, which needs at least {}",
+            test.name,
+            group_thousands(*needed)
+        ),
+        TestOutcome::NotTallied(reason) => writeln!(out, "  {:<13} {reason}", test.name),
+    }
+    .unwrap();
+}
+
+fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize) {
+    let expected = trials as f64 / counts.len() as f64;
+    writeln!(
+        out,
+        "  {:<10} {:>12} {:>12} {:>8}",
+        "order", "count", "expected", "ratio"
+    )
+    .unwrap();
+    let mut permutation: Vec<u16> = (0..n as u16).collect();
+    for &count in counts {
+        writeln!(
+            out,
+            "  {:<10} {:>12} {:>12} {:>8.4}",
+            cards(&permutation),
+            group_thousands(count),
+            format!("{expected:.0}"),
+            count as f64 / expected
+        )
+        .unwrap();
+        next_permutation(&mut permutation);
+    }
+}
+
+fn render_summary(out: &mut String, report: &RunReport) {
+    writeln!(out, "summary").unwrap();
+    let width = report
+        .results
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(9)
+        .max(9);
+    writeln!(
+        out,
+        "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
+        "algorithm", "deserves", "verdict", "smallest adj.", "total var."
+    )
+    .unwrap();
+    for result in &report.results {
+        let smallest = result
+            .analysis
+            .tests
+            .iter()
+            .filter_map(|test| test.p_adjusted)
+            .min_by(|a, b| a.log10().total_cmp(&b.log10()));
+        writeln!(
+            out,
+            "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
+            result.name,
+            result.expected.to_string(),
+            result.analysis.verdict.to_string(),
+            smallest.map_or_else(|| "-".to_string(), |p: PValue| p.to_string()),
+            result
+                .analysis
+                .total_variation
+                .map_or_else(|| "-".to_string(), |tv| format!("{:.4}", tv.distance)),
+        )
+        .unwrap();
+    }
+}
+
+fn outcome_label(deviation: &Deviation, table: OutcomeTable, n: usize) -> String {
+    match table {
+        OutcomeTable::Permutations => {
+            let mut permutation = vec![0u16; n];
+            unrank(deviation.cell, &mut permutation);
+            cards(&permutation)
+        }
+        OutcomeTable::Positions => format!(
+            "card {} at position {}",
+            deviation.cell / n + 1,
+            deviation.cell % n + 1
+        ),
+    }
+}
+
+/// `0 1 2` as `1 2 3`.
+fn cards(permutation: &[u16]) -> String {
+    permutation
+        .iter()
+        .map(|&card| (u32::from(card) + 1).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn format_statistic(statistic: f64) -> String {
+    if statistic < 1e9 {
+        format!("{statistic:.2}")
+    } else {
+        format!("{statistic:.3e}")
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn group_thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// `12345678.9` as `12.3 M`.
+fn compact(value: f64) -> String {
+    match value {
+        v if v >= 1e9 => format!("{:.2} G", v / 1e9),
+        v if v >= 1e6 => format!("{:.1} M", v / 1e6),
+        v if v >= 1e3 => format!("{:.1} k", v / 1e3),
+        v => format!("{v:.0}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_formatting() {
+        assert_eq!(group_thousands(0), "0");
+        assert_eq!(group_thousands(999), "999");
+        assert_eq!(group_thousands(1000), "1,000");
+        assert_eq!(group_thousands(600_000), "600,000");
+        assert_eq!(group_thousands(18_144_000), "18,144,000");
+        assert_eq!(compact(2_500_000.0), "2.5 M");
+        assert_eq!(cards(&[2, 0, 1]), "3 1 2");
+    }
+}

@@ -1,0 +1,153 @@
+//! The one narrow door through which every algorithm draws its randomness.
+//!
+//! Algorithms in the catalogue never own a random number generator: they ask a
+//! [`Randomness`] for `below(n)` (and, only where a float is truly part of the algorithm,
+//! `unit()`). That is what lets the same code be simulated at full speed, enumerated
+//! exactly, or driven by a deliberately flawed source, and it is why the trait is small:
+//! every method added here is a method every source must implement faithfully.
+//!
+//! The simulation source is Xoshiro256++ (rand_xoshiro) with rand's exact bounded draws
+//! (`random_range` with rand's `unbiased` feature). Parallel runs stay reproducible because
+//! each chunk of trials gets its own stream derived from `(seed, chunk)` alone, see
+//! [`SimulationSource::for_chunk`].
+
+use rand::{RngExt, SeedableRng, TryRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::error::Error;
+
+/// Where an algorithm gets its randomness from, and the only place it may get it from.
+pub trait Randomness {
+    /// A uniform integer in `0..n`.
+    ///
+    /// `n` must be at least 1; asking for a draw from an empty range is a bug in the
+    /// caller, and sources may panic on it.
+    fn below(&mut self, n: u64) -> u64;
+
+    /// A uniform float in `[0, 1)`, for the few algorithms that really use one (random
+    /// sort keys). Algorithms that only need integers must use [`Randomness::below`], so
+    /// that exact enumeration can follow every path they take.
+    fn unit(&mut self) -> f64;
+
+    /// [`Randomness::below`] for index arithmetic: a uniform index in `0..n`.
+    #[inline]
+    fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+}
+
+/// The simulation source: Xoshiro256++ with exact (unbiased) bounded draws.
+#[derive(Clone, Debug)]
+pub struct SimulationSource {
+    generator: Xoshiro256PlusPlus,
+}
+
+impl SimulationSource {
+    /// A source for a whole run that is not cut into chunks (tests, examples).
+    pub fn from_seed(seed: u64) -> Self {
+        Self {
+            generator: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    /// The stream for chunk `chunk` of a run seeded with `seed`.
+    ///
+    /// The 256-bit state is built from `mix(seed)` and `mix(chunk)` (SplitMix64's
+    /// finaliser, a bijection on 64-bit words) in its first two words, so two different
+    /// `(seed, chunk)` pairs can never share a state, and from two further mixes of both
+    /// in the other two words, so that neighbouring chunks start far apart. Nothing else
+    /// goes in: the tallies of a run depend on the seed, not on the thread that ran a
+    /// chunk or the order in which chunks finished.
+    pub fn for_chunk(seed: u64, chunk: u64) -> Self {
+        let seed_word = splitmix64_mix(seed.wrapping_add(GOLDEN_GAMMA));
+        let chunk_word = splitmix64_mix(chunk ^ CHUNK_DOMAIN);
+        let words = [
+            seed_word,
+            chunk_word,
+            splitmix64_mix(seed_word ^ chunk_word.rotate_left(29)),
+            splitmix64_mix(chunk_word.wrapping_add(seed_word.rotate_left(41))),
+        ];
+        let mut bytes = [0u8; 32];
+        for (slot, word) in bytes.chunks_exact_mut(8).zip(words) {
+            slot.copy_from_slice(&word.to_le_bytes());
+        }
+        // from_seed maps the (practically unreachable) all-zero state to a valid one.
+        Self {
+            generator: Xoshiro256PlusPlus::from_seed(bytes),
+        }
+    }
+}
+
+impl Randomness for SimulationSource {
+    #[inline]
+    fn below(&mut self, n: u64) -> u64 {
+        self.generator.random_range(0..n)
+    }
+
+    #[inline]
+    fn unit(&mut self) -> f64 {
+        self.generator.random::<f64>()
+    }
+}
+
+/// A fresh seed from the operating system, for runs where the user gave none. The caller
+/// prints it so that the run can be reproduced.
+pub fn seed_from_os() -> Result<u64, Error> {
+    rand::rngs::SysRng
+        .try_next_u64()
+        .map_err(|error| Error::OsRandomness(error.to_string()))
+}
+
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Keeps `mix(chunk)` from coinciding with `mix(seed)` when a seed equals a chunk index.
+const CHUNK_DOMAIN: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// SplitMix64's output function (Steele, Lea & Flood 2014): a bijection with full avalanche.
+fn splitmix64_mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_streams_are_reproducible_and_distinct() {
+        let draws = |seed, chunk| {
+            let mut source = SimulationSource::for_chunk(seed, chunk);
+            (0..8).map(|_| source.below(1 << 40)).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(7, 3), draws(7, 3));
+        assert_ne!(draws(7, 3), draws(7, 4));
+        assert_ne!(draws(7, 3), draws(8, 3));
+        // A seed equal to a chunk index must not collide with its mirror image.
+        assert_ne!(draws(3, 7), draws(7, 3));
+    }
+
+    #[test]
+    fn below_stays_in_range_and_reaches_both_ends() {
+        let mut source = SimulationSource::from_seed(1);
+        let mut seen = [false; 5];
+        for _ in 0..1000 {
+            let value = source.below(5);
+            assert!(value < 5);
+            seen[value as usize] = true;
+        }
+        assert!(
+            seen.iter().all(|&hit| hit),
+            "1000 draws of 5 values missed one: {seen:?}"
+        );
+        assert_eq!(source.below(1), 0);
+    }
+
+    #[test]
+    fn unit_is_in_the_half_open_interval() {
+        let mut source = SimulationSource::from_seed(2);
+        for _ in 0..10_000 {
+            let value = source.unit();
+            assert!((0.0..1.0).contains(&value));
+        }
+    }
+}

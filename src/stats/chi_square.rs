@@ -1,0 +1,193 @@
+//! Pearson χ² goodness-of-fit tests, each refusing to give a p-value where the χ²
+//! approximation does not hold.
+//!
+//! Three shapes are needed for shuffles:
+//! - [`uniform_fit`]: every cell equally likely (the `n!` orders of a deck);
+//! - [`position_fit`]: the item × position matrix, which is not an ordinary contingency
+//!   table (see its docs for the calibration);
+//! - [`law_fit`]: cells with a known non-uniform law (fixed points, cycles), thin cells
+//!   pooled first.
+//!
+//! The statistic is computed here and the tail probability taken from statrs'
+//! `ChiSquared::sf` (via [`chi_square_upper_tail`]), never `1 - cdf`, which loses every
+//! p-value below about 1e-16.
+
+use super::pooling::{MIN_EXPECTED, pooled_groups, sum_groups, trials_needed_for_two_groups};
+use super::pvalue::{PValue, chi_square_upper_tail};
+
+/// The outcome of trying to run one χ² test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fit {
+    /// The test ran.
+    Computed {
+        /// The test statistic (already scaled where the test needs it).
+        statistic: f64,
+        /// Degrees of freedom.
+        df: u64,
+        /// Cells compared, after pooling.
+        cells: usize,
+        /// Upper-tail p-value.
+        p: PValue,
+    },
+    /// Some cell would expect fewer than [`MIN_EXPECTED`]; `needed` trials would do.
+    TooFewTrials {
+        /// The fewest trials for which the test would run.
+        needed: u64,
+    },
+}
+
+/// `Σ (observed - expected)² / expected`.
+pub fn pearson_statistic(observed: &[u64], expected: &[f64]) -> f64 {
+    debug_assert_eq!(observed.len(), expected.len());
+    observed
+        .iter()
+        .zip(expected)
+        .map(|(&o, &e)| {
+            let difference = o as f64 - e;
+            difference * difference / e
+        })
+        .sum()
+}
+
+/// Pearson's statistic against the same expected count in every cell.
+fn pearson_against_constant(observed: &[u64], expected: f64) -> f64 {
+    observed
+        .iter()
+        .map(|&o| {
+            let difference = o as f64 - expected;
+            difference * difference
+        })
+        .sum::<f64>()
+        / expected
+}
+
+/// All `observed.len()` cells equally likely, out of `trials`; `df = cells - 1`.
+pub fn uniform_fit(observed: &[u64], trials: u64) -> Fit {
+    let cells = observed.len();
+    let expected = trials as f64 / cells as f64;
+    if cells < 2 || expected < MIN_EXPECTED {
+        return Fit::TooFewTrials {
+            needed: (MIN_EXPECTED as u64).saturating_mul(cells as u64),
+        };
+    }
+    let statistic = pearson_against_constant(observed, expected);
+    let df = cells as u64 - 1;
+    Fit::Computed {
+        statistic,
+        df,
+        cells,
+        p: chi_square_upper_tail(statistic, df as f64),
+    }
+}
+
+/// The item × position matrix of `trials` shuffles of `n` cards (row-major, `n × n`).
+///
+/// Every shuffle puts each card in exactly one position and fills each position exactly
+/// once, so the matrix is a sum of permutation matrices, not a table of independent
+/// multinomial draws. Under a uniform shuffle one permutation matrix, centred, has
+/// covariance `(Q⊗Q)/(n-1)` with `Q = I - J/n`: a projection onto the `(n-1)²`-dimensional
+/// space of matrices whose rows and columns sum to zero, scaled by `1/(n-1)`. Pearson's
+/// `X = (n/T)·‖observed - T/n‖²` is therefore `n/(n-1)` times a χ² with `(n-1)²` degrees of
+/// freedom (its mean is `n(n-1)`), and the test uses `X·(n-1)/n`. Using `X` itself would
+/// raise false alarms (about ten times α at `n = 10`, α = 0.001).
+pub fn position_fit(matrix: &[u64], n: usize, trials: u64) -> Fit {
+    debug_assert_eq!(matrix.len(), n * n);
+    let expected = trials as f64 / n as f64;
+    if n < 2 || expected < MIN_EXPECTED {
+        return Fit::TooFewTrials {
+            needed: (MIN_EXPECTED as u64).saturating_mul(n as u64),
+        };
+    }
+    let pearson = pearson_against_constant(matrix, expected);
+    let statistic = pearson * (n as f64 - 1.0) / n as f64;
+    let df = (n as u64 - 1) * (n as u64 - 1);
+    Fit::Computed {
+        statistic,
+        df,
+        cells: n * n,
+        p: chi_square_upper_tail(statistic, df as f64),
+    }
+}
+
+/// Counts against a known law (probabilities per cell, summing to 1), after pooling thin
+/// cells; `df = groups - 1`.
+pub fn law_fit(observed: &[u64], law: &[f64], trials: u64) -> Fit {
+    debug_assert_eq!(observed.len(), law.len());
+    let groups = pooled_groups(law, trials);
+    if groups.len() < 2 {
+        return Fit::TooFewTrials {
+            needed: trials_needed_for_two_groups(law),
+        };
+    }
+    let observed = sum_groups(observed, &groups);
+    let expected: Vec<f64> = sum_groups(law, &groups)
+        .into_iter()
+        .map(|probability| probability * trials as f64)
+        .collect();
+    let statistic = pearson_statistic(&observed, &expected);
+    let df = groups.len() as u64 - 1;
+    Fit::Computed {
+        statistic,
+        df,
+        cells: groups.len(),
+        p: chi_square_upper_tail(statistic, df as f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn computed(fit: Fit) -> (f64, u64, PValue) {
+        match fit {
+            Fit::Computed { statistic, df, p, .. } => (statistic, df, p),
+            Fit::TooFewTrials { needed } => panic!("expected a test, got too few trials ({needed})"),
+        }
+    }
+
+    #[test]
+    fn pearson_matches_a_hand_computation() {
+        // Text 004's naive 3-card counts would look like this; here a small made-up table:
+        // (12-10)²/10 + (8-10)²/10 + (10-10)²/10 = 0.8.
+        let (statistic, df, p) = computed(uniform_fit(&[12, 8, 10], 30));
+        assert!((statistic - 0.8).abs() < 1e-12);
+        assert_eq!(df, 2);
+        // χ²(2) tail is exp(-x/2).
+        assert!((10f64.powf(p.log10()) - (-0.4f64).exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn too_few_trials_is_reported_with_the_count_needed() {
+        assert_eq!(
+            uniform_fit(&[3, 2, 4, 1, 0, 2], 12),
+            Fit::TooFewTrials { needed: 30 }
+        );
+        assert_eq!(
+            position_fit(&[1, 0, 0, 1], 2, 1),
+            Fit::TooFewTrials { needed: 10 }
+        );
+    }
+
+    #[test]
+    fn the_position_statistic_is_scaled() {
+        // 3 cards, 30 shuffles, each position/card pair seen 10 times except a 2-cycle
+        // of deviations: X = 4 · (2²/10) = 1.6, scaled by 2/3.
+        let matrix = [12, 8, 10, 8, 12, 10, 10, 10, 10];
+        let (statistic, df, _) = computed(position_fit(&matrix, 3, 30));
+        assert!((statistic - 1.6 * 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(df, 4);
+    }
+
+    #[test]
+    fn law_fit_pools_and_counts_degrees_of_freedom() {
+        let law = [0.5, 0.3, 0.13, 0.06, 0.009, 0.001];
+        // Expected 50, 30, 13, 7 after pooling the last three cells.
+        let (statistic, df, _) = computed(law_fit(&[50, 30, 13, 4, 2, 1], &law, 100));
+        assert_eq!(df, 3);
+        assert!(statistic.abs() < 1e-12);
+        assert!(matches!(
+            law_fit(&[1, 1, 0, 0, 0, 0], &law, 2),
+            Fit::TooFewTrials { .. }
+        ));
+    }
+}

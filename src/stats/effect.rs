@@ -1,0 +1,102 @@
+//! Effect sizes: how far from uniform, and where.
+//!
+//! A p-value says whether a bias is there; it grows with the number of trials and says
+//! nothing of how large the bias is. Total variation distance (half the L1 distance
+//! between the observed frequencies and the uniform law) says how much probability is in
+//! the wrong place, and the most over- and under-represented cells say where. Observed
+//! frequencies are noisy, so the distance a fair shuffle would show from noise alone is
+//! reported beside it.
+
+/// Total variation distance of observed frequencies from the uniform law.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TotalVariation {
+    /// `½ Σ |count/trials - 1/cells|`.
+    pub distance: f64,
+    /// About what a fair shuffle shows from sampling noise alone with these trials
+    /// (`½ · cells · E|count/trials - 1/cells|`, normal approximation).
+    pub noise_floor: f64,
+}
+
+/// Total variation of `counts` (over `trials`) from the uniform law on its cells.
+pub fn total_variation_from_uniform(counts: &[u64], trials: u64) -> TotalVariation {
+    let cells = counts.len() as f64;
+    let trials = trials as f64;
+    let uniform = 1.0 / cells;
+    let distance = 0.5
+        * counts
+            .iter()
+            .map(|&count| (count as f64 / trials - uniform).abs())
+            .sum::<f64>();
+    let standard_deviation = (uniform * (1.0 - uniform) / trials).sqrt();
+    let noise_floor = 0.5 * cells * standard_deviation * (2.0 / std::f64::consts::PI).sqrt();
+    TotalVariation {
+        distance,
+        noise_floor,
+    }
+}
+
+/// One cell of a table, compared with what a uniform shuffle would give.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Deviation {
+    /// Index of the cell (a Lehmer rank, or `item * n + position`).
+    pub cell: usize,
+    /// How often it came out.
+    pub count: u64,
+    /// How often it should have, on average.
+    pub expected: f64,
+    /// `count / expected`.
+    pub ratio: f64,
+}
+
+/// The `how_many` most over-represented cells (highest count first) and the `how_many`
+/// most under-represented (lowest count first), when every cell expects `expected`.
+/// Ties go to the lower cell index, so the answer is deterministic.
+pub fn extreme_cells(counts: &[u64], expected: f64, how_many: usize) -> (Vec<Deviation>, Vec<Deviation>) {
+    let deviation = |cell: usize| Deviation {
+        cell,
+        count: counts[cell],
+        expected,
+        ratio: counts[cell] as f64 / expected,
+    };
+    let pick = |descending: bool| {
+        let mut cells: Vec<usize> = (0..counts.len()).collect();
+        let order = |&a: &usize, &b: &usize| {
+            let by_count = counts[a].cmp(&counts[b]);
+            (if descending { by_count.reverse() } else { by_count }).then(a.cmp(&b))
+        };
+        let take = how_many.min(cells.len());
+        if take < cells.len() && take > 0 {
+            cells.select_nth_unstable_by(take - 1, order);
+        }
+        cells.truncate(take);
+        cells.sort_by(order);
+        cells.into_iter().map(deviation).collect::<Vec<_>>()
+    };
+    (pick(true), pick(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_variation_of_a_known_table() {
+        // Frequencies 0.5, 0.25, 0.25 against 1/3 each: ½(1/6 + 1/12 + 1/12) = 1/6.
+        let tv = total_variation_from_uniform(&[50, 25, 25], 100);
+        assert!((tv.distance - 1.0 / 6.0).abs() < 1e-12);
+        assert!(tv.noise_floor > 0.0 && tv.noise_floor < tv.distance);
+        assert_eq!(total_variation_from_uniform(&[10, 10], 20).distance, 0.0);
+    }
+
+    #[test]
+    fn extremes_are_ordered_and_deterministic() {
+        let counts = [5, 9, 1, 9, 0, 5];
+        let (over, under) = extreme_cells(&counts, 5.0, 2);
+        assert_eq!(over.iter().map(|d| d.cell).collect::<Vec<_>>(), vec![1, 3]);
+        assert_eq!(under.iter().map(|d| d.cell).collect::<Vec<_>>(), vec![4, 2]);
+        assert!((over[0].ratio - 1.8).abs() < 1e-12);
+        let (over, under) = extreme_cells(&counts, 5.0, 10);
+        assert_eq!(over.len(), 6);
+        assert_eq!(under[0].cell, 4);
+    }
+}

@@ -1,0 +1,112 @@
+//! Pooling the thin cells of a law so that a χ² test is valid.
+//!
+//! The χ² approximation needs an expected count of about 5 in every cell. Laws such as
+//! "number of fixed points" have long thin tails (6 fixed points out of 52 has
+//! probability 7e-5), so neighbouring cells are merged from left to right until each
+//! group expects at least [`MIN_EXPECTED`], and a thin remainder at the right end joins
+//! the last group. Grouping depends only on the law and the number of trials, never on
+//! the observed counts, so it cannot be tuned by the data.
+
+use std::ops::Range;
+
+/// The smallest expected count per cell for which a χ² p-value is reported.
+pub const MIN_EXPECTED: f64 = 5.0;
+
+/// Groups of consecutive cells, each expecting at least [`MIN_EXPECTED`] out of
+/// `trials`. Fewer than two groups means the test cannot be made at this size.
+pub fn pooled_groups(law: &[f64], trials: u64) -> Vec<Range<usize>> {
+    let trials = trials as f64;
+    let mut groups: Vec<Range<usize>> = Vec::new();
+    let mut start = 0;
+    let mut mass = 0.0;
+    for (cell, &probability) in law.iter().enumerate() {
+        mass += probability;
+        if mass * trials >= MIN_EXPECTED {
+            groups.push(start..cell + 1);
+            start = cell + 1;
+            mass = 0.0;
+        }
+    }
+    if start < law.len() {
+        match groups.last_mut() {
+            Some(last) => last.end = law.len(),
+            None => groups.push(start..law.len()),
+        }
+    }
+    groups
+}
+
+/// Sums `values` over each group.
+pub fn sum_groups<T: Copy + std::iter::Sum<T>>(values: &[T], groups: &[Range<usize>]) -> Vec<T> {
+    groups
+        .iter()
+        .map(|group| values[group.clone()].iter().copied().sum())
+        .collect()
+}
+
+/// The fewest trials for which [`pooled_groups`] makes at least two groups.
+pub fn trials_needed_for_two_groups(law: &[f64]) -> u64 {
+    // Two groups exist once some split leaves MIN_EXPECTED on both sides: the best split
+    // maximises the smaller side. Suffix sums are added up from the right, not taken as
+    // `1 - prefix`, which would lose the last digits of a thin tail.
+    let mut suffixes = vec![0.0f64; law.len() + 1];
+    for (i, &probability) in law.iter().enumerate().rev() {
+        suffixes[i] = suffixes[i + 1] + probability;
+    }
+    let mut prefix = 0.0;
+    let mut best_smaller_side = 0.0f64;
+    for (i, &probability) in law.iter().enumerate() {
+        prefix += probability;
+        best_smaller_side = best_smaller_side.max(prefix.min(suffixes[i + 1]));
+    }
+    if best_smaller_side <= 0.0 {
+        return u64::MAX; // a law with a single possible outcome cannot be tested
+    }
+    // Start from the estimate and settle on the exact boundary of what pooling does.
+    let has_two_groups = |trials| pooled_groups(law, trials).len() >= 2;
+    let mut trials = (MIN_EXPECTED / best_smaller_side).ceil() as u64;
+    while !has_two_groups(trials) {
+        trials += 1;
+    }
+    while trials > 1 && has_two_groups(trials - 1) {
+        trials -= 1;
+    }
+    trials
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thin_tails_are_merged_and_every_group_expects_five() {
+        let law = [0.5, 0.3, 0.13, 0.06, 0.009, 0.001];
+        let groups = pooled_groups(&law, 100);
+        assert_eq!(groups, vec![0..1, 1..2, 2..3, 3..6]);
+        for group in &groups {
+            let expected: f64 = law[group.clone()].iter().sum::<f64>() * 100.0;
+            assert!(expected >= MIN_EXPECTED);
+        }
+        assert_eq!(
+            sum_groups(&[10u64, 20, 30, 1, 2, 3], &groups),
+            vec![10, 20, 30, 6]
+        );
+    }
+
+    #[test]
+    fn a_thin_left_tail_is_merged_too() {
+        let law = [0.001, 0.01, 0.489, 0.5];
+        assert_eq!(pooled_groups(&law, 100), vec![0..3, 3..4]);
+    }
+
+    #[test]
+    fn too_few_trials_give_a_single_group_and_the_needed_count() {
+        let law = [0.9, 0.1];
+        assert_eq!(pooled_groups(&law, 20).len(), 1);
+        let needed = trials_needed_for_two_groups(&law);
+        assert_eq!(needed, 50);
+        assert_eq!(pooled_groups(&law, needed).len(), 2);
+        assert_eq!(pooled_groups(&law, needed - 1).len(), 1);
+        assert_eq!(trials_needed_for_two_groups(&[1.0]), u64::MAX);
+    }
+}

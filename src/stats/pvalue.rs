@@ -1,0 +1,202 @@
+//! p-values that stay meaningful when they are astronomically small.
+//!
+//! A biased shuffle tallied a billion times gives p-values like 10^-40000. An `f64`
+//! underflows below about 1e-308 and statrs' `ChiSquared::sf` returns 0 well before that,
+//! and "p = 0" is both false and useless for ranking results or drawing `-log10 p`. So a
+//! [`PValue`] carries its base-10 logarithm: taken from `sf` where `sf` is accurate, and
+//! from a continued fraction evaluated in log space where it underflows. It prints as
+//! `< 1e-300` below that floor, never as 0 or NaN.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+use statrs::function::gamma::ln_gamma;
+
+/// p-values below this print as `< 1e-300`.
+pub const DISPLAY_FLOOR_LOG10: f64 = -300.0;
+
+/// Below this, `sf` is computed in log space instead (statrs loses it to underflow).
+const SF_RELIABLE_DOWN_TO: f64 = 1e-280;
+
+/// A probability in `(0, 1]`, kept as its base-10 logarithm.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct PValue {
+    log10: f64,
+}
+
+impl PValue {
+    /// The p-value 1 (no evidence at all).
+    pub const ONE: PValue = PValue { log10: 0.0 };
+
+    /// From a probability in `(0, 1]`.
+    pub fn from_probability(p: f64) -> Self {
+        debug_assert!(p > 0.0 && p <= 1.0, "p-value {p} out of (0, 1]");
+        Self {
+            log10: p.log10().min(0.0),
+        }
+    }
+
+    /// From its base-10 logarithm (at most 0).
+    pub fn from_log10(log10: f64) -> Self {
+        Self {
+            log10: log10.min(0.0),
+        }
+    }
+
+    /// Its base-10 logarithm: exact in magnitude even far below `f64`'s range.
+    pub fn log10(self) -> f64 {
+        self.log10
+    }
+
+    /// The probability as an `f64`, floored at `1e-300` (see [`PValue::is_below_floor`]).
+    pub fn value_floored(self) -> f64 {
+        10f64.powf(self.log10.max(DISPLAY_FLOOR_LOG10))
+    }
+
+    /// Whether it is below the `1e-300` display floor.
+    pub fn is_below_floor(self) -> bool {
+        self.log10 < DISPLAY_FLOOR_LOG10
+    }
+
+    /// Whether it is smaller than `threshold` (a probability in `(0, 1)`).
+    pub fn is_below(self, threshold: f64) -> bool {
+        self.log10 < threshold.log10()
+    }
+}
+
+impl std::fmt::Display for PValue {
+    /// `0.412`, `3.1e-7`, or `< 1e-300`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_below_floor() {
+            return f.write_str("< 1e-300");
+        }
+        let p = 10f64.powf(self.log10);
+        if p >= 0.001 {
+            write!(f, "{p:.3}")
+        } else {
+            write!(f, "{p:.1e}")
+        }
+    }
+}
+
+/// The upper tail `P(X >= statistic)` of a χ² distribution with `df` degrees of freedom.
+pub fn chi_square_upper_tail(statistic: f64, df: f64) -> PValue {
+    assert!(df > 0.0, "a χ² test needs at least one degree of freedom");
+    if statistic.is_nan() || statistic <= 0.0 {
+        return PValue::ONE;
+    }
+    if statistic.is_infinite() {
+        return PValue::from_log10(f64::NEG_INFINITY);
+    }
+    let sf = ChiSquared::new(df)
+        .expect("df is positive and finite")
+        .sf(statistic);
+    if sf >= SF_RELIABLE_DOWN_TO {
+        return PValue::from_probability(sf.min(1.0));
+    }
+    PValue::from_log10(ln_upper_regularized_gamma(df / 2.0, statistic / 2.0) / std::f64::consts::LN_10)
+}
+
+/// `ln Q(a, x)`, the log of the upper regularized incomplete gamma function, for `x > a + 1`
+/// (where the tail is small), by the modified Lentz evaluation of its continued fraction
+/// (Numerical Recipes §6.2, `gcf`), with the prefactor `x^a e^-x / Γ(a)` kept in log space.
+fn ln_upper_regularized_gamma(a: f64, x: f64) -> f64 {
+    debug_assert!(x > a + 1.0, "the continued fraction converges for x > a + 1");
+    const TINY: f64 = 1e-300;
+    const EPSILON: f64 = 1e-15;
+    let mut b = x + 1.0 - a;
+    let mut c = 1.0 / TINY;
+    let mut d = 1.0 / b;
+    let mut fraction = d;
+    for i in 1..1_000_000u32 {
+        let i = f64::from(i);
+        let an = -i * (i - a);
+        b += 2.0;
+        d = an * d + b;
+        if d.abs() < TINY {
+            d = TINY;
+        }
+        c = b + an / c;
+        if c.abs() < TINY {
+            c = TINY;
+        }
+        d = 1.0 / d;
+        let delta = d * c;
+        fraction *= delta;
+        if (delta - 1.0).abs() < EPSILON {
+            break;
+        }
+    }
+    -x + a * x.ln() - ln_gamma(a) + fraction.ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(actual: f64, expected: f64, relative: f64) -> bool {
+        ((actual - expected) / expected).abs() <= relative
+    }
+
+    #[test]
+    fn published_chi_square_critical_values() {
+        // Critical values from standard χ² tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.4).
+        let table = [
+            (3.841, 1.0, 0.05),
+            (6.635, 1.0, 0.01),
+            (11.070, 5.0, 0.05),
+            (20.515, 5.0, 0.001),
+            (23.209, 10.0, 0.01),
+            (124.342, 100.0, 0.05),
+        ];
+        for (statistic, df, p) in table {
+            let value = 10f64.powf(chi_square_upper_tail(statistic, df).log10());
+            assert!(close(value, p, 2e-3), "χ²({df}) at {statistic}: {value} vs {p}");
+        }
+    }
+
+    #[test]
+    fn log_space_tail_agrees_with_statrs_where_both_are_accurate() {
+        for (df, statistic) in [(1.0, 900.0), (5.0, 1000.0), (24.0, 1200.0), (720.0, 2500.0)] {
+            let a = df / 2.0;
+            let x = statistic / 2.0;
+            let from_statrs = ChiSquared::new(df).unwrap().sf(statistic);
+            assert!(
+                from_statrs > 1e-300 && from_statrs < 1e-100,
+                "pick a test point in range"
+            );
+            let ours = ln_upper_regularized_gamma(a, x) / std::f64::consts::LN_10;
+            assert!(
+                close(ours, from_statrs.log10(), 1e-9),
+                "df {df}: {ours} vs {}",
+                from_statrs.log10()
+            );
+        }
+    }
+
+    #[test]
+    fn tiny_p_values_keep_their_magnitude() {
+        // χ²(1) tail at x: 2·Φ(-√x) ≈ sqrt(2/(π x)) e^(-x/2). At x = 10,000: log10 ≈ -2174.75.
+        let p = chi_square_upper_tail(10_000.0, 1.0);
+        let approximation =
+            (0.5 * (2.0 / (std::f64::consts::PI * 10_000.0)).ln() - 5_000.0) / std::f64::consts::LN_10;
+        assert!(
+            close(p.log10(), approximation, 1e-6),
+            "{} vs {approximation}",
+            p.log10()
+        );
+        assert!(p.is_below_floor());
+        assert_eq!(p.to_string(), "< 1e-300");
+        assert_eq!(p.value_floored(), 1e-300);
+        // Monotone in the statistic, far into the tail.
+        assert!(chi_square_upper_tail(20_000.0, 1.0).log10() < p.log10());
+    }
+
+    #[test]
+    fn formatting() {
+        assert_eq!(PValue::ONE.to_string(), "1.000");
+        assert_eq!(PValue::from_probability(0.41234).to_string(), "0.412");
+        assert_eq!(PValue::from_probability(3.14e-7).to_string(), "3.1e-7");
+        assert!(PValue::from_probability(1e-7).is_below(1e-6));
+        assert!(!PValue::from_probability(1e-5).is_below(1e-6));
+        assert_eq!(chi_square_upper_tail(0.0, 3.0), PValue::ONE);
+    }
+}

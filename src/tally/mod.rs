@@ -1,0 +1,11 @@
+//! Tallies: what came out of many shuffles, as plain counts that add across threads,
+//! chunks and machines.
+//!
+//! `lehmer` numbers the orders of a deck, `structure` reads a permutation's fixed points
+//! and cycles, and `permutation` is the accumulator the simulator writes into.
+
+pub mod lehmer;
+mod permutation;
+pub mod structure;
+
+pub use permutation::{PermutationRecorder, PermutationTally, TallyOptions};

@@ -1,0 +1,348 @@
+//! Tallies of shuffled decks: how often each order, each (card, position) pair, each
+//! number of fixed points and each number of cycles came out.
+//!
+//! For decks of up to [`MAX_RANKED_N`] cards the full table of `n!` order counts is a
+//! sufficient statistic: the position matrix, fixed points and cycles follow from it
+//! exactly. So the hot loop only ranks the deck and bumps one counter, and the rest is
+//! derived once at the end ([`PermutationRecorder::finish`]). Larger decks are tallied
+//! directly, each table only if asked for ([`TallyOptions`]).
+//!
+//! Every table is plain counts, so tallies from different threads, chunks or machines add
+//! up to exactly the tally of a single run.
+
+use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
+use super::structure::{cycle_count, fixed_points};
+
+/// Which tables to keep for decks too large to tally every order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TallyOptions {
+    /// The item × position matrix.
+    pub positions: bool,
+    /// The fixed-point and cycle-count distributions.
+    pub cycle_structure: bool,
+}
+
+impl Default for TallyOptions {
+    fn default() -> Self {
+        Self {
+            positions: true,
+            cycle_structure: true,
+        }
+    }
+}
+
+/// Decks up to this size are counted by a base-4 code of their cards (`4^n` counters)
+/// rather than by Lehmer rank: the code is a few shifts, the rank a dozen comparisons,
+/// and on tiny decks the tally would otherwise cost as much as the shuffle.
+pub const MAX_CODED_N: usize = 4;
+
+/// How a recorder counts, chosen once from the deck size.
+#[derive(Clone, Debug)]
+enum Counts {
+    /// `n <= MAX_CODED_N`: counters indexed by [`base4_code`]; folded into ranks at the end.
+    Coded(Vec<u64>),
+    /// `n <= MAX_RANKED_N`: counters indexed by Lehmer rank.
+    Ranked(Vec<u64>),
+    /// Larger decks: the tables themselves, each only if asked for.
+    Direct {
+        positions: Option<Vec<u64>>,
+        fixed_points: Option<Vec<u64>>,
+        cycles: Option<Vec<u64>>,
+        visited: Vec<bool>,
+    },
+}
+
+/// The accumulator a simulation thread writes each shuffled deck into.
+#[derive(Clone, Debug)]
+pub struct PermutationRecorder {
+    n: usize,
+    trials: u64,
+    counts: Counts,
+}
+
+impl PermutationRecorder {
+    /// An empty tally for decks of `n` cards.
+    pub fn new(n: usize, options: TallyOptions) -> Self {
+        let wanted = |wanted: bool, len: usize| wanted.then(|| vec![0u64; len]);
+        let counts = if n <= MAX_CODED_N {
+            Counts::Coded(vec![0; 1 << (2 * n)])
+        } else if n <= MAX_RANKED_N {
+            Counts::Ranked(vec![0; factorial(n).expect("n <= 10") as usize])
+        } else {
+            Counts::Direct {
+                positions: wanted(options.positions, n * n),
+                fixed_points: wanted(options.cycle_structure, n + 1),
+                cycles: wanted(options.cycle_structure, n + 1),
+                visited: Vec::new(),
+            }
+        };
+        Self { n, trials: 0, counts }
+    }
+
+    /// Records one shuffled deck, a permutation of `0..n`.
+    #[inline]
+    pub fn record(&mut self, permutation: &[u16]) {
+        self.record_times(permutation, 1);
+    }
+
+    /// Records `times` shuffles that all gave the deck `permutation`.
+    #[inline]
+    pub fn record_times(&mut self, permutation: &[u16], times: u64) {
+        debug_assert_eq!(permutation.len(), self.n);
+        self.trials += times;
+        match &mut self.counts {
+            Counts::Coded(counts) => counts[base4_code(permutation)] += times,
+            Counts::Ranked(counts) => counts[rank(permutation)] += times,
+            Counts::Direct {
+                positions,
+                fixed_points: fixed,
+                cycles,
+                visited,
+            } => {
+                if let Some(positions) = positions {
+                    for (position, &card) in permutation.iter().enumerate() {
+                        positions[usize::from(card) * self.n + position] += times;
+                    }
+                }
+                if let Some(fixed) = fixed {
+                    fixed[fixed_points(permutation)] += times;
+                }
+                if let Some(cycles) = cycles {
+                    cycles[cycle_count(permutation, visited)] += times;
+                }
+            }
+        }
+    }
+
+    /// Records a batch of decks of exactly `N` cards.
+    ///
+    /// The simulator's hot loop for small decks: it shuffles a batch into a buffer and
+    /// then tallies the buffer here. Keeping the two phases apart lets the processor
+    /// overlap many shuffles instead of waiting on each deck's path from random draw to
+    /// counter, and the fixed size lets the compiler unroll the ranking.
+    #[inline]
+    pub fn record_batch<const N: usize>(&mut self, decks: &[[u16; N]]) {
+        assert_eq!(N, self.n, "deck size does not match the tally");
+        match &mut self.counts {
+            Counts::Coded(counts) => {
+                for deck in decks {
+                    counts[base4_code(deck)] += 1;
+                }
+            }
+            Counts::Ranked(counts) => {
+                for deck in decks {
+                    counts[rank(deck)] += 1;
+                }
+            }
+            Counts::Direct { .. } => {
+                for deck in decks {
+                    self.record(deck);
+                }
+                return;
+            }
+        }
+        self.trials += decks.len() as u64;
+    }
+
+    /// Adds another recorder's counts to this one.
+    pub fn merge(&mut self, other: &Self) {
+        assert_eq!(self.n, other.n, "merging tallies of different deck sizes");
+        self.trials += other.trials;
+        match (&mut self.counts, &other.counts) {
+            (Counts::Coded(into), Counts::Coded(from)) | (Counts::Ranked(into), Counts::Ranked(from)) => {
+                add_counts(into, from)
+            }
+            (
+                Counts::Direct {
+                    positions,
+                    fixed_points,
+                    cycles,
+                    ..
+                },
+                Counts::Direct {
+                    positions: other_positions,
+                    fixed_points: other_fixed,
+                    cycles: other_cycles,
+                    ..
+                },
+            ) => {
+                add_optional_counts(positions, other_positions);
+                add_optional_counts(fixed_points, other_fixed);
+                add_optional_counts(cycles, other_cycles);
+            }
+            _ => unreachable!("recorders of the same deck size count the same way"),
+        }
+    }
+
+    /// The finished tally, with every table that can be derived filled in.
+    pub fn finish(self) -> PermutationTally {
+        let n = self.n;
+        let counts = match self.counts {
+            Counts::Direct {
+                positions,
+                fixed_points,
+                cycles,
+                ..
+            } => {
+                return PermutationTally {
+                    n,
+                    trials: self.trials,
+                    permutation_counts: None,
+                    position_counts: positions,
+                    fixed_point_counts: fixed_points,
+                    cycle_counts: cycles,
+                };
+            }
+            Counts::Ranked(counts) => counts,
+            Counts::Coded(coded) => ranks_from_codes(n, &coded),
+        };
+        assert_eq!(
+            counts.iter().sum::<u64>(),
+            self.trials,
+            "every recorded deck must be a permutation of 0..n"
+        );
+        let mut positions = vec![0u64; n * n];
+        let mut fixed = vec![0u64; n + 1];
+        let mut cycles = vec![0u64; n + 1];
+        let mut visited = Vec::new();
+        let mut permutation: Vec<u16> = (0..n as u16).collect();
+        for &count in &counts {
+            if count > 0 {
+                for (position, &card) in permutation.iter().enumerate() {
+                    positions[usize::from(card) * n + position] += count;
+                }
+                fixed[fixed_points(&permutation)] += count;
+                cycles[cycle_count(&permutation, &mut visited)] += count;
+            }
+            next_permutation(&mut permutation);
+        }
+        PermutationTally {
+            n,
+            trials: self.trials,
+            permutation_counts: Some(counts),
+            position_counts: Some(positions),
+            fixed_point_counts: Some(fixed),
+            cycle_counts: Some(cycles),
+        }
+    }
+}
+
+/// `Σ card_i · 4^i`: a unique code for each deck of up to four cards.
+#[inline]
+fn base4_code(deck: &[u16]) -> usize {
+    deck.iter()
+        .rev()
+        .fold(0, |code, &card| code << 2 | usize::from(card))
+}
+
+/// Folds counts by base-4 code into counts by Lehmer rank. Codes that are not
+/// permutations stay out, and the caller's total check catches them.
+fn ranks_from_codes(n: usize, coded: &[u64]) -> Vec<u64> {
+    let mut counts = vec![0u64; factorial(n).expect("n <= 4") as usize];
+    let mut permutation: Vec<u16> = (0..n as u16).collect();
+    for count in &mut counts {
+        *count = coded[base4_code(&permutation)];
+        next_permutation(&mut permutation);
+    }
+    counts
+}
+
+/// The tally of a finished run. Tables that were not kept are `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PermutationTally {
+    /// Cards in the deck.
+    pub n: usize,
+    /// Shuffles tallied.
+    pub trials: u64,
+    /// Count of each of the `n!` orders, by lexicographic rank (`n <= 10` only).
+    pub permutation_counts: Option<Vec<u64>>,
+    /// `n × n` counts, row-major: entry `item * n + position` counts how often card `item`
+    /// ended at `position`.
+    pub position_counts: Option<Vec<u64>>,
+    /// Entry `k` counts shuffles that left exactly `k` cards in place (`n + 1` entries).
+    pub fixed_point_counts: Option<Vec<u64>>,
+    /// Entry `k` counts shuffles whose permutation has exactly `k` cycles (`n + 1` entries).
+    pub cycle_counts: Option<Vec<u64>>,
+}
+
+fn add_counts(into: &mut [u64], from: &[u64]) {
+    assert_eq!(into.len(), from.len(), "merging tables of different shapes");
+    for (total, &count) in into.iter_mut().zip(from) {
+        *total += count;
+    }
+}
+
+fn add_optional_counts(into: &mut Option<Vec<u64>>, from: &Option<Vec<u64>>) {
+    match (into, from) {
+        (Some(into), Some(from)) => add_counts(into, from),
+        (None, None) => {}
+        _ => panic!("merging a tally that kept a table with one that did not"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_tables_match_direct_counting() {
+        // The same decks recorded by rank (n = 4) and counted by hand.
+        let decks: [[u16; 4]; 5] = [
+            [0, 1, 2, 3],
+            [1, 0, 2, 3],
+            [1, 2, 3, 0],
+            [1, 2, 3, 0],
+            [3, 2, 1, 0],
+        ];
+        let mut recorder = PermutationRecorder::new(4, TallyOptions::default());
+        for deck in &decks {
+            recorder.record(deck);
+        }
+        let tally = recorder.finish();
+        assert_eq!(tally.trials, 5);
+        let counts = tally.permutation_counts.as_ref().unwrap();
+        assert_eq!(counts.iter().sum::<u64>(), 5);
+        assert_eq!(counts[rank(&[1, 2, 3, 0])], 2);
+        // Fixed points: 4, 2, 0, 0, 0. Cycles: 4, 3, 1, 1, 2.
+        assert_eq!(tally.fixed_point_counts.unwrap(), vec![3, 0, 1, 0, 1]);
+        assert_eq!(tally.cycle_counts.unwrap(), vec![0, 2, 1, 1, 1]);
+        let positions = tally.position_counts.unwrap();
+        // Card 0 ended at position 0 twice, 1 once, 3 twice.
+        assert_eq!(&positions[0..4], &[1, 1, 0, 3]);
+        for item in 0..4 {
+            assert_eq!(positions[item * 4..item * 4 + 4].iter().sum::<u64>(), 5);
+        }
+    }
+
+    #[test]
+    fn large_decks_keep_only_the_tables_asked_for() {
+        let options = TallyOptions {
+            positions: true,
+            cycle_structure: false,
+        };
+        let mut recorder = PermutationRecorder::new(12, options);
+        let deck: Vec<u16> = (0..12).rev().collect();
+        recorder.record(&deck);
+        let tally = recorder.finish();
+        assert!(tally.permutation_counts.is_none());
+        assert!(tally.fixed_point_counts.is_none() && tally.cycle_counts.is_none());
+        let positions = tally.position_counts.unwrap();
+        assert_eq!(positions[11 * 12], 1, "card 11 went to position 0");
+        assert_eq!(positions.iter().sum::<u64>(), 12);
+    }
+
+    #[test]
+    fn merging_adds_counts() {
+        let mut a = PermutationRecorder::new(11, TallyOptions::default());
+        let mut b = PermutationRecorder::new(11, TallyOptions::default());
+        let identity: Vec<u16> = (0..11).collect();
+        a.record(&identity);
+        b.record(&identity);
+        b.record(&identity);
+        a.merge(&b);
+        let tally = a.finish();
+        assert_eq!(tally.trials, 3);
+        assert_eq!(tally.fixed_point_counts.unwrap()[11], 3);
+        assert_eq!(tally.cycle_counts.unwrap()[11], 3);
+    }
+}
