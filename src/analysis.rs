@@ -68,6 +68,8 @@ pub struct PermutationAnalysis {
     pub verdict: Verdict,
     /// Distance of the order frequencies from uniform (`n <= 10`).
     pub total_variation: Option<TotalVariation>,
+    /// How many of the `n!` orders never came out (`n <= 10`).
+    pub orders_never_seen: Option<usize>,
     /// Where the listed outcomes come from.
     pub outcome_table: OutcomeTable,
     /// The most over-represented outcomes, most first.
@@ -149,6 +151,10 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
             .permutation_counts
             .as_ref()
             .map(|counts| total_variation_from_uniform(counts, trials)),
+        orders_never_seen: tally
+            .permutation_counts
+            .as_ref()
+            .map(|counts| counts.iter().filter(|&&count| count == 0).count()),
         outcome_table,
         over_represented,
         under_represented,
@@ -219,6 +225,7 @@ mod tests {
         assert!(p("cycles").is_below(1e-100));
         assert!(p("permutations").is_below(1e-100));
         assert_eq!(analysis.outcome_table, OutcomeTable::Permutations);
+        assert_eq!(analysis.orders_never_seen, Some(3));
         assert_eq!(analysis.over_represented[0].count, 500);
         assert_eq!(analysis.under_represented[0].count, 0);
     }

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An algorithm name that is not in the catalogue.
-    #[error("unknown algorithm '{name}'{suggestion}; `shuffle-audit list` shows the catalogue")]
+    #[error("unknown algorithm '{name}'{suggestion} (`shuffle-audit list` shows the catalogue)")]
     UnknownAlgorithm {
         /// The name as the user typed it.
         name: String,
-        /// ", did you mean ...?" or empty.
+        /// "; did you mean ...?" or empty.
         suggestion: String,
     },
     /// A `:parameter` that the algorithm does not take or that does not parse.

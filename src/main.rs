@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use shuffle_audit::catalogue::{AlgorithmSpec, SHUFFLES};
@@ -116,6 +116,9 @@ fn run_command(args: RunArgs) -> Result<()> {
         alpha: args.alpha,
     };
     settings.validate()?;
+    for destination in json_to.iter().chain(&csv_to) {
+        destination.check()?;
+    }
     for note in settings.notes() {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -245,9 +248,12 @@ impl TerminalProgress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} shuffles ({per_sec}, {eta} left)",
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} shuffles ({rate}, {eta} left)",
             )
-            .expect("the template is valid"),
+            .expect("the template is valid")
+            .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{:.1} M/s", state.per_sec() / 1e6);
+            }),
         );
         Self {
             bar,
@@ -270,7 +276,7 @@ impl Progress for TerminalProgress {
             && self.started.elapsed() >= Self::DELAY
             && !self.visible.swap(true, Ordering::Relaxed)
         {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
         }
     }
 }

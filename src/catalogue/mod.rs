@@ -421,7 +421,7 @@ fn parse_positive(text: &str) -> Option<u32> {
     text.parse::<u32>().ok().filter(|&value| value >= 1)
 }
 
-/// ", did you mean 'a' or 'b'?" for the names closest to `typed`, or "" if none is close.
+/// "; did you mean 'a' or 'b'?" for the names closest to `typed`, or "" if none is close.
 fn suggestion_for(typed: &str) -> String {
     let mut close: Vec<(usize, &str)> = SHUFFLES
         .iter()
@@ -438,9 +438,9 @@ fn suggestion_for(typed: &str) -> String {
         .collect();
     match names.len() {
         0 => String::new(),
-        1 => format!(", did you mean {}?", names[0]),
+        1 => format!("; did you mean {}?", names[0]),
         _ => format!(
-            ", did you mean {} or {}?",
+            "; did you mean {} or {}?",
             names[..names.len() - 1].join(", "),
             names[names.len() - 1]
         ),

@@ -28,6 +28,22 @@ impl Destination {
         }
     }
 
+    /// Fails now, with the error the write would give, if the file cannot be written
+    /// into its directory: a run that takes an hour must not end by discovering a typo.
+    pub fn check(&self) -> Result<()> {
+        match self {
+            Destination::Stdout => Ok(()),
+            Destination::File(path) => {
+                let directory = directory_of(path);
+                if directory.is_dir() {
+                    Ok(())
+                } else {
+                    Err(missing_directory(path, directory))
+                }
+            }
+        }
+    }
+
     /// Writes `contents` in full.
     pub fn write(&self, contents: &str) -> Result<()> {
         match self {
@@ -48,14 +64,19 @@ impl Destination {
 
 /// Writes `contents` to a temporary file beside `path`, then renames it over `path`.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
-    let error = |source| Error::Write {
+    // The user named `path`, not our temporary file: report the failure against it, with
+    // the operating system's reason and nothing about the temporary name.
+    let error = |source: std::io::Error| Error::Write {
         path: path.to_path_buf(),
-        source,
+        source: match source.raw_os_error() {
+            Some(code) => std::io::Error::from_raw_os_error(code),
+            None => source,
+        },
     };
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let directory = directory_of(path);
+    if !directory.is_dir() {
+        return Err(missing_directory(path, directory));
+    }
     let mut temporary = tempfile::Builder::new()
         .prefix(".shuffle-audit-")
         .suffix(".tmp")
@@ -65,6 +86,24 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     temporary.as_file().sync_all().map_err(error)?;
     temporary.persist(path).map_err(|persist| error(persist.error))?;
     Ok(())
+}
+
+/// The directory a file goes into (`.` for a bare file name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+fn missing_directory(path: &Path, directory: &Path) -> Error {
+    Error::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("the directory {} does not exist", directory.display()),
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +133,20 @@ mod tests {
                 .starts_with("cannot write /nonexistent/dir/out.json"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_missing_directory_is_found_before_any_work() {
+        let destination = Destination::parse("/nonexistent/dir/out.json");
+        assert!(
+            destination
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("does not exist")
+        );
+        assert!(Destination::parse("out.json").check().is_ok());
+        assert!(Destination::Stdout.check().is_ok());
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn render(report: &RunReport, command_line: &str) -> String {
         report.seed,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
-        settings.alpha,
+        format_probability(settings.alpha),
     )
     .unwrap();
     writeln!(
@@ -97,17 +97,29 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
         )
         .unwrap(),
     }
+    if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &result.tally.permutation_counts)
+        && never > 0
+    {
+        writeln!(
+            out,
+            "  orders never seen: {} of {} (each should come out {} times on average)",
+            group_thousands(never as u64),
+            group_thousands(counts.len() as u64),
+            format_expected(result.tally.trials as f64 / counts.len() as f64)
+        )
+        .unwrap();
+    }
     let label = |deviation: &Deviation| outcome_label(deviation, analysis.outcome_table, n);
     let list = |deviations: &[Deviation]| {
         deviations
             .iter()
             .map(|d| {
                 format!(
-                    "{} x{:.3} ({} vs {:.0})",
+                    "{} x{:.3} ({} vs {})",
                     label(d),
                     d.ratio,
                     group_thousands(d.count),
-                    d.expected
+                    format_expected(d.expected)
                 )
             })
             .collect::<Vec<_>>()
@@ -176,7 +188,7 @@ fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize) {
             "  {:<10} {:>12} {:>12} {:>8.4}",
             cards(&permutation),
             group_thousands(count),
-            format!("{expected:.0}"),
+            format_expected(expected),
             count as f64 / expected
         )
         .unwrap();
@@ -254,6 +266,29 @@ fn format_statistic(statistic: f64) -> String {
     }
 }
 
+/// An expected count: `100,000`, `33,333.3` or `4.17`.
+fn format_expected(expected: f64) -> String {
+    if expected >= 1000.0 {
+        let rounded = (expected * 10.0).round() / 10.0;
+        let whole = group_thousands(rounded.trunc() as u64);
+        match ((rounded.fract() * 10.0).round() as u64) % 10 {
+            0 => whole,
+            tenth => format!("{whole}.{tenth}"),
+        }
+    } else {
+        format!("{expected:.2}")
+    }
+}
+
+/// A significance level: `1e-6`, or `0.01` for the larger ones.
+fn format_probability(p: f64) -> String {
+    if p < 1e-3 {
+        format!("{p:e}")
+    } else {
+        format!("{p}")
+    }
+}
+
 /// `1234567` as `1,234,567`.
 pub fn group_thousands(value: u64) -> String {
     let digits = value.to_string();
@@ -290,5 +325,11 @@ mod tests {
         assert_eq!(group_thousands(18_144_000), "18,144,000");
         assert_eq!(compact(2_500_000.0), "2.5 M");
         assert_eq!(cards(&[2, 0, 1]), "3 1 2");
+        assert_eq!(format_expected(100_000.0), "100,000");
+        assert_eq!(format_expected(600_000.0 / 24.0 * 1.0), "25,000");
+        assert_eq!(format_expected(1_000_000.0 / 6.0), "166,666.7");
+        assert_eq!(format_expected(4.1666), "4.17");
+        assert_eq!(format_probability(1e-6), "1e-6");
+        assert_eq!(format_probability(0.01), "0.01");
     }
 }

@@ -1,0 +1,484 @@
+//! The real binary, run as users run it: output, JSON and CSV contents, exit codes,
+//! error messages, determinism across thread counts, and atomic file writes.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn shuffle_audit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+}
+
+/// Runs with `args` and parses the JSON written to standard output.
+fn json_of(args: &[&str]) -> Value {
+    let output = shuffle_audit()
+        .args(args)
+        .args(["--json", "-"])
+        .assert()
+        .success();
+    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
+}
+
+/// The parts of a result that must not depend on threads or timing.
+fn tallies(result: &Value) -> Value {
+    let mut result = result.clone();
+    result.as_object_mut().unwrap().remove("elapsed_seconds");
+    result
+}
+
+#[test]
+fn readme_comparison_prints_the_verdicts_and_the_text_004_table() {
+    shuffle_audit()
+        .args([
+            "run",
+            "naive-swap",
+            "fisher-yates",
+            "--n",
+            "3",
+            "--trials",
+            "600000",
+            "--seed",
+            "42",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("naive-swap: FAIL (deserves: biased)"))
+        .stdout(predicate::str::contains("fisher-yates: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains(
+            "order             count     expected    ratio",
+        ))
+        .stdout(predicate::str::contains("1 2 3"))
+        .stdout(predicate::str::contains("< 1e-300"))
+        .stdout(predicate::str::contains(
+            "reproduce: shuffle-audit run naive-swap fisher-yates --n 3 --trials 600000 --seed 42",
+        ));
+}
+
+#[test]
+fn json_has_the_documented_fields_and_consistent_tallies() {
+    let json = json_of(&[
+        "run",
+        "naive-swap",
+        "--n",
+        "3",
+        "--trials",
+        "6e5",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(json["tool"], "shuffle-audit");
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["seed"], 7);
+    assert_eq!(json["seed_origin"], "given");
+    assert_eq!(json["n"], 3);
+    assert_eq!(json["trials"], 600_000);
+    assert_eq!(json["threads"], 2);
+    assert!(json["elapsed_seconds"].as_f64().unwrap() >= 0.0);
+    assert!(json["trials_per_second"].as_f64().unwrap() > 0.0);
+
+    let result = &json["results"][0];
+    assert_eq!(result["algorithm"], "naive-swap");
+    assert_eq!(result["expected"], "biased");
+    assert_eq!(result["verdict"], "fail");
+    assert!(result["origin"].as_str().unwrap().contains("004"));
+
+    // All 3! orders, lexicographic, counts adding up to the trials.
+    let permutations = result["permutations"].as_array().unwrap();
+    let orders: Vec<&Value> = permutations.iter().map(|p| &p["permutation"]).collect();
+    let expected_orders = ["[0,1,2]", "[0,2,1]", "[1,0,2]", "[1,2,0]", "[2,0,1]", "[2,1,0]"];
+    for (order, expected) in orders.iter().zip(expected_orders) {
+        assert_eq!(order.to_string(), expected);
+    }
+    let total: u64 = permutations.iter().map(|p| p["count"].as_u64().unwrap()).sum();
+    assert_eq!(total, 600_000);
+
+    // Rows are items, columns positions: every row and column sums to the trials.
+    let matrix = result["position_matrix"].as_array().unwrap();
+    for i in 0..3 {
+        let row: u64 = matrix[i]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .sum();
+        let column: u64 = matrix.iter().map(|row| row[i].as_u64().unwrap()).sum();
+        assert_eq!((row, column), (600_000, 600_000));
+    }
+    for table in ["fixed_points", "cycles"] {
+        let cells = result[table].as_array().unwrap();
+        assert_eq!(cells.len(), 4);
+        assert_eq!(
+            cells.iter().map(|c| c["count"].as_u64().unwrap()).sum::<u64>(),
+            600_000
+        );
+        let expected: f64 = cells.iter().map(|c| c["expected"].as_f64().unwrap()).sum();
+        assert!((expected - 600_000.0).abs() < 1e-6);
+    }
+
+    let tests = result["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["permutations", "positions", "fixed-points", "cycles"]);
+    let permutation_test = &tests[0];
+    assert_eq!(permutation_test["df"], 5);
+    assert!(permutation_test["statistic"].as_f64().unwrap() > 1000.0);
+    // Never 0: floored at 1e-300, with the true magnitude in log10.
+    assert_eq!(permutation_test["p_value"].as_f64().unwrap(), 1e-300);
+    assert!(permutation_test["log10_p_value"].as_f64().unwrap() < -1000.0);
+    assert!(permutation_test["p_adjusted"].as_f64().unwrap() > 0.0);
+    assert!(result["total_variation"].as_f64().unwrap() > 0.04);
+}
+
+#[test]
+fn thread_count_does_not_change_the_tallies() {
+    let results: Vec<Value> = ["1", "2", "8"]
+        .iter()
+        .map(|threads| {
+            let json = json_of(&[
+                "run",
+                "naive-swap",
+                "insert-with-retry",
+                "--n",
+                "6",
+                "--trials",
+                "200000",
+                "--seed",
+                "11",
+                "--threads",
+                threads,
+            ]);
+            Value::Array(json["results"].as_array().unwrap().iter().map(tallies).collect())
+        })
+        .collect();
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], results[2]);
+    // The same holds for large decks, tallied without the order table.
+    let large: Vec<Value> = ["1", "3"]
+        .iter()
+        .map(|threads| {
+            let json = json_of(&[
+                "run", "riffle", "--n", "20", "--trials", "50000", "--seed", "5", "-j", threads,
+            ]);
+            tallies(&json["results"][0])
+        })
+        .collect();
+    assert_eq!(large[0], large[1]);
+}
+
+#[test]
+fn without_a_seed_one_is_taken_from_the_os_printed_and_reproducible() {
+    let output = shuffle_audit()
+        .args([
+            "run",
+            "fisher-yates",
+            "--n",
+            "4",
+            "--trials",
+            "100000",
+            "--json",
+            "-",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "(from the OS); reproduce with: shuffle-audit run fisher-yates",
+        ));
+    let first: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert_eq!(first["seed_origin"], "os");
+    let seed = first["seed"].as_u64().unwrap().to_string();
+    let again = json_of(&[
+        "run",
+        "fisher-yates",
+        "--n",
+        "4",
+        "--trials",
+        "100000",
+        "--seed",
+        &seed,
+    ]);
+    assert_eq!(tallies(&first["results"][0]), tallies(&again["results"][0]));
+
+    // In the text report the seed is in the header and in the reproduce line.
+    shuffle_audit()
+        .args(["run", "fisher-yates", "--n", "3", "--trials", "1000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"seed \d+ \(from the OS\)").unwrap())
+        .stdout(predicate::str::is_match(r"reproduce: .* --seed \d+").unwrap());
+}
+
+#[test]
+fn trials_accept_plain_underscored_and_scientific_forms() {
+    for trials in ["600000", "600_000", "6e5"] {
+        let json = json_of(&[
+            "run",
+            "fisher-yates",
+            "--n",
+            "3",
+            "--trials",
+            trials,
+            "--seed",
+            "1",
+        ]);
+        assert_eq!(json["trials"], 600_000, "{trials}");
+    }
+}
+
+#[test]
+fn csv_lists_every_tally_with_expected_counts() {
+    let output = shuffle_audit()
+        .args([
+            "run", "sattolo", "--n", "3", "--trials", "6000", "--seed", "3", "--csv", "-",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("algorithm,table,row,column,count,expected"));
+    let rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+    let count = |table: &str| rows.iter().filter(|row| row[1] == table).count();
+    assert_eq!(
+        (
+            count("permutation"),
+            count("position"),
+            count("fixed_points"),
+            count("cycles")
+        ),
+        (6, 9, 4, 4)
+    );
+    assert!(rows.iter().all(|row| row.len() == 6 && row[0] == "sattolo"));
+    // Sattolo on 3 cards only makes the two 3-cycles.
+    let identity = rows
+        .iter()
+        .find(|row| row[1] == "permutation" && row[2] == "0 1 2")
+        .unwrap();
+    assert_eq!((identity[4], identity[5]), ("0", "1000"));
+}
+
+#[test]
+fn json_and_csv_files_are_written_whole_and_nothing_else_is_left() {
+    let directory = tempfile::tempdir().unwrap();
+    let json_path = directory.path().join("run.json");
+    let csv_path = directory.path().join("run.csv");
+    std::fs::write(&json_path, "stale").unwrap();
+    shuffle_audit()
+        .args(["run", "riffle", "--n", "4", "--trials", "5000", "--seed", "2"])
+        .arg("--json")
+        .arg(&json_path)
+        .arg("--csv")
+        .arg(&csv_path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("riffle: FAIL"));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(json["results"][0]["algorithm"], "riffle");
+    assert!(
+        std::fs::read_to_string(&csv_path)
+            .unwrap()
+            .starts_with("algorithm,table")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(directory.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["run.csv", "run.json"]);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["run", "fisher-yate", "--n", "3"],
+            "unknown algorithm 'fisher-yate'; did you mean 'fisher-yates'",
+        ),
+        (
+            &["run", "naive-swap", "--n", "0"],
+            "--n must be at least 2 (got 0)",
+        ),
+        (
+            &["run", "naive-swap", "--n", "3", "--trials", "0"],
+            "--trials must be at least 1",
+        ),
+        (
+            &["run", "naive-repeated:x", "--n", "3"],
+            "algorithm 'naive-repeated:x': K (number of naive passes)",
+        ),
+        (
+            &["run", "naive-repeated:0", "--n", "3"],
+            "must be a whole number from 1",
+        ),
+        (
+            &["run", "fisher-yates:2", "--n", "3"],
+            "fisher-yates takes no parameter",
+        ),
+        (
+            &["run", "naive-swap", "--n", "3", "--alpha", "1.5"],
+            "--alpha must be a probability",
+        ),
+        (
+            &["run", "naive-swap", "--n", "3", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            &["run", "naive-swap", "--n", "3", "--json", "-", "--csv", "-"],
+            "cannot both go to standard output",
+        ),
+        (
+            &[
+                "run",
+                "naive-swap",
+                "--n",
+                "3",
+                "--json",
+                "/nonexistent/dir/x.json",
+            ],
+            "the directory /nonexistent/dir does not exist",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = shuffle_audit().args(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}: printed before failing");
+    }
+}
+
+#[test]
+fn usage_errors_from_the_parser_exit_2() {
+    for args in [
+        &["run", "naive-swap"][..],
+        &["run", "--n", "3"],
+        &["run", "naive-swap", "--n", "3", "--trials", "1.5"],
+        &["run", "naive-swap", "--n", "three"],
+        &["frobnicate"],
+    ] {
+        shuffle_audit()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("error:"));
+    }
+    shuffle_audit()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("run"));
+}
+
+#[test]
+fn decks_over_ten_cards_skip_the_permutation_test_with_a_note() {
+    let output = shuffle_audit()
+        .args([
+            "run",
+            "naive-swap",
+            "--n",
+            "12",
+            "--trials",
+            "20000",
+            "--seed",
+            "1",
+            "--json",
+            "-",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: n = 12 > 10: the permutation test is skipped",
+        ));
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let result = &json["results"][0];
+    assert!(result["permutations"].is_null());
+    assert_eq!(result["tests"][0]["status"], "not_tallied");
+    assert_eq!(result["tests"][1]["status"], "computed");
+    assert_eq!(result["verdict"], "fail");
+}
+
+#[test]
+fn too_few_trials_say_how_many_are_needed_instead_of_a_p_value() {
+    shuffle_audit()
+        .args([
+            "run",
+            "fisher-yates",
+            "--n",
+            "8",
+            "--trials",
+            "10000",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "permutations  too few trials: every cell must expect 5 shuffles, which needs at least 201,600",
+        ));
+    // With 10 shuffles of 5 cards no test can run: orders need 600, positions 25, and the
+    // pooled fixed-point and cycle laws 14 each.
+    let json = json_of(&["run", "fisher-yates", "--n", "5", "--trials", "10", "--seed", "1"]);
+    let result = &json["results"][0];
+    assert_eq!(result["verdict"], "inconclusive");
+    assert_eq!(result["tests"][0]["status"], "too_few_trials");
+    assert_eq!(result["tests"][0]["trials_needed"], 600);
+    assert!(result["tests"][0]["p_value"].is_null());
+    let needed: Vec<u64> = (0..4)
+        .map(|i| result["tests"][i]["trials_needed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(needed, [600, 25, 14, 14]);
+}
+
+#[test]
+fn list_prints_the_catalogue_in_text_and_json() {
+    shuffle_audit()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("naive-repeated[:K]"))
+        .stdout(predicate::str::contains("biased (n >= 3)"))
+        .stdout(predicate::str::contains("text 002"));
+    let output = shuffle_audit().args(["list", "--json"]).assert().success();
+    let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let entries = entries.as_array().unwrap();
+    assert_eq!(entries.len(), 12);
+    for entry in entries {
+        for field in ["name", "summary", "origin", "expected"] {
+            assert!(entry[field].is_string(), "{entry}: {field}");
+        }
+    }
+    let repeated = entries.iter().find(|e| e["name"] == "naive-repeated").unwrap();
+    assert_eq!(repeated["parameter"]["name"], "K");
+    assert_eq!(repeated["biased_from_n"], 3);
+}
+
+#[test]
+fn a_reader_that_leaves_early_is_not_an_error() {
+    // 8 cards give a CSV of about 1.5 MB, far more than a pipe holds, so the writer
+    // really meets a closed pipe.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args([
+            "run",
+            "fisher-yates",
+            "--n",
+            "8",
+            "--trials",
+            "300000",
+            "--seed",
+            "1",
+            "--csv",
+            "-",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{:?}", output.status);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("error"),
+        "{stderr}"
+    );
+}
