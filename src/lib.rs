@@ -43,3 +43,8 @@ pub mod tally;
 
 pub use error::{Error, Result};
 pub use randomness::{Randomness, SimulationSource};
+
+/// The README's code examples, compiled and run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -326,7 +326,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
     CatalogueEntry {
         name: "sort-comparator-insertion",
         summary: "insertion sort with a comparator that returns a fair coin",
-        origin: "text 004's comments (sort(function () { return random }))",
+        origin: "text 004's comments (arr.sort(function () { return Math.sin(Math.random() * 360); }))",
         biased_from: Some(3),
         parameter: None,
         algorithm: PermutationAlgorithm::SortComparatorInsertion,
@@ -334,7 +334,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
     CatalogueEntry {
         name: "sort-comparator-merge",
         summary: "top-down merge sort with a comparator that returns a fair coin",
-        origin: "text 004's comments (sort(function () { return random }))",
+        origin: "text 004's comments (arr.sort(function () { return Math.sin(Math.random() * 360); }))",
         biased_from: Some(3),
         parameter: None,
         algorithm: PermutationAlgorithm::SortComparatorMerge,
