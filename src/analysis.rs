@@ -161,6 +161,16 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
     }
 }
 
+impl PermutationAnalysis {
+    /// The smallest Holm-adjusted p-value, the one the verdict is read from.
+    pub fn smallest_p_adjusted(&self) -> Option<PValue> {
+        self.tests
+            .iter()
+            .filter_map(|test| test.p_adjusted)
+            .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+    }
+}
+
 fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
     TestReport {
         name,

@@ -9,13 +9,16 @@ fn shuffle_audit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
 }
 
-/// Runs with `args` and parses the JSON written to standard output.
-fn json_of(args: &[&str]) -> Value {
-    let output = shuffle_audit()
-        .args(args)
-        .args(["--json", "-"])
-        .assert()
-        .success();
+/// The binary with the arguments of `line`, written as on a command line.
+fn command(line: &str) -> Command {
+    let mut command = shuffle_audit();
+    command.args(line.split_whitespace());
+    command
+}
+
+/// Runs `line` and parses the JSON written to standard output.
+fn json_of(line: &str) -> Value {
+    let output = command(line).args(["--json", "-"]).assert().success();
     serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
 }
 
@@ -28,18 +31,7 @@ fn tallies(result: &Value) -> Value {
 
 #[test]
 fn readme_comparison_prints_the_verdicts_and_the_text_004_table() {
-    shuffle_audit()
-        .args([
-            "run",
-            "naive-swap",
-            "fisher-yates",
-            "--n",
-            "3",
-            "--trials",
-            "600000",
-            "--seed",
-            "42",
-        ])
+    command("run naive-swap fisher-yates --n 3 --trials 600000 --seed 42")
         .assert()
         .success()
         .stdout(predicate::str::contains("naive-swap: FAIL (deserves: biased)"))
@@ -56,18 +48,7 @@ fn readme_comparison_prints_the_verdicts_and_the_text_004_table() {
 
 #[test]
 fn json_has_the_documented_fields_and_consistent_tallies() {
-    let json = json_of(&[
-        "run",
-        "naive-swap",
-        "--n",
-        "3",
-        "--trials",
-        "6e5",
-        "--seed",
-        "7",
-        "--threads",
-        "2",
-    ]);
+    let json = json_of("run naive-swap --n 3 --trials 6e5 --seed 7 --threads 2");
     assert_eq!(json["tool"], "shuffle-audit");
     assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(json["seed"], 7);
@@ -135,19 +116,9 @@ fn thread_count_does_not_change_the_tallies() {
     let results: Vec<Value> = ["1", "2", "8"]
         .iter()
         .map(|threads| {
-            let json = json_of(&[
-                "run",
-                "naive-swap",
-                "insert-with-retry",
-                "--n",
-                "6",
-                "--trials",
-                "200000",
-                "--seed",
-                "11",
-                "--threads",
-                threads,
-            ]);
+            let json = json_of(&format!(
+                "run naive-swap insert-with-retry --n 6 --trials 200000 --seed 11 --threads {threads}"
+            ));
             Value::Array(json["results"].as_array().unwrap().iter().map(tallies).collect())
         })
         .collect();
@@ -157,9 +128,7 @@ fn thread_count_does_not_change_the_tallies() {
     let large: Vec<Value> = ["1", "3"]
         .iter()
         .map(|threads| {
-            let json = json_of(&[
-                "run", "riffle", "--n", "20", "--trials", "50000", "--seed", "5", "-j", threads,
-            ]);
+            let json = json_of(&format!("run riffle --n 20 --trials 50000 --seed 5 -j {threads}"));
             tallies(&json["results"][0])
         })
         .collect();
@@ -168,17 +137,7 @@ fn thread_count_does_not_change_the_tallies() {
 
 #[test]
 fn without_a_seed_one_is_taken_from_the_os_printed_and_reproducible() {
-    let output = shuffle_audit()
-        .args([
-            "run",
-            "fisher-yates",
-            "--n",
-            "4",
-            "--trials",
-            "100000",
-            "--json",
-            "-",
-        ])
+    let output = command("run fisher-yates --n 4 --trials 100000 --json -")
         .assert()
         .success()
         .stderr(predicate::str::contains(
@@ -187,21 +146,11 @@ fn without_a_seed_one_is_taken_from_the_os_printed_and_reproducible() {
     let first: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     assert_eq!(first["seed_origin"], "os");
     let seed = first["seed"].as_u64().unwrap().to_string();
-    let again = json_of(&[
-        "run",
-        "fisher-yates",
-        "--n",
-        "4",
-        "--trials",
-        "100000",
-        "--seed",
-        &seed,
-    ]);
+    let again = json_of(&format!("run fisher-yates --n 4 --trials 100000 --seed {seed}"));
     assert_eq!(tallies(&first["results"][0]), tallies(&again["results"][0]));
 
     // In the text report the seed is in the header and in the reproduce line.
-    shuffle_audit()
-        .args(["run", "fisher-yates", "--n", "3", "--trials", "1000"])
+    command("run fisher-yates --n 3 --trials 1000")
         .assert()
         .success()
         .stdout(predicate::str::is_match(r"seed \d+ \(from the OS\)").unwrap())
@@ -211,26 +160,14 @@ fn without_a_seed_one_is_taken_from_the_os_printed_and_reproducible() {
 #[test]
 fn trials_accept_plain_underscored_and_scientific_forms() {
     for trials in ["600000", "600_000", "6e5"] {
-        let json = json_of(&[
-            "run",
-            "fisher-yates",
-            "--n",
-            "3",
-            "--trials",
-            trials,
-            "--seed",
-            "1",
-        ]);
+        let json = json_of(&format!("run fisher-yates --n 3 --trials {trials} --seed 1"));
         assert_eq!(json["trials"], 600_000, "{trials}");
     }
 }
 
 #[test]
 fn csv_lists_every_tally_with_expected_counts() {
-    let output = shuffle_audit()
-        .args([
-            "run", "sattolo", "--n", "3", "--trials", "6000", "--seed", "3", "--csv", "-",
-        ])
+    let output = command("run sattolo --n 3 --trials 6000 --seed 3 --csv -")
         .assert()
         .success();
     let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
@@ -262,8 +199,7 @@ fn json_and_csv_files_are_written_whole_and_nothing_else_is_left() {
     let json_path = directory.path().join("run.json");
     let csv_path = directory.path().join("run.csv");
     std::fs::write(&json_path, "stale").unwrap();
-    shuffle_audit()
-        .args(["run", "riffle", "--n", "4", "--trials", "5000", "--seed", "2"])
+    command("run riffle --n 4 --trials 5000 --seed 2")
         .arg("--json")
         .arg(&json_path)
         .arg("--csv")
@@ -288,57 +224,35 @@ fn json_and_csv_files_are_written_whole_and_nothing_else_is_left() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases = [
         (
-            &["run", "fisher-yate", "--n", "3"],
+            "run fisher-yate --n 3",
             "unknown algorithm 'fisher-yate'; did you mean 'fisher-yates'",
         ),
+        ("run naive-swap --n 0", "--n must be at least 2 (got 0)"),
+        ("run naive-swap --n 3 --trials 0", "--trials must be at least 1"),
         (
-            &["run", "naive-swap", "--n", "0"],
-            "--n must be at least 2 (got 0)",
-        ),
-        (
-            &["run", "naive-swap", "--n", "3", "--trials", "0"],
-            "--trials must be at least 1",
-        ),
-        (
-            &["run", "naive-repeated:x", "--n", "3"],
+            "run naive-repeated:x --n 3",
             "algorithm 'naive-repeated:x': K (number of naive passes)",
         ),
+        ("run naive-repeated:0 --n 3", "must be a whole number from 1"),
+        ("run fisher-yates:2 --n 3", "fisher-yates takes no parameter"),
         (
-            &["run", "naive-repeated:0", "--n", "3"],
-            "must be a whole number from 1",
-        ),
-        (
-            &["run", "fisher-yates:2", "--n", "3"],
-            "fisher-yates takes no parameter",
-        ),
-        (
-            &["run", "naive-swap", "--n", "3", "--alpha", "1.5"],
+            "run naive-swap --n 3 --alpha 1.5",
             "--alpha must be a probability",
         ),
+        ("run naive-swap --n 3 --threads 0", "--threads must be at least 1"),
         (
-            &["run", "naive-swap", "--n", "3", "--threads", "0"],
-            "--threads must be at least 1",
-        ),
-        (
-            &["run", "naive-swap", "--n", "3", "--json", "-", "--csv", "-"],
+            "run naive-swap --n 3 --json - --csv -",
             "cannot both go to standard output",
         ),
         (
-            &[
-                "run",
-                "naive-swap",
-                "--n",
-                "3",
-                "--json",
-                "/nonexistent/dir/x.json",
-            ],
+            "run naive-swap --n 3 --json /nonexistent/dir/x.json",
             "the directory /nonexistent/dir does not exist",
         ),
     ];
     for (args, message) in cases {
-        let output = shuffle_audit().args(args).assert().code(2).get_output().clone();
+        let output = command(args).assert().code(2).get_output().clone();
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
@@ -350,14 +264,13 @@ fn bad_input_is_one_line_and_exit_2() {
 #[test]
 fn usage_errors_from_the_parser_exit_2() {
     for args in [
-        &["run", "naive-swap"][..],
-        &["run", "--n", "3"],
-        &["run", "naive-swap", "--n", "3", "--trials", "1.5"],
-        &["run", "naive-swap", "--n", "three"],
-        &["frobnicate"],
+        "run naive-swap",
+        "run --n 3",
+        "run naive-swap --n 3 --trials 1.5",
+        "run naive-swap --n three",
+        "frobnicate",
     ] {
-        shuffle_audit()
-            .args(args)
+        command(args)
             .assert()
             .code(2)
             .stderr(predicate::str::contains("error:"));
@@ -371,19 +284,7 @@ fn usage_errors_from_the_parser_exit_2() {
 
 #[test]
 fn decks_over_ten_cards_skip_the_permutation_test_with_a_note() {
-    let output = shuffle_audit()
-        .args([
-            "run",
-            "naive-swap",
-            "--n",
-            "12",
-            "--trials",
-            "20000",
-            "--seed",
-            "1",
-            "--json",
-            "-",
-        ])
+    let output = command("run naive-swap --n 12 --trials 20000 --seed 1 --json -")
         .assert()
         .success()
         .stderr(predicate::str::contains(
@@ -399,17 +300,7 @@ fn decks_over_ten_cards_skip_the_permutation_test_with_a_note() {
 
 #[test]
 fn too_few_trials_say_how_many_are_needed_instead_of_a_p_value() {
-    shuffle_audit()
-        .args([
-            "run",
-            "fisher-yates",
-            "--n",
-            "8",
-            "--trials",
-            "10000",
-            "--seed",
-            "1",
-        ])
+    command("run fisher-yates --n 8 --trials 10000 --seed 1")
         .assert()
         .success()
         .stdout(predicate::str::contains(
@@ -417,7 +308,7 @@ fn too_few_trials_say_how_many_are_needed_instead_of_a_p_value() {
         ));
     // With 10 shuffles of 5 cards no test can run: orders need 600, positions 25, and the
     // pooled fixed-point and cycle laws 14 each.
-    let json = json_of(&["run", "fisher-yates", "--n", "5", "--trials", "10", "--seed", "1"]);
+    let json = json_of("run fisher-yates --n 5 --trials 10 --seed 1");
     let result = &json["results"][0];
     assert_eq!(result["verdict"], "inconclusive");
     assert_eq!(result["tests"][0]["status"], "too_few_trials");
@@ -438,7 +329,7 @@ fn list_prints_the_catalogue_in_text_and_json() {
         .stdout(predicate::str::contains("naive-repeated[:K]"))
         .stdout(predicate::str::contains("biased (n >= 3)"))
         .stdout(predicate::str::contains("text 002"));
-    let output = shuffle_audit().args(["list", "--json"]).assert().success();
+    let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
     assert_eq!(entries.len(), 12);
@@ -457,18 +348,7 @@ fn a_reader_that_leaves_early_is_not_an_error() {
     // 8 cards give a CSV of about 1.5 MB, far more than a pipe holds, so the writer
     // really meets a closed pipe.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-        .args([
-            "run",
-            "fisher-yates",
-            "--n",
-            "8",
-            "--trials",
-            "300000",
-            "--seed",
-            "1",
-            "--csv",
-            "-",
-        ])
+        .args("run fisher-yates --n 8 --trials 300000 --seed 1 --csv -".split_whitespace())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -212,12 +212,7 @@ fn render_summary(out: &mut String, report: &RunReport) {
     )
     .unwrap();
     for result in &report.results {
-        let smallest = result
-            .analysis
-            .tests
-            .iter()
-            .filter_map(|test| test.p_adjusted)
-            .min_by(|a, b| a.log10().total_cmp(&b.log10()));
+        let smallest = result.analysis.smallest_p_adjusted();
         writeln!(
             out,
             "  {:<width$} {:>9} {:>13} {:>14} {:>10}",

@@ -27,25 +27,13 @@ impl Simulation<'_> {
     pub(super) fn fixed_size<const N: usize>(&self) -> Vec<PermutationRecorder> {
         let start: [u16; N] = std::array::from_fn(|i| i as u16);
         let algorithm = self.algorithm;
-        self.engine
-            .run_chunks(
-                self.trials,
-                self.seed,
-                self.progress,
-                || {
-                    (
-                        PermutationRecorder::new(N, self.options),
-                        Workspace::default(),
-                        vec![start; BATCH_DECKS],
-                    )
-                },
-                |(recorder, workspace, decks), source, count| {
-                    tally_fixed_size(algorithm, start, count, source, recorder, workspace, decks);
-                },
-            )
-            .into_iter()
-            .map(|(recorder, _, _)| recorder)
-            .collect()
+        self.per_worker(
+            N,
+            || vec![start; BATCH_DECKS],
+            |recorder, workspace, decks, source, count| {
+                tally_fixed_size(algorithm, start, count, source, recorder, workspace, decks);
+            },
+        )
     }
 
     /// The loop for decks of any size, batched the same way.
@@ -53,6 +41,23 @@ impl Simulation<'_> {
         let start: Vec<u16> = (0..n as u16).collect();
         let decks_per_batch = (BATCH_CARDS / n.max(1)).clamp(1, BATCH_DECKS);
         let algorithm = self.algorithm;
+        self.per_worker(
+            n,
+            || start.repeat(decks_per_batch),
+            |recorder, workspace, cards, source, count| {
+                tally_any_size(algorithm, &start, count, source, recorder, workspace, cards);
+            },
+        )
+    }
+
+    /// Runs the chunks, each worker with its own recorder, workspace and deck buffer (made
+    /// by `buffer`), and returns the workers' recorders.
+    fn per_worker<B: Send>(
+        &self,
+        n: usize,
+        buffer: impl Fn() -> B + Sync,
+        work: impl Fn(&mut PermutationRecorder, &mut Workspace<u16>, &mut B, &mut SimulationSource, u64) + Sync,
+    ) -> Vec<PermutationRecorder> {
         self.engine
             .run_chunks(
                 self.trials,
@@ -62,11 +67,11 @@ impl Simulation<'_> {
                     (
                         PermutationRecorder::new(n, self.options),
                         Workspace::default(),
-                        start.repeat(decks_per_batch),
+                        buffer(),
                     )
                 },
-                |(recorder, workspace, cards), source, count| {
-                    tally_any_size(algorithm, &start, count, source, recorder, workspace, cards);
+                |(recorder, workspace, buffer), source, count| {
+                    work(recorder, workspace, buffer, source, count)
                 },
             )
             .into_iter()
