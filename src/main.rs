@@ -139,10 +139,10 @@ fn run_command(args: RunArgs) -> Result<()> {
         Destination::Stdout.write(&text::render(&report, &command_line))?;
     }
     if let Some(destination) = json_to {
-        destination.write(&json::render(&report))?;
+        destination.write_with(|out| json::write(&report, out))?;
     }
     if let Some(destination) = csv_to {
-        destination.write(&csv::render(&report))?;
+        destination.write_with(|out| csv::write(&report, out))?;
     }
     Ok(())
 }

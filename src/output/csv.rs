@@ -7,7 +7,7 @@
 //! keeps every table in one file with one header, and `expected` beside each count makes
 //! a ratio or residual one formula away.
 
-use std::fmt::Write;
+use std::io::Write;
 
 use crate::run::RunReport;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
@@ -18,17 +18,25 @@ pub const HEADER: &str = "algorithm,table,row,column,count,expected";
 
 /// Every tally of the run as CSV, header first.
 pub fn render(report: &RunReport) -> String {
-    let mut csv = String::new();
-    csv.push_str(HEADER);
-    csv.push('\n');
+    let mut bytes = Vec::new();
+    write(report, &mut bytes).expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("the CSV is ASCII")
+}
+
+/// Streams every tally of the run as CSV, header first, to `out`.
+pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "{HEADER}")?;
     for result in &report.results {
         let tally = &result.tally;
         let n = tally.n;
         let trials = tally.trials as f64;
         let name = &result.name;
-        let mut row = |table: &str, row: &str, column: &str, count: u64, expected: f64| {
-            writeln!(csv, "{name},{table},{row},{column},{count},{expected}").expect("writing to a String");
-        };
+        let mut row =
+            |table: &str,
+             row: &dyn std::fmt::Display,
+             column: &dyn std::fmt::Display,
+             count: u64,
+             expected: f64| { writeln!(out, "{name},{table},{row},{column},{count},{expected}") };
         if let Some(counts) = &tally.permutation_counts {
             let expected = trials / counts.len() as f64;
             let mut permutation: Vec<u16> = (0..n as u16).collect();
@@ -38,20 +46,14 @@ pub fn render(report: &RunReport) -> String {
                     .map(u16::to_string)
                     .collect::<Vec<_>>()
                     .join(" ");
-                row("permutation", &label, "", count, expected);
+                row("permutation", &label, &"", count, expected)?;
                 next_permutation(&mut permutation);
             }
         }
         if let Some(matrix) = &tally.position_counts {
             let expected = trials / n as f64;
             for (cell, &count) in matrix.iter().enumerate() {
-                row(
-                    "position",
-                    &(cell / n).to_string(),
-                    &(cell % n).to_string(),
-                    count,
-                    expected,
-                );
+                row("position", &(cell / n), &(cell % n), count, expected)?;
             }
         }
         for (table, counts, law) in [
@@ -64,10 +66,10 @@ pub fn render(report: &RunReport) -> String {
         ] {
             if let Some(counts) = counts {
                 for (k, (&count, probability)) in counts.iter().zip(law(n)).enumerate() {
-                    row(table, &k.to_string(), "", count, probability * trials);
+                    row(table, &k, &"", count, probability * trials)?;
                 }
             }
         }
     }
-    csv
+    Ok(())
 }

@@ -46,24 +46,34 @@ impl Destination {
 
     /// Writes `contents` in full.
     pub fn write(&self, contents: &str) -> Result<()> {
+        self.write_with(|out| out.write_all(contents.as_bytes()))
+    }
+
+    /// Streams whatever `produce` writes, through a buffer, without holding it all in
+    /// memory (a 10-card JSON export is hundreds of megabytes).
+    pub fn write_with(&self, produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
         match self {
             Destination::Stdout => {
-                let mut stdout = std::io::stdout().lock();
-                stdout
-                    .write_all(contents.as_bytes())
+                let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+                produce(&mut stdout)
                     .and_then(|()| stdout.flush())
                     .map_err(|source| Error::Write {
                         path: PathBuf::from("standard output"),
                         source,
                     })
             }
-            Destination::File(path) => write_atomically(path, contents.as_bytes()),
+            Destination::File(path) => write_atomically(path, produce),
         }
     }
 }
 
-/// Writes `contents` to a temporary file beside `path`, then renames it over `path`.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+/// Writes what `produce` writes to a temporary file beside `path`, then renames it over
+/// `path`. If anything fails on the way, the temporary file is removed and `path` is left
+/// as it was.
+pub fn write_atomically(
+    path: &Path,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     // The user named `path`, not our temporary file: report the failure against it, with
     // the operating system's reason and nothing about the temporary name.
     let error = |source: std::io::Error| Error::Write {
@@ -77,12 +87,26 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     if !directory.is_dir() {
         return Err(missing_directory(path, directory));
     }
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".shuffle-audit-")
-        .suffix(".tmp")
-        .tempfile_in(directory)
-        .map_err(error)?;
-    temporary.write_all(contents).map_err(error)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".shuffle-audit-").suffix(".tmp");
+    // Temporary files are private (0600) by default, and the rename would keep that: ask
+    // for what `File::create` gives instead (0666 less the umask).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temporary = builder.tempfile_in(directory).map_err(error)?;
+    {
+        let mut buffered = std::io::BufWriter::new(temporary.as_file_mut());
+        produce(&mut buffered)
+            .and_then(|()| buffered.flush())
+            .map_err(error)?;
+    }
+    // A file that is replaced keeps the permissions it had.
+    if let Ok(existing) = std::fs::metadata(path) {
+        temporary
+            .as_file()
+            .set_permissions(existing.permissions())
+            .map_err(error)?;
+    }
     temporary.as_file().sync_all().map_err(error)?;
     temporary.persist(path).map_err(|persist| error(persist.error))?;
     Ok(())
@@ -114,8 +138,8 @@ mod tests {
     fn writes_replace_the_file_and_leave_no_temporary_behind() {
         let directory = tempfile::tempdir().unwrap();
         let path = directory.path().join("out.json");
-        write_atomically(&path, b"first").unwrap();
-        write_atomically(&path, b"second").unwrap();
+        write_atomically(&path, |out| out.write_all(b"first")).unwrap();
+        write_atomically(&path, |out| out.write_all(b"second")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
         let names: Vec<_> = std::fs::read_dir(directory.path())
             .unwrap()
@@ -126,13 +150,44 @@ mod tests {
 
     #[test]
     fn a_missing_directory_is_a_clear_error() {
-        let error = write_atomically(Path::new("/nonexistent/dir/out.json"), b"x").unwrap_err();
+        let error =
+            write_atomically(Path::new("/nonexistent/dir/out.json"), |out| out.write_all(b"x")).unwrap_err();
         assert!(
             error
                 .to_string()
                 .starts_with("cannot write /nonexistent/dir/out.json"),
             "{error}"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_get_ordinary_permissions_and_replaced_files_keep_theirs() {
+        use std::os::unix::fs::PermissionsExt;
+        let directory = tempfile::tempdir().unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let ordinary = directory.path().join("ordinary");
+        std::fs::File::create(&ordinary).unwrap();
+        let ours = directory.path().join("ours.json");
+        write_atomically(&ours, |out| out.write_all(b"{}")).unwrap();
+        assert_eq!(mode(&ours), mode(&ordinary), "same mode as File::create");
+        std::fs::set_permissions(&ours, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomically(&ours, |out| out.write_all(b"[]")).unwrap();
+        assert_eq!(mode(&ours), 0o640);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("out.json");
+        write_atomically(&path, |out| out.write_all(b"complete")).unwrap();
+        let failure = write_atomically(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("interrupted"))
+        });
+        assert!(failure.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "complete");
+        assert_eq!(std::fs::read_dir(directory.path()).unwrap().count(), 1);
     }
 
     #[test]
