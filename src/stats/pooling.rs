@@ -1,7 +1,7 @@
 //! Pooling the thin cells of a law so that a χ² test is valid.
 //!
 //! The χ² approximation needs an expected count of about 5 in every cell. Laws such as
-//! "number of fixed points" have long thin tails (6 fixed points out of 52 has
+//! "number of fixed points" have long thin tails (7 fixed points out of 52 has
 //! probability 7e-5), so neighbouring cells are merged from left to right until each
 //! group expects at least [`MIN_EXPECTED`], and a thin remainder at the right end joins
 //! the last group. Grouping depends only on the law and the number of trials, never on

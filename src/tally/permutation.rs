@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn derived_tables_match_direct_counting() {
-        // The same decks recorded by rank (n = 4) and counted by hand.
+        // The same decks recorded by code (n = 4) and counted by hand.
         let decks: [[u16; 4]; 5] = [
             [0, 1, 2, 3],
             [1, 0, 2, 3],
@@ -307,11 +307,31 @@ mod tests {
         assert_eq!(tally.fixed_point_counts.unwrap(), vec![3, 0, 1, 0, 1]);
         assert_eq!(tally.cycle_counts.unwrap(), vec![0, 2, 1, 1, 1]);
         let positions = tally.position_counts.unwrap();
-        // Card 0 ended at position 0 twice, 1 once, 3 twice.
+        // Card 0 ended at position 0 once, 1 once, 3 three times.
         assert_eq!(&positions[0..4], &[1, 1, 0, 3]);
         for item in 0..4 {
             assert_eq!(positions[item * 4..item * 4 + 4].iter().sum::<u64>(), 5);
         }
+    }
+
+    #[test]
+    fn ranked_decks_derive_the_same_tables() {
+        // n = 5 is counted by Lehmer rank; one batch and one single deck.
+        let decks: [[u16; 5]; 3] = [[0, 1, 2, 3, 4], [1, 2, 3, 4, 0], [0, 2, 1, 4, 3]];
+        let mut recorder = PermutationRecorder::new(5, TallyOptions::default());
+        recorder.record_batch(&decks);
+        recorder.record(&[4, 3, 2, 1, 0]);
+        let tally = recorder.finish();
+        assert_eq!(tally.trials, 4);
+        let counts = tally.permutation_counts.as_ref().unwrap();
+        assert_eq!(counts.len(), 120);
+        assert_eq!((counts[0], counts[119], counts.iter().sum::<u64>()), (1, 1, 4));
+        // Fixed points: 5, 0, 1 (card 0), 1 (card 2). Cycles: 5, 1, 3, 3.
+        assert_eq!(tally.fixed_point_counts.unwrap(), vec![1, 2, 0, 0, 0, 1]);
+        assert_eq!(tally.cycle_counts.unwrap(), vec![0, 1, 0, 2, 0, 1]);
+        let positions = tally.position_counts.unwrap();
+        // Card 4 ended at positions 4, 3, 3 and 0.
+        assert_eq!(&positions[20..25], &[1, 0, 0, 2, 1]);
     }
 
     #[test]
