@@ -74,7 +74,7 @@ fn compare(
             seed,
             &NoProgress,
             || 0u64,
-            |sum, source, count| {
+            |sum, source, count, _| {
                 let mut local = 0u64;
                 for _ in 0..count {
                     local = local.wrapping_add(draws_only(source));

@@ -72,9 +72,9 @@ pub struct PermutationAnalysis {
     pub orders_never_seen: Option<usize>,
     /// Where the listed outcomes come from.
     pub outcome_table: OutcomeTable,
-    /// The most over-represented outcomes, most first.
+    /// Up to three outcomes that came out more often than expected, most first.
     pub over_represented: Vec<Deviation>,
-    /// The most under-represented outcomes, fewest first.
+    /// Up to three outcomes that came out less often than expected, fewest first.
     pub under_represented: Vec<Deviation>,
 }
 
@@ -139,11 +139,15 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
         ),
         (None, None) => (OutcomeTable::Positions, &[][..], 0.0),
     };
-    let (over_represented, under_represented) = if trials > 0 {
+    let (mut over_represented, mut under_represented) = if trials > 0 {
         extreme_cells(cells, expected, WORST_LISTED)
     } else {
         (Vec::new(), Vec::new())
     };
+    // A cell is over-represented only above its expectation and under-represented only
+    // below: with two cells, or counts near expectation, the two lists would overlap.
+    over_represented.retain(|cell| cell.ratio > 1.0);
+    under_represented.retain(|cell| cell.ratio < 1.0);
     PermutationAnalysis {
         tests,
         verdict,
@@ -212,6 +216,8 @@ mod tests {
             4
         );
         assert!(analysis.total_variation.unwrap().distance < 1e-12);
+        // Every order exactly as often as expected: none is over- or under-represented.
+        assert!(analysis.over_represented.is_empty() && analysis.under_represented.is_empty());
     }
 
     #[test]

@@ -6,22 +6,21 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use shuffle_audit::catalogue::{AlgorithmSpec, SHUFFLES};
-use shuffle_audit::output::{Destination, csv, json, text};
+use shuffle_audit::output::{Destination, csv, json, remove_pending_temporaries, text};
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::run::{RunSettings, run};
 use shuffle_audit::simulate::Progress;
-use shuffle_audit::stats::verdict::DEFAULT_ALPHA;
 use shuffle_audit::{Error, Result};
 
-/// Finds out whether a shuffle is fair: simulates it, tallies, tests, and reports.
+/// Finds out whether a shuffle is fair: runs it millions of times, tallies every outcome,
+/// tests the tallies, and says how large any bias is and where.
 #[derive(Parser)]
 #[command(name = "shuffle-audit", version, about, propagate_version = true)]
 struct Cli {
@@ -43,19 +42,19 @@ struct RunArgs {
     #[arg(required = true, value_name = "ALGORITHM")]
     algorithms: Vec<String>,
     /// Cards in the deck (2 to 2000).
-    #[arg(long, short = 'n', value_name = "N")]
+    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
     n: usize,
     /// Shuffles per algorithm: 600000, 600_000 or 6e5.
-    #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count)]
+    #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count, allow_negative_numbers = true)]
     trials: u64,
     /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
-    #[arg(long, short = 's', value_name = "S")]
+    #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j', value_name = "J")]
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Significance level for `fail`; `suspicious` is below 1e-3.
-    #[arg(long, value_name = "A", default_value_t = DEFAULT_ALPHA)]
+    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
     /// Write the full results as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
@@ -75,9 +74,20 @@ struct ListArgs {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        // Help and version exit 0, usage errors exit 2, as clap decides.
+        Err(error) if error.use_stderr() => {
+            eprintln!("shuffle-audit: {}", one_line(&error));
+            return ExitCode::from(2);
+        }
+        // --help and --version go to standard output with status 0.
         Err(error) => error.exit(),
     };
+    // Ctrl-C ends the process at once, as it would without a handler, but first removes
+    // the temporary file of any export being written, which would otherwise stay behind.
+    let _ = ctrlc::set_handler(|| {
+        remove_pending_temporaries();
+        eprintln!("\nshuffle-audit: interrupted");
+        std::process::exit(130);
+    });
     let outcome = match cli.command {
         Command::Run(args) => run_command(args),
         Command::List(args) => list_command(&args),
@@ -95,18 +105,48 @@ fn main() -> ExitCode {
     }
 }
 
+/// A parser error as one line: its first paragraph, without the usage block and tips.
+fn one_line(error: &clap::Error) -> String {
+    let text = error.to_string();
+    let first_paragraph: Vec<&str> = text
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    format!("{} (see --help)", first_paragraph.join(" "))
+}
+
 fn run_command(args: RunArgs) -> Result<()> {
     let specs = args
         .algorithms
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
+    for (i, spec) in specs.iter().enumerate() {
+        let name = spec.display_name(args.n);
+        if specs[..i]
+            .iter()
+            .any(|earlier| earlier.display_name(args.n) == name)
+        {
+            return Err(Error::Usage(format!(
+                "algorithm '{name}' is given twice (with the same seed it would give the same tallies)"
+            )));
+        }
+    }
     let json_to = args.json.as_deref().map(Destination::parse);
     let csv_to = args.csv.as_deref().map(Destination::parse);
-    if json_to == Some(Destination::Stdout) && csv_to == Some(Destination::Stdout) {
-        return Err(Error::Usage(
-            "--json - and --csv - cannot both go to standard output; give one a file name".to_string(),
-        ));
+    if let (Some(json_to), Some(csv_to)) = (&json_to, &csv_to)
+        && json_to.same_file_as(csv_to)
+    {
+        return Err(Error::Usage(match json_to {
+            Destination::Stdout => {
+                "--json - and --csv - cannot both go to standard output; give one a file name".to_string()
+            }
+            Destination::File(path) => format!(
+                "--json and --csv both name {}; give them different files",
+                path.display()
+            ),
+        }));
     }
     let settings = RunSettings {
         n: args.n,
@@ -122,11 +162,11 @@ fn run_command(args: RunArgs) -> Result<()> {
     for note in settings.notes() {
         eprintln!("shuffle-audit: note: {note}");
     }
-    let progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64));
+    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64));
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
-    let command_line = reproduce_command(&specs, &settings, report.seed);
+    let command_line = text::reproduce_command(&report);
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
     if stdout_taken {
         if settings.seed.is_none() {
@@ -147,19 +187,23 @@ fn run_command(args: RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// The command that repeats this run exactly (threads do not matter, so they are left out).
-fn reproduce_command(specs: &[AlgorithmSpec], settings: &RunSettings, seed: u64) -> String {
-    let names: Vec<String> = specs.iter().map(|spec| spec.display_name(settings.n)).collect();
-    let mut command = format!(
-        "shuffle-audit run {} --n {} --trials {} --seed {seed}",
-        names.join(" "),
-        settings.n,
-        settings.trials
-    );
-    if settings.alpha != DEFAULT_ALPHA {
-        command.push_str(&format!(" --alpha {}", settings.alpha));
+/// `--alpha`, refused with the user's own text when it is not a usable probability.
+fn parse_alpha(text: &str) -> std::result::Result<f64, String> {
+    let alpha: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if alpha > 0.0 && alpha < 1.0 {
+        Ok(alpha)
+    } else if alpha == 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        Err(format!(
+            "'{text}' is too small to represent (the smallest is about 1e-308)"
+        ))
+    } else {
+        Err(format!(
+            "'{text}' is not a probability between 0 and 1 (exclusive)"
+        ))
     }
-    command
 }
 
 fn default_threads() -> usize {
@@ -233,12 +277,12 @@ fn display_name(entry: &shuffle_audit::catalogue::CatalogueEntry) -> String {
 }
 
 /// A progress bar on standard error that appears only when the run has lasted a second
-/// and standard error is a terminal, so quick runs and pipelines stay quiet.
+/// and standard error is a terminal, so quick runs and pipelines stay quiet. A timer
+/// shows it, not the trials, so that a run whose first shuffles are slow shows it too,
+/// ticking.
 struct TerminalProgress {
     bar: ProgressBar,
-    started: Instant,
-    visible: AtomicBool,
-    terminal: bool,
+    finished: Option<std::sync::mpsc::Sender<()>>,
 }
 
 impl TerminalProgress {
@@ -252,18 +296,27 @@ impl TerminalProgress {
             )
             .expect("the template is valid")
             .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = write!(out, "{:.1} M/s", state.per_sec() / 1e6);
+                let _ = write!(out, "{}/s", text::compact(state.per_sec()));
             }),
         );
+        let (finished, wait) = std::sync::mpsc::channel::<()>();
+        if std::io::stderr().is_terminal() {
+            let shown = bar.clone();
+            std::thread::spawn(move || {
+                if wait.recv_timeout(Self::DELAY) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    shown.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
+                    shown.enable_steady_tick(Duration::from_millis(200));
+                }
+            });
+        }
         Self {
             bar,
-            started: Instant::now(),
-            visible: AtomicBool::new(false),
-            terminal: std::io::stderr().is_terminal(),
+            finished: Some(finished),
         }
     }
 
-    fn finish(&self) {
+    fn finish(&mut self) {
+        drop(self.finished.take());
         self.bar.finish_and_clear();
     }
 }
@@ -271,12 +324,5 @@ impl TerminalProgress {
 impl Progress for TerminalProgress {
     fn advance(&self, trials: u64) {
         self.bar.inc(trials);
-        if self.terminal
-            && !self.visible.load(Ordering::Relaxed)
-            && self.started.elapsed() >= Self::DELAY
-            && !self.visible.swap(true, Ordering::Relaxed)
-        {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
-        }
     }
 }

@@ -28,7 +28,8 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     // value = digits × 10^(exponent - fraction digits)
     let digits = format!("{whole}{fraction}");
     let digits = digits.trim_start_matches('0');
-    let mut scale = exponent - fraction.len() as i64;
+    // Saturating: an exponent of -9223372036854775808 means "far too small", not overflow.
+    let mut scale = exponent.saturating_sub(fraction.len() as i64);
     let mut digits = digits.to_string();
     while scale < 0 && digits.ends_with('0') {
         digits.pop();
@@ -73,6 +74,10 @@ mod tests {
 
     #[test]
     fn refused_forms() {
+        assert_eq!(
+            parse_count("1.0e-9223372036854775808"),
+            Err("'1.0e-9223372036854775808' is not a whole number".to_string())
+        );
         for text in [
             "",
             "abc",

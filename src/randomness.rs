@@ -92,9 +92,13 @@ impl Randomness for SimulationSource {
 
 /// A fresh seed from the operating system, for runs where the user gave none. The caller
 /// prints it so that the run can be reproduced.
+///
+/// It is below 2^53, so that it survives JSON readers that hold numbers as doubles (jq,
+/// JavaScript): a seed rounded on the way back would silently start a different run.
 pub fn seed_from_os() -> Result<u64, Error> {
     rand::rngs::SysRng
         .try_next_u64()
+        .map(|random| random >> 11)
         .map_err(|error| Error::OsRandomness(error.to_string()))
 }
 
@@ -140,6 +144,15 @@ mod tests {
             "1000 draws of 5 values missed one: {seen:?}"
         );
         assert_eq!(source.below(1), 0);
+    }
+
+    #[test]
+    fn os_seeds_fit_in_a_double() {
+        for _ in 0..100 {
+            let seed = seed_from_os().unwrap();
+            assert!(seed < 1 << 53);
+            assert_eq!(seed as f64 as u64, seed);
+        }
     }
 
     #[test]

@@ -11,13 +11,16 @@ use crate::analysis::{PermutationAnalysis, analyse_permutations};
 use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation};
 use crate::error::{Error, Result};
 use crate::randomness::seed_from_os;
-use crate::simulate::{Engine, Progress, simulate_permutations};
+use crate::simulate::{CHUNK_TRIALS, Engine, MAX_THREADS, Progress, simulate_permutations};
 use crate::stats::Thresholds;
 use crate::tally::lehmer::MAX_RANKED_N;
-use crate::tally::{PermutationTally, TallyOptions};
+use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
 
 /// The largest deck `run` accepts: its position matrix is `n²` counters per thread.
 pub const MAX_N: usize = 2_000;
+
+/// The most memory the workers' tallies may take together (each thread has its own).
+pub const MAX_TALLY_BYTES: u64 = 4 << 30;
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,10 +56,33 @@ impl RunSettings {
         if self.trials == 0 {
             return bad("--trials", "must be at least 1".to_string());
         }
-        if self.threads == 0 {
-            return bad("--threads", "must be at least 1".to_string());
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return bad(
+                "--threads",
+                format!("must be between 1 and {MAX_THREADS} (got {})", self.threads),
+            );
+        }
+        let per_thread = PermutationRecorder::footprint(self.n, TallyOptions::default());
+        let threads = self.threads_used() as u64;
+        if threads * per_thread > MAX_TALLY_BYTES {
+            return bad(
+                "--threads",
+                format!(
+                    "{threads} would hold {:.1} GB of tallies for n = {} ({:.1} MB per thread); use at most {}",
+                    (threads * per_thread) as f64 / 1e9,
+                    self.n,
+                    per_thread as f64 / 1e6,
+                    MAX_TALLY_BYTES / per_thread
+                ),
+            );
         }
         Thresholds::new(self.alpha)
+    }
+
+    /// The worker threads the run will start: more than one per chunk would idle.
+    pub fn threads_used(&self) -> usize {
+        let chunks = self.trials.div_ceil(CHUNK_TRIALS).max(1);
+        self.threads.min(usize::try_from(chunks).unwrap_or(usize::MAX))
     }
 
     /// Things the user should know before the run starts (each one line).
@@ -135,7 +161,7 @@ pub fn run(
         Some(seed) => (seed, SeedOrigin::Given),
         None => (seed_from_os()?, SeedOrigin::OperatingSystem),
     };
-    let engine = Engine::new(settings.threads)?;
+    let engine = Engine::new(settings.threads_used())?;
     let started = Instant::now();
     let results = algorithms
         .iter()

@@ -239,9 +239,9 @@ fn bad_input_is_one_line_and_exit_2() {
         ("run fisher-yates:2 --n 3", "fisher-yates takes no parameter"),
         (
             "run naive-swap --n 3 --alpha 1.5",
-            "--alpha must be a probability",
+            "'1.5' is not a probability between 0 and 1",
         ),
-        ("run naive-swap --n 3 --threads 0", "--threads must be at least 1"),
+        ("run naive-swap --n 3 --threads 0", "--threads must be between 1 and 256 (got 0)"),
         (
             "run naive-swap --n 3 --json - --csv -",
             "cannot both go to standard output",
@@ -251,7 +251,33 @@ fn bad_input_is_one_line_and_exit_2() {
             "the directory /nonexistent/dir does not exist",
         ),
     ];
-    for (args, message) in cases {
+    let more_cases = [
+        (
+            "run naive-swap --n 3 --json .",
+            "cannot write .: it is a directory",
+        ),
+        (
+            "run naive-swap --n 3 --json same.out --csv ./same.out",
+            "--json and --csv both name same.out",
+        ),
+        (
+            "run naive-swap naive-swap --n 3",
+            "algorithm 'naive-swap' is given twice",
+        ),
+        (
+            "run naive-repeated naive-repeated:3 --n 3",
+            "algorithm 'naive-repeated:3' is given twice",
+        ),
+        (
+            "run naive-swap --n 3 --threads 1000",
+            "--threads must be between 1 and 256 (got 1000)",
+        ),
+        (
+            "run naive-swap --n 2000 --trials 1e7 --threads 200",
+            "use at most 134",
+        ),
+    ];
+    for (args, message) in cases.into_iter().chain(more_cases) {
         let output = command(args).assert().code(2).get_output().clone();
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(message), "{args:?}: {stderr}");
@@ -268,12 +294,15 @@ fn usage_errors_from_the_parser_exit_2() {
         "run --n 3",
         "run naive-swap --n 3 --trials 1.5",
         "run naive-swap --n three",
+        "run naive-swap --n -3",
+        "run naive-swap --n 3 --trials -5",
+        "run naive-swap --n 3 --alpha 1e-400",
         "frobnicate",
     ] {
-        command(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("error:"));
+        let output = command(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.starts_with("shuffle-audit: error: "), "{args}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args}: not one line: {stderr}");
     }
     shuffle_audit()
         .arg("--help")
@@ -361,4 +390,43 @@ fn a_reader_that_leaves_early_is_not_an_error() {
         !stderr.contains("panicked") && !stderr.contains("error"),
         "{stderr}"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_export_leaves_no_file_behind() {
+    // 10 cards make a JSON export of about 200 MB per algorithm: interrupting while it is
+    // written must remove the temporary file, and must not leave a partial out.json.
+    let directory = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(
+            "run fisher-yates naive-swap sattolo riffle --n 10 --trials 1e5 --seed 1 --json out.json"
+                .split_whitespace(),
+        )
+        .current_dir(directory.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let output = child.wait_with_output().unwrap();
+    let left: Vec<_> = std::fs::read_dir(directory.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    if output.status.code() == Some(130) {
+        assert!(String::from_utf8(output.stderr).unwrap().contains("interrupted"));
+        assert!(left.is_empty(), "left behind: {left:?}");
+    } else {
+        // The machine was fast enough to finish first: then the file must be whole.
+        assert!(output.status.success());
+        let json: Value =
+            serde_json::from_reader(std::fs::File::open(directory.path().join("out.json")).unwrap()).unwrap();
+        assert_eq!(json["results"].as_array().unwrap().len(), 4);
+    }
 }

@@ -423,11 +423,16 @@ fn parse_positive(text: &str) -> Option<u32> {
 
 /// "; did you mean 'a' or 'b'?" for the names closest to `typed`, or "" if none is close.
 fn suggestion_for(typed: &str) -> String {
+    if typed.contains(',') {
+        return "; separate algorithms with spaces, not commas".to_string();
+    }
     let mut close: Vec<(usize, &str)> = SHUFFLES
         .iter()
         .map(|entry| (edit_distance(typed, entry.name), entry.name))
         .filter(|&(distance, name)| {
-            distance <= (typed.len() / 3).max(2) || (typed.len() >= 3 && name.contains(typed))
+            distance <= (typed.len() / 3).max(2)
+                || (typed.len() >= 3 && name.contains(typed))
+                || typed.contains(name)
         })
         .collect();
     close.sort();
@@ -567,6 +572,12 @@ mod tests {
         assert!(error.contains("not '0'"), "{error}");
         let error = AlgorithmSpec::parse("fisher-yates:2").unwrap_err().to_string();
         assert!(error.contains("takes no parameter"), "{error}");
+        let error = AlgorithmSpec::parse("sattolo-shuffle").unwrap_err().to_string();
+        assert!(error.contains("did you mean 'sattolo'"), "{error}");
+        let error = AlgorithmSpec::parse("naive-swap,fisher-yates")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("with spaces, not commas"), "{error}");
         let error = AlgorithmSpec::parse("quantum-bogo").unwrap_err().to_string();
         assert!(!error.contains("did you mean"), "{error}");
     }

@@ -1,11 +1,19 @@
 //! Where an export goes: a file, written atomically, or standard output (`-`).
 //!
-//! A file is written to a temporary file in the same directory and renamed over the
-//! target only when complete, so an interrupted run or a full disk leaves either the old
-//! file or the new one, never a truncated mix.
+//! A regular file is written to a temporary file in the same directory and renamed over
+//! the target only when complete, so a full disk or an interrupted run leaves either the
+//! old file or the new one, never a truncated mix. The temporary files in progress are
+//! registered so that the Ctrl-C handler can remove them ([`remove_pending_temporaries`]).
+//!
+//! Renaming is only right for regular files. A symbolic link is written through (its
+//! target is replaced, the link stays), and a device, FIFO or socket (`/dev/stdout`, a
+//! named pipe) is written in place: renaming over it would replace a system file. Paths
+//! are classified, and the directory probed for writing, before the run starts
+//! ([`Destination::check`]), so that an hour of work never ends in "cannot write".
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
 
@@ -14,8 +22,17 @@ use crate::error::{Error, Result};
 pub enum Destination {
     /// Standard output (`-` on the command line).
     Stdout,
-    /// A file, replaced atomically.
+    /// A file path, as the user gave it.
     File(PathBuf),
+}
+
+/// What a file path names, and so how it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    /// A regular file, or a new one: replaced atomically at this path (links resolved).
+    Replace(PathBuf),
+    /// A device, FIFO or socket: written in place.
+    Stream(PathBuf),
 }
 
 impl Destination {
@@ -28,19 +45,24 @@ impl Destination {
         }
     }
 
-    /// Fails now, with the error the write would give, if the file cannot be written
-    /// into its directory: a run that takes an hour must not end by discovering a typo.
+    /// Fails now, with the error the write would give, if the destination cannot be
+    /// written: a directory, a missing or read-only directory, an empty name.
     pub fn check(&self) -> Result<()> {
         match self {
             Destination::Stdout => Ok(()),
-            Destination::File(path) => {
-                let directory = directory_of(path);
-                if directory.is_dir() {
-                    Ok(())
-                } else {
-                    Err(missing_directory(path, directory))
-                }
-            }
+            Destination::File(path) => match target_of(path)? {
+                Target::Replace(file) => probe_directory(path, directory_of(&file)),
+                Target::Stream(_) => Ok(()),
+            },
+        }
+    }
+
+    /// Whether `self` and `other` would write the same file.
+    pub fn same_file_as(&self, other: &Destination) -> bool {
+        match (self, other) {
+            (Destination::Stdout, Destination::Stdout) => true,
+            (Destination::File(a), Destination::File(b)) => identity(a) == identity(b),
+            _ => false,
         }
     }
 
@@ -57,14 +79,67 @@ impl Destination {
                 let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
                 produce(&mut stdout)
                     .and_then(|()| stdout.flush())
-                    .map_err(|source| Error::Write {
-                        path: PathBuf::from("standard output"),
-                        source,
-                    })
+                    .map_err(|source| write_error(Path::new("standard output"), source))
             }
-            Destination::File(path) => write_atomically(path, produce),
+            Destination::File(path) => match target_of(path)? {
+                Target::Replace(file) => write_atomically(&file, produce),
+                Target::Stream(special) => {
+                    let opened = std::fs::OpenOptions::new().write(true).open(&special);
+                    let file = opened.map_err(|source| write_error(path, source))?;
+                    let mut buffered = std::io::BufWriter::new(file);
+                    produce(&mut buffered)
+                        .and_then(|()| buffered.flush())
+                        .map_err(|source| write_error(path, source))
+                }
+            },
         }
     }
+}
+
+/// Classifies `path`: what is there now decides how it will be written.
+fn target_of(path: &Path) -> Result<Target> {
+    let refuse = |reason: &str| Err(write_error(path, std::io::Error::other(reason.to_string())));
+    if path.as_os_str().is_empty() {
+        return refuse("the file name is empty");
+    }
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => refuse("it is a directory"),
+        // Canonicalising writes through symbolic links instead of replacing them.
+        Ok(metadata) if metadata.is_file() => Ok(Target::Replace(
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+        )),
+        Ok(_) => Ok(Target::Stream(path.to_path_buf())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            if let Ok(link) = std::fs::read_link(path) {
+                // A link to a file that does not exist yet: create the file it names.
+                return Ok(Target::Replace(directory_of(path).join(link)));
+            }
+            if path
+                .as_os_str()
+                .to_string_lossy()
+                .ends_with(std::path::MAIN_SEPARATOR)
+            {
+                return refuse("the name ends with a separator, as a directory's would");
+            }
+            Ok(Target::Replace(path.to_path_buf()))
+        }
+        Err(error) => Err(write_error(path, error)),
+    }
+}
+
+/// Checks that files can be created in `directory`, by creating (and removing) one.
+fn probe_directory(path: &Path, directory: &Path) -> Result<()> {
+    if !directory.is_dir() {
+        let reason = format!("the directory {} does not exist", directory.display());
+        return Err(write_error(
+            path,
+            std::io::Error::new(std::io::ErrorKind::NotFound, reason),
+        ));
+    }
+    temporary_builder()
+        .tempfile_in(directory)
+        .map(drop)
+        .map_err(|source| write_error(path, source))
 }
 
 /// Writes what `produce` writes to a temporary file beside `path`, then renames it over
@@ -74,26 +149,12 @@ pub fn write_atomically(
     path: &Path,
     produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    // The user named `path`, not our temporary file: report the failure against it, with
-    // the operating system's reason and nothing about the temporary name.
-    let error = |source: std::io::Error| Error::Write {
-        path: path.to_path_buf(),
-        source: match source.raw_os_error() {
-            Some(code) => std::io::Error::from_raw_os_error(code),
-            None => source,
-        },
-    };
-    let directory = directory_of(path);
-    if !directory.is_dir() {
-        return Err(missing_directory(path, directory));
-    }
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".shuffle-audit-").suffix(".tmp");
-    // Temporary files are private (0600) by default, and the rename would keep that: ask
-    // for what `File::create` gives instead (0666 less the umask).
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temporary = builder.tempfile_in(directory).map_err(error)?;
+    let error = |source| write_error(path, source);
+    probe_directory(path, directory_of(path))?;
+    let mut temporary = temporary_builder()
+        .tempfile_in(directory_of(path))
+        .map_err(error)?;
+    let _pending = Pending::register(temporary.path());
     {
         let mut buffered = std::io::BufWriter::new(temporary.as_file_mut());
         produce(&mut buffered)
@@ -112,6 +173,71 @@ pub fn write_atomically(
     Ok(())
 }
 
+fn temporary_builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".shuffle-audit-").suffix(".tmp");
+    // Temporary files are private (0600) by default, and the rename would keep that: ask
+    // for what `File::create` gives instead (0666 less the umask).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+}
+
+/// Temporary files being written right now.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Registers a temporary file for the duration of its write.
+struct Pending(PathBuf);
+
+impl Pending {
+    fn register(path: &Path) -> Self {
+        PENDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(path.to_path_buf());
+        Pending(path.to_path_buf())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        PENDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .retain(|path| *path != self.0);
+    }
+}
+
+/// Removes every temporary file being written. For an interrupt handler: the process is
+/// about to exit without running destructors, which would otherwise leave them behind.
+pub fn remove_pending_temporaries() {
+    let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    for path in pending {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The file a path would write, for comparing two destinations: the resolved target with
+/// its directory canonicalised where it exists.
+fn identity(path: &Path) -> PathBuf {
+    let file = match target_of(path) {
+        Ok(Target::Replace(file) | Target::Stream(file)) => file,
+        Err(_) => path.to_path_buf(),
+    };
+    let absolute = std::path::absolute(&file).unwrap_or(file);
+    let normal: PathBuf = absolute
+        .components()
+        .filter(|part| *part != Component::CurDir)
+        .collect();
+    match (
+        normal.parent().and_then(|p| std::fs::canonicalize(p).ok()),
+        normal.file_name(),
+    ) {
+        (Some(directory), Some(name)) => directory.join(name),
+        _ => normal,
+    }
+}
+
 /// The directory a file goes into (`.` for a bare file name).
 fn directory_of(path: &Path) -> &Path {
     match path.parent() {
@@ -120,13 +246,25 @@ fn directory_of(path: &Path) -> &Path {
     }
 }
 
-fn missing_directory(path: &Path, directory: &Path) -> Error {
+/// An error against the path the user named, with the operating system's reason and
+/// nothing about our temporary file (tempfile adds its name to the messages it wraps).
+fn write_error(path: &Path, source: std::io::Error) -> Error {
+    let os_code = source.raw_os_error().or_else(|| {
+        let inner = source.get_ref().and_then(|inner| inner.source());
+        inner
+            .and_then(|inner| inner.downcast_ref::<std::io::Error>())
+            .and_then(std::io::Error::raw_os_error)
+    });
+    let source = match os_code {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None if source.get_ref().is_some_and(|inner| inner.source().is_some()) => {
+            std::io::Error::from(source.kind())
+        }
+        None => source,
+    };
     Error::Write {
         path: path.to_path_buf(),
-        source: std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!("the directory {} does not exist", directory.display()),
-        ),
+        source,
     }
 }
 
@@ -134,8 +272,17 @@ fn missing_directory(path: &Path, directory: &Path) -> Error {
 mod tests {
     use super::*;
 
+    /// The registry of pending temporaries is global to the process, and one test empties
+    /// it the way an interrupt would: tests that write take turns.
+    static WRITING: Mutex<()> = Mutex::new(());
+
+    fn take_turn() -> std::sync::MutexGuard<'static, ()> {
+        WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     #[test]
     fn writes_replace_the_file_and_leave_no_temporary_behind() {
+        let _turn = take_turn();
         let directory = tempfile::tempdir().unwrap();
         let path = directory.path().join("out.json");
         write_atomically(&path, |out| out.write_all(b"first")).unwrap();
@@ -146,23 +293,13 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("out.json")]);
-    }
-
-    #[test]
-    fn a_missing_directory_is_a_clear_error() {
-        let error =
-            write_atomically(Path::new("/nonexistent/dir/out.json"), |out| out.write_all(b"x")).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .starts_with("cannot write /nonexistent/dir/out.json"),
-            "{error}"
-        );
+        assert!(PENDING.lock().unwrap().is_empty());
     }
 
     #[cfg(unix)]
     #[test]
     fn files_get_ordinary_permissions_and_replaced_files_keep_theirs() {
+        let _turn = take_turn();
         use std::os::unix::fs::PermissionsExt;
         let directory = tempfile::tempdir().unwrap();
         let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
@@ -178,6 +315,7 @@ mod tests {
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let _turn = take_turn();
         let directory = tempfile::tempdir().unwrap();
         let path = directory.path().join("out.json");
         write_atomically(&path, |out| out.write_all(b"complete")).unwrap();
@@ -191,17 +329,68 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_directory_is_found_before_any_work() {
-        let destination = Destination::parse("/nonexistent/dir/out.json");
+    fn pending_temporaries_can_be_removed_by_an_interrupt_handler() {
+        let _turn = take_turn();
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("out.json");
+        write_atomically(&path, |out| {
+            out.write_all(b"partial")?;
+            // What the Ctrl-C handler does while a write is under way.
+            let pending: Vec<PathBuf> = PENDING.lock().unwrap().clone();
+            assert!(pending.iter().any(|p| p.starts_with(directory.path())));
+            remove_pending_temporaries();
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(std::fs::read_dir(directory.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_written_through_and_special_files_in_place() {
+        let _turn = take_turn();
+        let directory = tempfile::tempdir().unwrap();
+        let real = directory.path().join("real.json");
+        let link = directory.path().join("link.json");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        Destination::parse(link.to_str().unwrap()).write("new").unwrap();
         assert!(
-            destination
-                .check()
-                .unwrap_err()
-                .to_string()
-                .contains("does not exist")
+            std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+            "the link stays"
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        // /dev/null is a character device: written in place, never renamed over.
+        let null = Destination::parse("/dev/null");
+        null.check().unwrap();
+        null.write("discarded").unwrap();
+        assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    }
+
+    #[test]
+    fn impossible_targets_are_refused_before_any_work() {
+        let directory = tempfile::tempdir().unwrap();
+        let reason = |path: &str| Destination::parse(path).check().unwrap_err().to_string();
+        let dir = directory.path().to_str().unwrap().to_string();
+        assert_eq!(reason(&dir), format!("cannot write {dir}: it is a directory"));
+        assert!(reason(".").ends_with("it is a directory"));
+        assert!(reason("").ends_with("the file name is empty"));
+        assert!(reason(&format!("{dir}/new/")).contains("ends with a separator"));
+        assert_eq!(
+            reason("/nonexistent/dir/out.json"),
+            "cannot write /nonexistent/dir/out.json: the directory /nonexistent/dir does not exist"
         );
         assert!(Destination::parse("out.json").check().is_ok());
         assert!(Destination::Stdout.check().is_ok());
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_under_different_spellings() {
+        let same = |a: &str, b: &str| Destination::parse(a).same_file_as(&Destination::parse(b));
+        assert!(same("same.out", "./same.out"));
+        assert!(same("-", "-"));
+        assert!(!same("a.json", "a.csv"));
+        assert!(!same("-", "a.json"));
     }
 
     #[test]

@@ -29,6 +29,7 @@ struct RunJson<'a> {
     version: &'static str,
     command: &'static str,
     seed: u64,
+    seed_string: String,
     seed_origin: &'static str,
     n: usize,
     trials: u64,
@@ -122,6 +123,7 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         version: env!("CARGO_PKG_VERSION"),
         command: "run",
         seed: report.seed,
+        seed_string: report.seed.to_string(),
         seed_origin: match report.seed_origin {
             SeedOrigin::Given => "given",
             SeedOrigin::OperatingSystem => "os",

@@ -9,4 +9,4 @@ mod destination;
 pub mod json;
 pub mod text;
 
-pub use destination::Destination;
+pub use destination::{Destination, remove_pending_temporaries};

@@ -11,6 +11,8 @@ use std::fmt::Write;
 use crate::analysis::{OutcomeTable, TestOutcome, TestReport};
 use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
 use crate::stats::effect::Deviation;
+use crate::stats::pooling::MIN_EXPECTED;
+use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stats::{Fit, PValue};
 use crate::tally::lehmer::{next_permutation, unrank};
 
@@ -27,10 +29,10 @@ pub fn render(report: &RunReport, command_line: &str) -> String {
     };
     writeln!(
         out,
-        "shuffle-audit {}: {} cards, {} shuffles per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
+        "shuffle-audit {}: {} cards, {} per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
         env!("CARGO_PKG_VERSION"),
         settings.n,
-        group_thousands(settings.trials),
+        shuffles(settings.trials),
         report.seed,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
@@ -53,8 +55,8 @@ pub fn render(report: &RunReport, command_line: &str) -> String {
     }
     writeln!(
         out,
-        "\n{} shuffles in {:.2} s ({}/s)",
-        group_thousands(settings.trials * report.results.len() as u64),
+        "\n{} in {:.2} s ({}/s)",
+        shuffles(settings.trials * report.results.len() as u64),
         report.elapsed.as_secs_f64(),
         compact(report.trials_per_second()),
     )
@@ -97,8 +99,11 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
         )
         .unwrap(),
     }
+    // Only worth saying where every order should have come out several times; with fewer
+    // shuffles than orders, most are unseen by chance.
     if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &result.tally.permutation_counts)
         && never > 0
+        && result.tally.trials as f64 / counts.len() as f64 >= MIN_EXPECTED
     {
         writeln!(
             out,
@@ -297,14 +302,40 @@ pub fn group_thousands(value: u64) -> String {
     grouped
 }
 
-/// `12345678.9` as `12.3 M`.
-fn compact(value: f64) -> String {
+/// `12345678.9` as `12.3 M`, `0.25` as `0.25`.
+pub fn compact(value: f64) -> String {
     match value {
         v if v >= 1e9 => format!("{:.2} G", v / 1e9),
         v if v >= 1e6 => format!("{:.1} M", v / 1e6),
         v if v >= 1e3 => format!("{:.1} k", v / 1e3),
-        v => format!("{v:.0}"),
+        v if v >= 10.0 => format!("{v:.0}"),
+        v => format!("{v:.2}"),
     }
+}
+
+/// `1 shuffle`, `600,000 shuffles`.
+fn shuffles(count: u64) -> String {
+    match count {
+        1 => "1 shuffle".to_string(),
+        _ => format!("{} shuffles", group_thousands(count)),
+    }
+}
+
+/// The command that repeats a run exactly. Threads are left out: they do not change it.
+pub fn reproduce_command(report: &RunReport) -> String {
+    let settings = &report.settings;
+    let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+    let mut command = format!(
+        "shuffle-audit run {} --n {} --trials {} --seed {}",
+        names.join(" "),
+        settings.n,
+        settings.trials,
+        report.seed
+    );
+    if settings.alpha != DEFAULT_ALPHA {
+        command.push_str(&format!(" --alpha {}", format_probability(settings.alpha)));
+    }
+    command
 }
 
 #[cfg(test)]
@@ -319,6 +350,11 @@ mod tests {
         assert_eq!(group_thousands(600_000), "600,000");
         assert_eq!(group_thousands(18_144_000), "18,144,000");
         assert_eq!(compact(2_500_000.0), "2.5 M");
+        assert_eq!(compact(0.0812), "0.08");
+        assert_eq!(compact(42.4), "42");
+        assert_eq!(shuffles(1), "1 shuffle");
+        assert_eq!(shuffles(600_000), "600,000 shuffles");
+        assert_eq!(format_probability(1e-320), "1e-320");
         assert_eq!(cards(&[2, 0, 1]), "3 1 2");
         assert_eq!(format_expected(100_000.0), "100,000");
         assert_eq!(format_expected(600_000.0 / 24.0 * 1.0), "25,000");

@@ -10,7 +10,7 @@
 //! that its `&mut` arguments carry the no-alias guarantee and the compiler can keep the
 //! generator state in registers.
 
-use super::Simulation;
+use super::{ChunkProgress, Simulation};
 use crate::catalogue::{PermutationAlgorithm, Workspace};
 use crate::randomness::SimulationSource;
 use crate::tally::PermutationRecorder;
@@ -30,7 +30,7 @@ impl Simulation<'_> {
         self.per_worker(
             N,
             || vec![start; BATCH_DECKS],
-            |recorder, workspace, decks, source, count| {
+            |recorder, workspace, decks, source, count, _| {
                 tally_fixed_size(algorithm, start, count, source, recorder, workspace, decks);
             },
         )
@@ -44,8 +44,10 @@ impl Simulation<'_> {
         self.per_worker(
             n,
             || start.repeat(decks_per_batch),
-            |recorder, workspace, cards, source, count| {
-                tally_any_size(algorithm, &start, count, source, recorder, workspace, cards);
+            |recorder, workspace, cards, source, count, progress| {
+                tally_any_size(
+                    algorithm, &start, count, source, recorder, workspace, cards, progress,
+                );
             },
         )
     }
@@ -56,7 +58,14 @@ impl Simulation<'_> {
         &self,
         n: usize,
         buffer: impl Fn() -> B + Sync,
-        work: impl Fn(&mut PermutationRecorder, &mut Workspace<u16>, &mut B, &mut SimulationSource, u64) + Sync,
+        work: impl Fn(
+            &mut PermutationRecorder,
+            &mut Workspace<u16>,
+            &mut B,
+            &mut SimulationSource,
+            u64,
+            &ChunkProgress,
+        ) + Sync,
     ) -> Vec<PermutationRecorder> {
         self.engine
             .run_chunks(
@@ -70,8 +79,8 @@ impl Simulation<'_> {
                         buffer(),
                     )
                 },
-                |(recorder, workspace, buffer), source, count| {
-                    work(recorder, workspace, buffer, source, count)
+                |(recorder, workspace, buffer), source, count, progress| {
+                    work(recorder, workspace, buffer, source, count, progress)
                 },
             )
             .into_iter()
@@ -99,8 +108,10 @@ fn tally_fixed_size<const N: usize>(
     }
 }
 
-/// One chunk of `count` shuffles of `start.len()`-card decks, in batches that fill `cards`.
+/// One chunk of `count` shuffles of `start.len()`-card decks, in batches that fill `cards`,
+/// reporting each batch: with large decks or slow algorithms a chunk can take minutes.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn tally_any_size(
     algorithm: PermutationAlgorithm,
     start: &[u16],
@@ -109,6 +120,7 @@ fn tally_any_size(
     recorder: &mut PermutationRecorder,
     workspace: &mut Workspace<u16>,
     cards: &mut [u16],
+    progress: &ChunkProgress,
 ) {
     let n = start.len();
     for batch in batches(count, cards.len() / n) {
@@ -120,6 +132,7 @@ fn tally_any_size(
         for deck in cards.chunks_exact(n) {
             recorder.record(deck);
         }
+        progress.done(batch as u64);
     }
 }
 

@@ -40,18 +40,38 @@ impl Progress for NoProgress {
     fn advance(&self, _trials: u64) {}
 }
 
+/// Lets a chunk report trials it has finished before it ends, for decks so large or
+/// algorithms so slow that a chunk takes seconds. The engine adds whatever a chunk did
+/// not report when it ends, so reporting is optional and never counts a trial twice.
+pub struct ChunkProgress<'a> {
+    progress: &'a dyn Progress,
+    reported: std::cell::Cell<u64>,
+}
+
+impl ChunkProgress<'_> {
+    /// `trials` more trials of this chunk are done.
+    pub fn done(&self, trials: u64) {
+        self.reported.set(self.reported.get() + trials);
+        self.progress.advance(trials);
+    }
+}
+
+/// The most worker threads a run may ask for. More threads than cores never helps, and
+/// every thread holds its own tallies (32 MB each for a 2,000-card position matrix).
+pub const MAX_THREADS: usize = 256;
+
 /// A pool of worker threads that runs chunked simulations.
 pub struct Engine {
     pool: rayon::ThreadPool,
 }
 
 impl Engine {
-    /// An engine with `threads` workers (at least 1).
+    /// An engine with `threads` workers (1 to [`MAX_THREADS`]).
     pub fn new(threads: usize) -> Result<Self> {
-        if threads == 0 {
+        if !(1..=MAX_THREADS).contains(&threads) {
             return Err(Error::BadOption {
                 option: "--threads",
-                problem: "must be at least 1".to_string(),
+                problem: format!("must be between 1 and {MAX_THREADS} (got {threads})"),
             });
         }
         let pool = rayon::ThreadPoolBuilder::new()
@@ -71,9 +91,10 @@ impl Engine {
     }
 
     /// Runs `trials` trials in chunks on every worker and returns one accumulator per
-    /// worker. `work(accumulator, source, count)` must run `count` trials drawing only
-    /// from `source`; the caller adds the accumulators up, which gives the same total
-    /// whatever the number of workers.
+    /// worker. `work(accumulator, source, count, progress)` must run `count` trials
+    /// drawing only from `source`, and may report finished trials as it goes; the caller
+    /// adds the accumulators up, which gives the same total whatever the number of
+    /// workers.
     pub fn run_chunks<A, Make, Work>(
         &self,
         trials: u64,
@@ -85,7 +106,7 @@ impl Engine {
     where
         A: Send,
         Make: Fn() -> A + Sync,
-        Work: Fn(&mut A, &mut SimulationSource, u64) + Sync,
+        Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
         let chunks = trials.div_ceil(CHUNK_TRIALS);
         let next_chunk = AtomicU64::new(0);
@@ -98,8 +119,12 @@ impl Engine {
                 }
                 let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
                 let mut source = SimulationSource::for_chunk(seed, chunk);
-                work(&mut accumulator, &mut source, count);
-                progress.advance(count);
+                let chunk_progress = ChunkProgress {
+                    progress,
+                    reported: std::cell::Cell::new(0),
+                };
+                work(&mut accumulator, &mut source, count, &chunk_progress);
+                progress.advance(count.saturating_sub(chunk_progress.reported.get()));
             }
             accumulator
         })
@@ -194,7 +219,13 @@ mod tests {
     fn every_trial_runs_exactly_once() {
         let engine = Engine::new(3).unwrap();
         let trials = 5 * CHUNK_TRIALS + 17;
-        let counts = engine.run_chunks(trials, 1, &NoProgress, || 0u64, |total, _, count| *total += count);
+        let counts = engine.run_chunks(
+            trials,
+            1,
+            &NoProgress,
+            || 0u64,
+            |total, _, count, _| *total += count,
+        );
         assert_eq!(counts.len(), 3);
         assert_eq!(counts.iter().sum::<u64>(), trials);
     }
@@ -261,7 +292,36 @@ mod tests {
     }
 
     #[test]
-    fn zero_threads_is_an_error() {
+    fn thread_counts_outside_the_range_are_errors() {
         assert!(Engine::new(0).is_err());
+        assert!(Engine::new(MAX_THREADS + 1).is_err());
+        assert_eq!(Engine::new(3).unwrap().threads(), 3);
+    }
+
+    #[test]
+    fn progress_counts_every_trial_once_whether_chunks_report_or_not() {
+        struct Count(std::sync::atomic::AtomicU64);
+        impl Progress for Count {
+            fn advance(&self, trials: u64) {
+                self.0.fetch_add(trials, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        let engine = Engine::new(2).unwrap();
+        let trials = 3 * CHUNK_TRIALS + 7;
+        for report_partially in [false, true] {
+            let count = Count(std::sync::atomic::AtomicU64::new(0));
+            engine.run_chunks(
+                trials,
+                1,
+                &count,
+                || (),
+                |_, _, chunk, progress| {
+                    if report_partially {
+                        progress.done(chunk / 2);
+                    }
+                },
+            );
+            assert_eq!(count.0.into_inner(), trials);
+        }
     }
 }

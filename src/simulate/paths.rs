@@ -149,7 +149,7 @@ impl Simulation<'_> {
             self.progress,
             // One counter per path, plus the sink `count_paths` needs.
             || (CacheLineCounts::new(paths + 1), Workspace::default()),
-            |(counts, workspace), source, count| {
+            |(counts, workspace), source, count, _| {
                 count_paths(algorithm, start, count, source, counts.as_mut_slice(), workspace);
             },
         );

@@ -79,6 +79,24 @@ impl PermutationRecorder {
         Self { n, trials: 0, counts }
     }
 
+    /// About how many bytes of counters one recorder for `n`-card decks holds.
+    pub fn footprint(n: usize, options: TallyOptions) -> u64 {
+        let counters = if n <= MAX_CODED_N {
+            1u64 << (2 * n)
+        } else if n <= MAX_RANKED_N {
+            factorial(n).expect("n <= 10")
+        } else {
+            let positions = if options.positions { (n * n) as u64 } else { 0 };
+            let structure = if options.cycle_structure {
+                2 * (n as u64 + 1)
+            } else {
+                0
+            };
+            positions + structure
+        };
+        counters * std::mem::size_of::<u64>() as u64
+    }
+
     /// Records one shuffled deck, a permutation of `0..n`.
     #[inline]
     pub fn record(&mut self, permutation: &[u16]) {
@@ -349,6 +367,17 @@ mod tests {
         let positions = tally.position_counts.unwrap();
         assert_eq!(positions[11 * 12], 1, "card 11 went to position 0");
         assert_eq!(positions.iter().sum::<u64>(), 12);
+    }
+
+    #[test]
+    fn footprints_follow_the_counting_scheme() {
+        let all = TallyOptions::default();
+        assert_eq!(PermutationRecorder::footprint(3, all), 64 * 8);
+        assert_eq!(PermutationRecorder::footprint(10, all), 3_628_800 * 8);
+        assert_eq!(
+            PermutationRecorder::footprint(2000, all),
+            (2000 * 2000 + 2 * 2001) * 8
+        );
     }
 
     #[test]
