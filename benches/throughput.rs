@@ -7,8 +7,9 @@
 //! the shuffles, so that the compiler can make them exactly as fast as it makes the
 //! draws inside the shuffle: the reference must not be handicapped.
 //!
-//! Each figure is the median of several interleaved repetitions, so that a burst of
-//! noise on the machine moves one sample, not the result.
+//! The two loops run back to back, eleven times; each pair gives a ratio, and the figure
+//! quoted is the median ratio, with the range beside it. A shared machine's load drifts
+//! from second to second, and a pair measured together sees the same load.
 //!
 //! Run with `scripts/bench.sh` (or `cargo bench --bench throughput`).
 
@@ -20,12 +21,12 @@ use shuffle_audit::simulate::{Engine, NoProgress, simulate_permutations};
 use shuffle_audit::tally::TallyOptions;
 use shuffle_audit::{Randomness, SimulationSource};
 
-const REPETITIONS: u64 = 7;
+const REPETITIONS: u64 = 11;
 
 fn main() {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let engine = Engine::new(threads).expect("worker threads start");
-    println!("threads: {threads}; median of {REPETITIONS} interleaved repetitions");
+    println!("threads: {threads}; {REPETITIONS} back-to-back pairs, medians");
     compare(
         &engine,
         "fisher-yates, 3 cards, every tally",
@@ -85,12 +86,22 @@ fn compare(
         black_box(sums);
         draw_seconds.push(started.elapsed().as_secs_f64());
     }
+    let mut ratios: Vec<f64> = draw_seconds
+        .iter()
+        .zip(&simulate_seconds)
+        .map(|(d, s)| d / s)
+        .collect();
     let simulate = trials as f64 / median(&mut simulate_seconds);
     let draws = trials as f64 / median(&mut draw_seconds);
+    let ratio = median(&mut ratios);
     println!("{title}");
     println!("  simulate + tally: {:>8.1} M shuffles/s", simulate / 1e6);
     println!("  draws only:       {:>8.1} M shuffles/s", draws / 1e6);
-    println!("  ratio:            {:>8.2}", simulate / draws);
+    println!(
+        "  ratio:            {ratio:>8.2}  (pairs ranged {:.2} to {:.2})",
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
 }
 
 fn median(values: &mut [f64]) -> f64 {

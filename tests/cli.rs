@@ -241,7 +241,10 @@ fn bad_input_is_one_line_and_exit_2() {
             "run naive-swap --n 3 --alpha 1.5",
             "'1.5' is not a probability between 0 and 1",
         ),
-        ("run naive-swap --n 3 --threads 0", "--threads must be between 1 and 256 (got 0)"),
+        (
+            "run naive-swap --n 3 --threads 0",
+            "--threads must be between 1 and 256 (got 0)",
+        ),
         (
             "run naive-swap --n 3 --json - --csv -",
             "cannot both go to standard output",
