@@ -122,17 +122,6 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    for (i, spec) in specs.iter().enumerate() {
-        let name = spec.display_name(args.n);
-        if specs[..i]
-            .iter()
-            .any(|earlier| earlier.display_name(args.n) == name)
-        {
-            return Err(Error::Usage(format!(
-                "algorithm '{name}' is given twice (with the same seed it would give the same tallies)"
-            )));
-        }
-    }
     let json_to = args.json.as_deref().map(Destination::parse);
     let csv_to = args.csv.as_deref().map(Destination::parse);
     if let (Some(json_to), Some(csv_to)) = (&json_to, &csv_to)
@@ -156,6 +145,17 @@ fn run_command(args: RunArgs) -> Result<()> {
         alpha: args.alpha,
     };
     settings.validate()?;
+    for (i, spec) in specs.iter().enumerate() {
+        let name = spec.display_name(settings.n);
+        if specs[..i]
+            .iter()
+            .any(|earlier| earlier.display_name(settings.n) == name)
+        {
+            return Err(Error::Usage(format!(
+                "algorithm '{name}' is given twice (with the same seed it would give the same tallies)"
+            )));
+        }
+    }
     for destination in json_to.iter().chain(&csv_to) {
         destination.check()?;
     }
