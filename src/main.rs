@@ -166,17 +166,18 @@ fn run_command(args: RunArgs) -> Result<()> {
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
-    let command_line = text::reproduce_command(&report);
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
     if stdout_taken {
+        // The text report, which names the seed, is left out: say it here.
         if settings.seed.is_none() {
             eprintln!(
-                "shuffle-audit: seed {} (from the OS); reproduce with: {command_line}",
-                report.seed
+                "shuffle-audit: seed {} (from the OS); reproduce with: {}",
+                report.seed,
+                text::reproduce_command(&report)
             );
         }
     } else {
-        Destination::Stdout.write(&text::render(&report, &command_line))?;
+        Destination::Stdout.write(&text::render(&report))?;
     }
     if let Some(destination) = json_to {
         destination.write_with(|out| json::write(&report, out))?;

@@ -16,13 +16,6 @@ use crate::tally::lehmer::next_permutation;
 /// The header line.
 pub const HEADER: &str = "algorithm,table,row,column,count,expected";
 
-/// Every tally of the run as CSV, header first.
-pub fn render(report: &RunReport) -> String {
-    let mut bytes = Vec::new();
-    write(report, &mut bytes).expect("writing to memory cannot fail");
-    String::from_utf8(bytes).expect("the CSV is ASCII")
-}
-
 /// Streams every tally of the run as CSV, header first, to `out`.
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "{HEADER}")?;

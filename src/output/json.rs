@@ -109,13 +109,6 @@ struct OutcomeJson {
     ratio: f64,
 }
 
-/// The whole run as JSON, ending with a newline.
-pub fn render(report: &RunReport) -> String {
-    let mut bytes = Vec::new();
-    write(report, &mut bytes).expect("writing to memory cannot fail");
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
-}
-
 /// Streams the whole run as JSON, ending with a newline, to `out`.
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     let json = RunJson {

@@ -20,7 +20,7 @@ use crate::tally::lehmer::{next_permutation, unrank};
 pub const FULL_TABLE_UP_TO_N: usize = 4;
 
 /// The whole report.
-pub fn render(report: &RunReport, command_line: &str) -> String {
+pub fn render(report: &RunReport) -> String {
     let mut out = String::new();
     let settings = &report.settings;
     let seed_note = match report.seed_origin {
@@ -61,7 +61,7 @@ pub fn render(report: &RunReport, command_line: &str) -> String {
         compact(report.trials_per_second()),
     )
     .unwrap();
-    writeln!(out, "reproduce: {command_line}").unwrap();
+    writeln!(out, "reproduce: {}", reproduce_command(report)).unwrap();
     out
 }
 
