@@ -18,6 +18,14 @@ pub enum Error {
         /// "; did you mean ...?" or empty.
         suggestion: String,
     },
+    /// A stream generator name that is not in the catalogue.
+    #[error("unknown generator '{name}'{suggestion} (`shuffle-audit list` shows the catalogue)")]
+    UnknownGenerator {
+        /// The name as the user typed it.
+        name: String,
+        /// "; did you mean ...?" or empty.
+        suggestion: String,
+    },
     /// A `:parameter` that the algorithm does not take or that does not parse.
     #[error("algorithm '{spec}': {problem}")]
     BadParameter {

@@ -15,8 +15,9 @@
 //!   cycles.
 //! - [`stats`] and [`analysis`]: χ² tests with the right calibration, p-values that survive
 //!   underflow, Holm's correction, verdicts and effect sizes.
-//! - [`run`]: the `shuffle-audit run` command as a library call; [`output`] renders its
-//!   report as text, JSON and CSV.
+//! - [`run`]: the `shuffle-audit run` command as a library call; [`stream`]: the
+//!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
+//!   [`output`] renders their reports as text, JSON and CSV.
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;
@@ -39,6 +40,7 @@ pub mod randomness;
 pub mod run;
 pub mod simulate;
 pub mod stats;
+pub mod stream;
 pub mod tally;
 
 pub use error::{Error, Result};

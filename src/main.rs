@@ -12,11 +12,16 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
+use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorSpec, StreamScenario};
 use shuffle_audit::catalogue::{AlgorithmSpec, SHUFFLES};
-use shuffle_audit::output::{Destination, csv, json, remove_pending_temporaries, text};
+use shuffle_audit::output::{
+    Destination, csv, json, remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
+};
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::run::{RunSettings, run};
 use shuffle_audit::simulate::Progress;
+use shuffle_audit::stream::items::Items;
+use shuffle_audit::stream::{StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
 
 /// Finds out whether a shuffle is fair: runs it millions of times, tallies every outcome,
@@ -32,7 +37,9 @@ struct Cli {
 enum Command {
     /// Shuffle a deck many times with catalogue algorithms and test the results.
     Run(RunArgs),
-    /// List the catalogue of algorithms.
+    /// Draw endless item streams (i.i.d. picks, shuffle bags) and test what they deal.
+    Stream(StreamArgs),
+    /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
 }
 
@@ -47,6 +54,41 @@ struct RunArgs {
     /// Shuffles per algorithm: 600000, 600_000 or 6e5.
     #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count, allow_negative_numbers = true)]
     trials: u64,
+    /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
+    #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Significance level for `fail`; `suspicious` is below 1e-3.
+    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
+    alpha: f64,
+    /// Write the full results as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Write every tally as CSV to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<String>,
+}
+
+#[derive(Args)]
+struct StreamArgs {
+    /// Generators to run, e.g. `iid refill-list shuffle-bag shuffle-bag-csharp` (see `list`).
+    #[arg(required = true, value_name = "GENERATOR")]
+    generators: Vec<String>,
+    /// The items: a count of equal items (`7`), weights (`A:50,B:25,C:20,D:5`) or `boggle`.
+    #[arg(long, value_name = "SPEC")]
+    items: String,
+    /// Draws per stream: 10000, 10_000 or 1e4.
+    #[arg(long, short = 'l', value_name = "L", default_value = "10000", value_parser = parse_count, allow_negative_numbers = true)]
+    length: u64,
+    /// Independent streams per generator, run in parallel.
+    #[arg(long, value_name = "S", default_value = "1000", value_parser = parse_count, allow_negative_numbers = true)]
+    streams: u64,
+    /// Scenario for the bags with a cursor: after every M draws, add one more copy of
+    /// every item by weight (text 000's add in mid-sequence, which resets the cursor).
+    #[arg(long, value_name = "M", value_parser = parse_count, allow_negative_numbers = true)]
+    add_every: Option<u64>,
     /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
     #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
@@ -90,6 +132,7 @@ fn main() -> ExitCode {
     });
     let outcome = match cli.command {
         Command::Run(args) => run_command(args),
+        Command::Stream(args) => stream_command(args),
         Command::List(args) => list_command(&args),
     };
     match outcome {
@@ -122,21 +165,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let json_to = args.json.as_deref().map(Destination::parse);
-    let csv_to = args.csv.as_deref().map(Destination::parse);
-    if let (Some(json_to), Some(csv_to)) = (&json_to, &csv_to)
-        && json_to.same_file_as(csv_to)
-    {
-        return Err(Error::Usage(match json_to {
-            Destination::Stdout => {
-                "--json - and --csv - cannot both go to standard output; give one a file name".to_string()
-            }
-            Destination::File(path) => format!(
-                "--json and --csv both name {}; give them different files",
-                path.display()
-            ),
-        }));
-    }
+    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
     let settings = RunSettings {
         n: args.n,
         trials: args.trials,
@@ -162,7 +191,7 @@ fn run_command(args: RunArgs) -> Result<()> {
     for note in settings.notes() {
         eprintln!("shuffle-audit: note: {note}");
     }
-    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64));
+    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64), "shuffles");
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
@@ -184,6 +213,88 @@ fn run_command(args: RunArgs) -> Result<()> {
     }
     if let Some(destination) = csv_to {
         destination.write_with(|out| csv::write(&report, out))?;
+    }
+    Ok(())
+}
+
+/// Where `--json` and `--csv` go, refused when both name the same place.
+fn output_destinations(
+    json: Option<&str>,
+    csv: Option<&str>,
+) -> Result<(Option<Destination>, Option<Destination>)> {
+    let json_to = json.map(Destination::parse);
+    let csv_to = csv.map(Destination::parse);
+    if let (Some(json_to), Some(csv_to)) = (&json_to, &csv_to)
+        && json_to.same_file_as(csv_to)
+    {
+        return Err(Error::Usage(match json_to {
+            Destination::Stdout => {
+                "--json - and --csv - cannot both go to standard output; give one a file name".to_string()
+            }
+            Destination::File(path) => format!(
+                "--json and --csv both name {}; give them different files",
+                path.display()
+            ),
+        }));
+    }
+    Ok((json_to, csv_to))
+}
+
+fn stream_command(args: StreamArgs) -> Result<()> {
+    let specs = args
+        .generators
+        .iter()
+        .map(|name| GeneratorSpec::parse(name))
+        .collect::<Result<Vec<_>>>()?;
+    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let settings = StreamSettings {
+        items: Items::parse(&args.items)?,
+        length: args.length,
+        streams: args.streams,
+        seed: args.seed,
+        threads: args.threads.unwrap_or_else(default_threads),
+        alpha: args.alpha,
+        scenario: StreamScenario {
+            add_every: args.add_every,
+        },
+    };
+    settings.validate(&specs)?;
+    for (i, spec) in specs.iter().enumerate() {
+        let name = spec.display_name();
+        if specs[..i].iter().any(|earlier| earlier.display_name() == name) {
+            return Err(Error::Usage(format!(
+                "generator '{name}' is given twice (with the same seed it would give the same tallies)"
+            )));
+        }
+    }
+    for destination in json_to.iter().chain(&csv_to) {
+        destination.check()?;
+    }
+    let total = settings
+        .length
+        .saturating_mul(settings.streams)
+        .saturating_mul(specs.len() as u64);
+    let mut progress = TerminalProgress::new(total, "draws");
+    let report = run_streams(&specs, &settings, &progress)?;
+    progress.finish();
+
+    let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
+    if stdout_taken {
+        if settings.seed.is_none() {
+            eprintln!(
+                "shuffle-audit: seed {} (from the OS); reproduce with: {}",
+                report.seed,
+                stream_text::reproduce_command(&report)
+            );
+        }
+    } else {
+        Destination::Stdout.write(&stream_text::render(&report))?;
+    }
+    if let Some(destination) = json_to {
+        destination.write_with(|out| stream_json::write(&report, out))?;
+    }
+    if let Some(destination) = csv_to {
+        destination.write_with(|out| stream_csv::write(&report, out))?;
     }
     Ok(())
 }
@@ -265,9 +376,41 @@ fn list_command(args: &ListArgs) -> Result<()> {
         text.push_str(
             "\nParameters follow a colon: naive-repeated:3 runs three naive passes (default: n).\n",
         );
+        text.push_str(&generator_list());
         text
     };
     Destination::Stdout.write(&out)
+}
+
+/// The stream generators, for `list`.
+fn generator_list() -> String {
+    let name = |entry: &shuffle_audit::catalogue::generators::GeneratorEntry| match entry.parameter {
+        Some(parameter) => format!("{}[:{}]", entry.name, parameter.name),
+        None => entry.name.to_string(),
+    };
+    let width = GENERATORS
+        .iter()
+        .map(|entry| name(entry).len())
+        .max()
+        .unwrap_or(0);
+    let mut text = format!(
+        "\n{:<width$}  what it does, where it comes from, what it deserves\n",
+        "generator"
+    );
+    for entry in GENERATORS {
+        text.push_str(&format!(
+            "{:<width$}  {}\n{:<width$}  from {}; deserves: {}\n",
+            name(entry),
+            entry.summary,
+            "",
+            entry.origin,
+            entry.deserves
+        ));
+    }
+    text.push_str(
+        "\nGenerators run with `shuffle-audit stream GENERATOR... --items SPEC`; unrandomness:0.5 moves the weights by 0.5 per draw (default: 1).\n",
+    );
+    text
 }
 
 fn display_name(entry: &shuffle_audit::catalogue::CatalogueEntry) -> String {
@@ -289,11 +432,11 @@ struct TerminalProgress {
 impl TerminalProgress {
     const DELAY: Duration = Duration::from_secs(1);
 
-    fn new(total: u64) -> Self {
+    fn new(total: u64, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} shuffles ({rate}, {eta} left)",
+                &format!("{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, {{eta}} left)"),
             )
             .expect("the template is valid")
             .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {

@@ -7,6 +7,7 @@
 //! second list that could drift. Names are parsed here too (`naive-repeated:3`), with
 //! suggestions for near misses.
 
+pub mod generators;
 mod shuffles;
 mod sorts;
 
@@ -421,14 +422,18 @@ fn parse_positive(text: &str) -> Option<u32> {
     text.parse::<u32>().ok().filter(|&value| value >= 1)
 }
 
-/// "; did you mean 'a' or 'b'?" for the names closest to `typed`, or "" if none is close.
+/// "; did you mean 'a' or 'b'?" for the catalogue shuffles closest to `typed`, or "".
 fn suggestion_for(typed: &str) -> String {
+    suggestion_among(typed, SHUFFLES.iter().map(|entry| entry.name))
+}
+
+/// "; did you mean 'a' or 'b'?" for the `names` closest to `typed`, or "" if none is close.
+pub(crate) fn suggestion_among<'a>(typed: &str, names: impl Iterator<Item = &'a str>) -> String {
     if typed.contains(',') {
-        return "; separate algorithms with spaces, not commas".to_string();
+        return "; separate names with spaces, not commas".to_string();
     }
-    let mut close: Vec<(usize, &str)> = SHUFFLES
-        .iter()
-        .map(|entry| (edit_distance(typed, entry.name), entry.name))
+    let mut close: Vec<(usize, &str)> = names
+        .map(|name| (edit_distance(typed, name), name))
         .filter(|&(distance, name)| {
             distance <= (typed.len() / 3).max(2)
                 || (typed.len() >= 3 && name.contains(typed))

@@ -78,8 +78,9 @@ struct LawCount {
     expected: f64,
 }
 
+/// One test of a result, as every JSON export writes it.
 #[derive(Serialize)]
-struct TestJson {
+pub(crate) struct TestJson {
     name: &'static str,
     description: &'static str,
     status: &'static str,
@@ -156,7 +157,7 @@ impl Serialize for Permutations<'_> {
 }
 
 /// One value as a compact JSON line inside the indented document.
-fn compact<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+pub(crate) fn compact<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
     serde_json::value::to_raw_value(value).expect("tallies serialise")
 }
 
@@ -206,7 +207,11 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
         expected_count_per_position: trials as f64 / n as f64,
         fixed_points: law_counts(&tally.fixed_point_counts, fixed_point_law),
         cycles: law_counts(&tally.cycle_counts, cycle_count_law),
-        tests: analysis.tests.iter().map(test_json).collect(),
+        tests: analysis
+            .tests
+            .iter()
+            .map(|test| test_json(test, "shuffles"))
+            .collect(),
         total_variation: analysis.total_variation.map(|tv| tv.distance),
         total_variation_noise_floor: analysis.total_variation.map(|tv| tv.noise_floor),
         orders_never_seen: analysis.orders_never_seen,
@@ -216,7 +221,8 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
     }
 }
 
-fn test_json(test: &crate::analysis::TestReport) -> TestJson {
+/// A test as JSON; `unit` names what the trials are (`shuffles`, `draws`).
+pub(crate) fn test_json(test: &crate::analysis::TestReport, unit: &str) -> TestJson {
     let mut json = TestJson {
         name: test.name,
         description: test.description,
@@ -248,7 +254,7 @@ fn test_json(test: &crate::analysis::TestReport) -> TestJson {
             json.status = "too_few_trials";
             json.trials_needed = Some(*needed);
             json.note = Some(format!(
-                "some cell would expect fewer than 5 shuffles; needs at least {needed} trials"
+                "some cell would expect fewer than 5 {unit}; needs at least {needed}"
             ));
         }
         TestOutcome::NotTallied(reason) => {

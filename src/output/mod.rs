@@ -1,4 +1,4 @@
-//! Rendering a run's report: a terminal text report, JSON and CSV, and writing them to
+//! Rendering a run's (or a stream run's) report: a terminal text report, JSON and CSV, and writing them to
 //! a file or standard output without ever leaving a half-written file behind.
 //!
 //! Renderers build strings and never print, so that the binary decides where things go
@@ -7,6 +7,9 @@
 pub mod csv;
 mod destination;
 pub mod json;
+pub mod stream_csv;
+pub mod stream_json;
+pub mod stream_text;
 pub mod text;
 
 pub use destination::{Destination, remove_pending_temporaries};

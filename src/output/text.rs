@@ -84,7 +84,7 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     )
     .unwrap();
     for test in &analysis.tests {
-        render_test(out, test);
+        render_test(out, test, "shuffles");
     }
     match analysis.total_variation {
         Some(tv) => writeln!(
@@ -155,7 +155,8 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     }
 }
 
-fn render_test(out: &mut String, test: &TestReport) {
+/// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
+pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
     let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
     match &test.outcome {
         TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
@@ -169,7 +170,7 @@ fn render_test(out: &mut String, test: &TestReport) {
         ),
         TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
             out,
-            "  {:<13} too few trials: every cell must expect 5 shuffles, which needs at least {}",
+            "  {:<13} too few trials: every cell must expect 5 {unit}, which needs at least {}",
             test.name,
             group_thousands(*needed)
         ),
@@ -267,7 +268,7 @@ fn format_statistic(statistic: f64) -> String {
 }
 
 /// An expected count: `100,000`, `33,333.3` or `4.17`.
-fn format_expected(expected: f64) -> String {
+pub(crate) fn format_expected(expected: f64) -> String {
     if expected >= 1000.0 {
         let rounded = (expected * 10.0).round() / 10.0;
         let whole = group_thousands(rounded.trunc() as u64);
@@ -281,7 +282,7 @@ fn format_expected(expected: f64) -> String {
 }
 
 /// A significance level: `1e-6`, or `0.01` for the larger ones.
-fn format_probability(p: f64) -> String {
+pub(crate) fn format_probability(p: f64) -> String {
     if p < 1e-3 {
         format!("{p:e}")
     } else {

@@ -109,22 +109,69 @@ impl Engine {
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
         let chunks = trials.div_ceil(CHUNK_TRIALS);
-        let next_chunk = AtomicU64::new(0);
+        self.for_each_unit(chunks, progress, make, |accumulator, chunk, chunk_progress| {
+            let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
+            let mut source = SimulationSource::for_chunk(seed, chunk);
+            work(accumulator, &mut source, count, chunk_progress);
+            count
+        })
+    }
+
+    /// Runs `streams` independent streams of `length` draws on every worker and returns
+    /// one accumulator per worker. Stream `s` draws from
+    /// [`SimulationSource::for_chunk`]`(seed, s)` and nothing else, so, as with chunks of
+    /// trials, the accumulators add up to the same total whatever the number of workers.
+    /// `work(accumulator, source, progress)` runs one stream; progress counts draws.
+    pub fn run_streams<A, Make, Work>(
+        &self,
+        streams: u64,
+        length: u64,
+        seed: u64,
+        progress: &dyn Progress,
+        make: Make,
+        work: Work,
+    ) -> Vec<A>
+    where
+        A: Send,
+        Make: Fn() -> A + Sync,
+        Work: Fn(&mut A, &mut SimulationSource, &ChunkProgress) + Sync,
+    {
+        self.for_each_unit(streams, progress, make, |accumulator, stream, stream_progress| {
+            let mut source = SimulationSource::for_chunk(seed, stream);
+            work(accumulator, &mut source, stream_progress);
+            length
+        })
+    }
+
+    /// Hands out unit numbers `0..units` to the workers, each of which runs
+    /// `work(accumulator, unit, progress)` (returning the unit's size in progress steps)
+    /// into an accumulator of its own.
+    fn for_each_unit<A, Make, Work>(
+        &self,
+        units: u64,
+        progress: &dyn Progress,
+        make: Make,
+        work: Work,
+    ) -> Vec<A>
+    where
+        A: Send,
+        Make: Fn() -> A + Sync,
+        Work: Fn(&mut A, u64, &ChunkProgress) -> u64 + Sync,
+    {
+        let next_unit = AtomicU64::new(0);
         self.pool.broadcast(|_| {
             let mut accumulator = make();
             loop {
-                let chunk = next_chunk.fetch_add(1, Ordering::Relaxed);
-                if chunk >= chunks {
+                let unit = next_unit.fetch_add(1, Ordering::Relaxed);
+                if unit >= units {
                     break;
                 }
-                let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-                let mut source = SimulationSource::for_chunk(seed, chunk);
-                let chunk_progress = ChunkProgress {
+                let unit_progress = ChunkProgress {
                     progress,
                     reported: std::cell::Cell::new(0),
                 };
-                work(&mut accumulator, &mut source, count, &chunk_progress);
-                progress.advance(count.saturating_sub(chunk_progress.reported.get()));
+                let size = work(&mut accumulator, unit, &unit_progress);
+                progress.advance(size.saturating_sub(unit_progress.reported.get()));
             }
             accumulator
         })

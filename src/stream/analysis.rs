@@ -1,0 +1,292 @@
+//! From a stream tally to findings: which tests apply to which generator, what they say
+//! after correction, and the verdict.
+//!
+//! Every generator's item frequencies are tested against the intended weights. Where
+//! theory knows the run and gap laws (i.i.d. draws; bags of one of each item) the
+//! observed histograms are tested against them. Bags also get the order tests (position
+//! within the cycle, repeats of the previous cycle) and hard bounds that no correct bag
+//! can break (a bag of `c` copies never runs longer than `2c`): a broken bound fails the
+//! result outright, whatever the p-values say.
+
+use crate::analysis::{TestOutcome, TestReport};
+use crate::catalogue::generators::{BagShape, GeneratorKind};
+use crate::output::text::group_thousands;
+use crate::stats::bag_fits::{cycle_position_fit, cycle_repeat_fit};
+use crate::stats::chi_square::law_fit;
+use crate::stats::holm::holm_adjust;
+use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
+use crate::stats::{Fit, PValue, Thresholds, Verdict};
+use crate::tally::stream::StreamTally;
+
+/// Which law the runs and gaps are compared with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Theory {
+    /// Independent draws with these probabilities.
+    Iid(Vec<f64>),
+    /// A bag dealing one of each of this many items per cycle.
+    OneOfEach(u64),
+    /// No law is known for this generator.
+    Unknown,
+}
+
+impl Theory {
+    /// The theory that applies to a generator of this kind and shape.
+    pub fn for_generator(kind: GeneratorKind, shape: Option<&BagShape>, probabilities: &[f64]) -> Self {
+        match (kind, shape) {
+            (GeneratorKind::Iid | GeneratorKind::IfElse, _)
+            | (GeneratorKind::Unrandomness { step: 0.0 }, _) => Theory::Iid(probabilities.to_vec()),
+            (_, Some(shape)) if shape.exact && shape.source_copies.iter().all(|&c| c <= 1) => {
+                Theory::OneOfEach(shape.source_copies.iter().sum())
+            }
+            _ => Theory::Unknown,
+        }
+    }
+
+    /// A few words for the report.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Theory::Iid(_) => "geometric (independent draws), exact for the stream length",
+            Theory::OneOfEach(_) => "one-of-each bag: P(d) = (m - |d - m|) / m^2",
+            Theory::Unknown => "no exact law known for this generator",
+        }
+    }
+}
+
+/// A bound no correct generator of this shape can break.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invariant {
+    /// Short name, as in JSON.
+    pub name: &'static str,
+    /// The largest value allowed.
+    pub bound: u64,
+    /// The largest value seen.
+    pub observed: u64,
+    /// The item that reached it (its number), if any.
+    pub item: Option<usize>,
+}
+
+impl Invariant {
+    /// Whether the bound held.
+    pub fn holds(&self) -> bool {
+        self.observed <= self.bound
+    }
+
+    /// What must hold, in words, with the item named.
+    pub fn describe(&self, names: &[String]) -> String {
+        let item = self.item.map_or("any item", |item| names[item].as_str());
+        match self.name {
+            "longest-run" => format!(
+                "no run of {item} over {}: twice the copies one cycle deals",
+                group_thousands(self.bound)
+            ),
+            "longest-gap" => format!(
+                "no gap between copies of {item} over {}: 2 x (slots - copies) + 1",
+                group_thousands(self.bound)
+            ),
+            _ => "items of weight 0 are never drawn".to_string(),
+        }
+    }
+}
+
+/// Everything the statistics say about one stream tally.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamAnalysis {
+    /// The tests that apply, in a fixed order.
+    pub tests: Vec<TestReport>,
+    /// The hard bounds that apply.
+    pub invariants: Vec<Invariant>,
+    /// The graded verdict.
+    pub verdict: Verdict,
+    /// The law runs and gaps were compared with.
+    pub theory: Theory,
+    /// The run-length law (entry `v-1` for length `v`, the last also for longer runs).
+    pub run_law: Option<Vec<f64>>,
+    /// The gap law, likewise.
+    pub gap_law: Option<Vec<f64>>,
+    /// Items with positive weight that never came out.
+    pub never_drawn: Vec<usize>,
+}
+
+/// Runs every applicable test on `tally` and grades the result.
+pub fn analyse_stream(
+    tally: &StreamTally,
+    probabilities: &[f64],
+    shape: Option<&BagShape>,
+    theory: Theory,
+    thresholds: &Thresholds,
+) -> StreamAnalysis {
+    let draws = tally.draws();
+    let mut tests = vec![report(
+        "frequencies",
+        "each item as often as its weight says",
+        TestOutcome::Fit(law_fit(&tally.frequencies, probabilities, draws)),
+    )];
+    let (run_law, gap_law) = match &theory {
+        Theory::Iid(p) => (iid_run_law(p, tally.length), iid_gap_law(p, tally.length)),
+        Theory::OneOfEach(m) => (None, one_of_each_gap_law(*m, tally.length)),
+        Theory::Unknown => (None, None),
+    };
+    let law_test = |name, description, law: &Option<Vec<f64>>, histogram: crate::tally::stream::Histogram| {
+        let outcome = match law {
+            Some(law) => TestOutcome::Fit(law_fit(&histogram.folded(law.len()), law, histogram.total())),
+            None => TestOutcome::NotTallied(
+                "no law for this stream length (too short, or weights too uneven to compute it)".to_string(),
+            ),
+        };
+        report(name, description, outcome)
+    };
+    if matches!(theory, Theory::Iid(_)) {
+        tests.push(law_test(
+            "run-lengths",
+            "complete runs follow the geometric law",
+            &run_law,
+            tally.all_runs(),
+        ));
+        tests.push(law_test(
+            "gaps",
+            "gaps between repeats follow the geometric law",
+            &gap_law,
+            tally.all_gaps(),
+        ));
+    }
+    if matches!(theory, Theory::OneOfEach(_)) {
+        tests.push(law_test(
+            "gaps",
+            "gaps between repeats follow the one-of-each bag law",
+            &gap_law,
+            tally.all_gaps(),
+        ));
+    }
+    if let (Some(table), Some(cycle), Some(shape)) = (&tally.cycle_positions, &tally.cycle, shape) {
+        tests.push(report(
+            "cycle-positions",
+            "each item equally likely at every position of the bag's cycle",
+            TestOutcome::Fit(cycle_position_fit(
+                table,
+                cycle.bins(),
+                tally.frequencies.len(),
+                shape.slots,
+            )),
+        ));
+    }
+    if let (Some(repeats), Some(shape)) = (&tally.repeats, shape) {
+        tests.push(report(
+            "cycle-repeats",
+            "a cycle repeats the item of the cycle before as often as chance",
+            TestOutcome::Fit(cycle_repeat_fit(
+                repeats.matches,
+                repeats.cycle_pairs,
+                &shape.source_copies,
+            )),
+        ));
+    }
+    let ran: Vec<usize> = (0..tests.len())
+        .filter(|&i| tests[i].p_value().is_some())
+        .collect();
+    let raw: Vec<PValue> = ran.iter().filter_map(|&i| tests[i].p_value()).collect();
+    for (&i, adjusted) in ran.iter().zip(holm_adjust(&raw)) {
+        tests[i].p_adjusted = Some(adjusted);
+    }
+
+    let invariants = invariants(tally, probabilities, shape);
+    let mut verdict = thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted));
+    if invariants.iter().any(|invariant| !invariant.holds()) {
+        verdict = Verdict::Fail;
+    }
+    StreamAnalysis {
+        tests,
+        invariants,
+        verdict,
+        theory,
+        run_law,
+        gap_law,
+        never_drawn: (0..probabilities.len())
+            .filter(|&item| probabilities[item] > 0.0 && tally.frequencies[item] == 0)
+            .collect(),
+    }
+}
+
+fn invariants(tally: &StreamTally, probabilities: &[f64], shape: Option<&BagShape>) -> Vec<Invariant> {
+    let mut invariants = Vec::new();
+    if let Some(shape) = shape {
+        // A run crosses at most one cycle boundary unless a whole cycle is one item, so
+        // an item dealt at most c times per cycle never runs longer than 2c. Each item
+        // has its own bound; the one closest to (or furthest past) it is reported.
+        let worst = (0..shape.most_per_cycle.len())
+            .filter(|&item| shape.most_per_cycle[item] > 0 && shape.most_per_cycle[item] < shape.slots)
+            .map(|item| {
+                let bound = 2 * shape.most_per_cycle[item];
+                (tally.longest_run[item] as i128 - bound as i128, item, bound)
+            })
+            .max();
+        if let Some((_, item, bound)) = worst {
+            invariants.push(Invariant {
+                name: "longest-run",
+                bound,
+                observed: tally.longest_run[item],
+                item: Some(item),
+            });
+        }
+        if shape.exact {
+            // Consecutive copies of an item are at most 2(S - c) + 1 apart in whole bags.
+            let worst = (0..shape.source_copies.len())
+                .filter(|&item| shape.source_copies[item] > 0)
+                .map(|item| {
+                    let bound = 2 * (shape.slots - shape.source_copies[item]) + 1;
+                    (tally.gaps[item].max() as i128 - bound as i128, item, bound)
+                })
+                .max();
+            if let Some((_, item, bound)) = worst {
+                invariants.push(Invariant {
+                    name: "longest-gap",
+                    bound,
+                    observed: tally.gaps[item].max(),
+                    item: Some(item),
+                });
+            }
+        }
+    }
+    let weightless: Vec<usize> = (0..probabilities.len())
+        .filter(|&item| probabilities[item] == 0.0)
+        .collect();
+    if !weightless.is_empty() {
+        let (observed, item) = weightless
+            .iter()
+            .map(|&item| (tally.frequencies[item], item))
+            .max()
+            .expect("not empty");
+        invariants.push(Invariant {
+            name: "weightless-items",
+            bound: 0,
+            observed,
+            item: Some(item),
+        });
+    }
+    invariants
+}
+
+fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
+    TestReport {
+        name,
+        description,
+        outcome,
+        p_adjusted: None,
+    }
+}
+
+impl StreamAnalysis {
+    /// The smallest Holm-adjusted p-value.
+    pub fn smallest_p_adjusted(&self) -> Option<PValue> {
+        self.tests
+            .iter()
+            .filter_map(|test| test.p_adjusted)
+            .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+    }
+
+    /// Whether any test could not run for lack of draws.
+    pub fn needs_more_draws(&self) -> bool {
+        self.tests
+            .iter()
+            .any(|test| matches!(test.outcome, TestOutcome::Fit(Fit::TooFewTrials { .. })))
+    }
+}

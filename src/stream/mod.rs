@@ -1,0 +1,292 @@
+//! `stream`: run endless item generators (i.i.d. picks, shuffle bags) as many independent
+//! streams in parallel, tally what they deal, and test it.
+//!
+//! This is the library behind `shuffle-audit stream`. As with `run`, the settings are
+//! validated first (so the command line fails only with one-line errors), the seed is
+//! fixed (from the OS if none was given), and each generator runs on the same engine with
+//! the same seed: stream `s` of every generator draws from the same source stream, so
+//! results depend on the seed and never on the thread count.
+
+pub mod analysis;
+pub mod items;
+
+use std::time::{Duration, Instant};
+
+use crate::catalogue::Expectation;
+use crate::catalogue::generators::{
+    BagShape, Generator, GeneratorEntry, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario,
+};
+use crate::error::{Error, Result};
+use crate::randomness::{SimulationSource, seed_from_os};
+use crate::run::SeedOrigin;
+use crate::simulate::{ChunkProgress, Engine, MAX_THREADS, Progress};
+use crate::stats::Thresholds;
+use crate::stats::pooling::MIN_EXPECTED;
+use crate::tally::stream::{CycleLayout, Deal, StreamLayout, StreamRecorder, StreamTally};
+
+use analysis::{StreamAnalysis, Theory, analyse_stream};
+use items::Items;
+
+/// The most bins the cycle-position table groups a bag's positions into.
+pub const MAX_CYCLE_BINS: u64 = 100;
+
+/// Draws between two progress reports inside one stream.
+const PROGRESS_EVERY: u64 = 1 << 20;
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamSettings {
+    /// The items and their intended weights.
+    pub items: Items,
+    /// Draws per stream.
+    pub length: u64,
+    /// Independent streams per generator.
+    pub streams: u64,
+    /// The seed; `None` takes one from the operating system.
+    pub seed: Option<u64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Significance level for `fail`.
+    pub alpha: f64,
+    /// Mid-sequence additions, for the bags with a cursor.
+    pub scenario: StreamScenario,
+}
+
+impl StreamSettings {
+    /// Checks every setting against every generator, so that a run never starts with a
+    /// value it cannot honour.
+    pub fn validate(&self, generators: &[GeneratorSpec]) -> Result<Thresholds> {
+        let bad = |option, problem: String| Err(Error::BadOption { option, problem });
+        if self.length < 2 {
+            return bad(
+                "--length",
+                format!("must be at least 2 draws (got {})", self.length),
+            );
+        }
+        if self.streams == 0 {
+            return bad("--streams", "must be at least 1".to_string());
+        }
+        if self.length.checked_mul(self.streams).is_none() {
+            return bad(
+                "--streams",
+                format!(
+                    "{} streams of {} draws exceed 2^64 draws",
+                    self.streams, self.length
+                ),
+            );
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return bad(
+                "--threads",
+                format!("must be between 1 and {MAX_THREADS} (got {})", self.threads),
+            );
+        }
+        if self.scenario.add_every == Some(0) {
+            return bad("--add-every", "must be at least 1 draw".to_string());
+        }
+        if self.scenario.add_every.is_some() && !generators.iter().any(GeneratorSpec::takes_additions) {
+            return bad(
+                "--add-every",
+                "applies to the bags with a cursor (shuffle-bag, shuffle-bag-csharp, boggle-truncated, boggle-rounded), and none is being run".to_string(),
+            );
+        }
+        for generator in generators {
+            let largest = generator.largest_bag(&self.items, &self.scenario, self.length)?;
+            if largest > MAX_BAG_SLOTS {
+                return Err(Error::BadParameter {
+                    spec: generator.display_name(),
+                    problem: format!(
+                        "its bag would grow to {largest} slots over {} draws (at most {MAX_BAG_SLOTS}); add less often or draw fewer",
+                        self.length
+                    ),
+                });
+            }
+        }
+        Thresholds::new(self.alpha)
+    }
+
+    /// The worker threads the run will start: more than one per stream would idle.
+    pub fn threads_used(&self) -> usize {
+        self.threads
+            .min(usize::try_from(self.streams).unwrap_or(usize::MAX))
+    }
+}
+
+/// One generator's tally and findings.
+#[derive(Clone, Debug)]
+pub struct StreamResult {
+    /// Its name as it ran (`unrandomness:1`).
+    pub name: String,
+    /// Its catalogue entry.
+    pub entry: &'static GeneratorEntry,
+    /// The verdict it deserves on these items.
+    pub expected: Expectation,
+    /// How it deals, for bag generators (cycles aligned with the stream start).
+    pub shape: Option<BagShape>,
+    /// Whether `--add-every` applied to it.
+    pub additions: bool,
+    /// What came out.
+    pub tally: StreamTally,
+    /// What the statistics say.
+    pub analysis: StreamAnalysis,
+    /// Wall-clock time of its streams.
+    pub elapsed: Duration,
+}
+
+/// A finished `stream` run.
+#[derive(Clone, Debug)]
+pub struct StreamReport {
+    /// The settings, seed fixed.
+    pub settings: StreamSettings,
+    /// The seed every generator ran with.
+    pub seed: u64,
+    /// Where it came from.
+    pub seed_origin: SeedOrigin,
+    /// Threads actually used.
+    pub threads: usize,
+    /// Wall-clock time of the whole run.
+    pub elapsed: Duration,
+    /// One per generator, in the order given.
+    pub results: Vec<StreamResult>,
+}
+
+impl StreamReport {
+    /// Draws per second over the whole run.
+    pub fn draws_per_second(&self) -> f64 {
+        let total = self.settings.length as f64 * self.settings.streams as f64 * self.results.len() as f64;
+        total / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Runs every generator with `settings`.
+pub fn run_streams(
+    generators: &[GeneratorSpec],
+    settings: &StreamSettings,
+    progress: &dyn Progress,
+) -> Result<StreamReport> {
+    let thresholds = settings.validate(generators)?;
+    let (seed, seed_origin) = match settings.seed {
+        Some(seed) => (seed, SeedOrigin::Given),
+        None => (seed_from_os()?, SeedOrigin::OperatingSystem),
+    };
+    let engine = Engine::new(settings.threads_used())?;
+    let started = Instant::now();
+    let mut results = Vec::with_capacity(generators.len());
+    for spec in generators {
+        let generator_started = Instant::now();
+        let items = &settings.items;
+        let shape = spec.shape(items, &settings.scenario)?;
+        let probabilities = items.probabilities();
+        let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
+        let layout = layout(settings, shape.as_ref(), bag_slots, &probabilities);
+        let recorders = engine.run_streams(
+            settings.streams,
+            settings.length,
+            seed,
+            progress,
+            || StreamRecorder::new(&layout),
+            |recorder, source, stream_progress| {
+                let mut dealer = Dealer {
+                    generator: spec.build(items, &settings.scenario),
+                    source,
+                    progress: stream_progress,
+                };
+                recorder.record_stream(&mut dealer);
+            },
+        );
+        let mut recorders = recorders.into_iter().map(StreamRecorder::finish);
+        let mut tally = recorders.next().expect("an engine has at least one worker");
+        for other in recorders {
+            tally.merge(&other);
+        }
+        let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
+        let analysis = analyse_stream(&tally, &probabilities, shape.as_ref(), theory, &thresholds);
+        results.push(StreamResult {
+            name: spec.display_name(),
+            entry: spec.entry,
+            expected: spec.expected(items),
+            additions: settings.scenario.add_every.is_some() && spec.takes_additions(),
+            shape,
+            tally,
+            analysis,
+            elapsed: generator_started.elapsed(),
+        });
+    }
+    Ok(StreamReport {
+        settings: StreamSettings {
+            seed: Some(seed),
+            ..settings.clone()
+        },
+        seed,
+        seed_origin,
+        threads: engine.threads(),
+        elapsed: started.elapsed(),
+        results,
+    })
+}
+
+/// What a generator's streams are tallied into: cycle positions binned so that every
+/// cell of the table can expect [`MIN_EXPECTED`] draws, and windows of one bag length
+/// (the bag as first filled, for bags that grow; for generators without a bag, the total
+/// weight when it is whole, so that an i.i.d. pick compares with the bag it imitates).
+fn layout(
+    settings: &StreamSettings,
+    shape: Option<&BagShape>,
+    bag_slots: Option<u64>,
+    probabilities: &[f64],
+) -> StreamLayout {
+    let cycle = shape.filter(|shape| shape.slots >= 2).map(|shape| {
+        let cycles = (settings.length / shape.slots).saturating_mul(settings.streams);
+        // Expected draws of item i in a bin of g positions: cycles · g · c_i / S.
+        let rarest = shape
+            .source_copies
+            .iter()
+            .filter(|&&c| c > 0)
+            .map(|&c| c as f64 * shape.slots as f64 / shape.source_slots as f64)
+            .fold(f64::INFINITY, f64::min);
+        let mut bins = shape.slots.min(MAX_CYCLE_BINS);
+        while bins > 1 {
+            let narrowest = (shape.slots / bins) as f64;
+            if cycles as f64 * narrowest * rarest / shape.slots as f64 >= MIN_EXPECTED {
+                break;
+            }
+            bins -= 1;
+        }
+        CycleLayout::new(shape.slots, bins.max(2), shape.exact)
+    });
+    let window_length = match (shape, bag_slots) {
+        (Some(shape), _) => Some(shape.slots),
+        (None, Some(slots)) => Some(slots),
+        (None, None) => settings
+            .items
+            .whole_weights()
+            .map(|weights| weights.iter().sum::<u64>()),
+    };
+    StreamLayout {
+        items: settings.items.len(),
+        length: settings.length,
+        cycle,
+        window: window_length
+            .filter(|&length| length >= 1 && length <= settings.length)
+            .map(|length| (length, probabilities.iter().map(|&p| p * length as f64).collect())),
+    }
+}
+
+/// Deals one stream from a generator, reporting progress every [`PROGRESS_EVERY`] draws.
+struct Dealer<'a, 'p> {
+    generator: Generator,
+    source: &'a mut SimulationSource,
+    progress: &'a ChunkProgress<'p>,
+}
+
+impl Deal for Dealer<'_, '_> {
+    fn deal(&mut self, count: u64, sink: &mut impl FnMut(u16)) {
+        let mut left = count;
+        while left > 0 {
+            let block = left.min(PROGRESS_EVERY);
+            self.generator.draw_each(self.source, block, sink);
+            self.progress.done(block);
+            left -= block;
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! Tallies of item streams: how often each item came out, the lengths of its runs and of
+//! the gaps between its occurrences, where it fell within the bag's cycle, how often a
+//! cycle repeated the item of the cycle before at the same place, and how far each
+//! window of one bag length strayed from the counts the weights promise.
+//!
+//! Every table is plain counts (or maxima and sums), so the tallies of streams run on
+//! different threads add up to the same total whatever the thread count. Runs are
+//! counted only when they end inside the stream, so that theory (which describes complete
+//! runs) applies; the longest run seen includes a run cut off by the end of the stream.
+
+use std::collections::BTreeMap;
+
+/// Values below this are counted in a dense vector, larger ones in a map.
+const DENSE_VALUES: usize = 1 << 12;
+
+/// A count per positive integer value (a run length, a gap), dense for small values and
+/// sparse for the rare long ones.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    dense: Vec<u64>,
+    sparse: BTreeMap<u64, u64>,
+}
+
+impl Histogram {
+    /// Counts one occurrence of `value`.
+    #[inline]
+    pub fn add(&mut self, value: u64) {
+        self.add_times(value, 1);
+    }
+
+    /// Counts `times` occurrences of `value`.
+    #[inline]
+    pub fn add_times(&mut self, value: u64, times: u64) {
+        let index = value as usize;
+        if index < DENSE_VALUES {
+            if index >= self.dense.len() {
+                self.dense.resize(index + 1, 0);
+            }
+            self.dense[index] += times;
+        } else {
+            *self.sparse.entry(value).or_insert(0) += times;
+        }
+    }
+
+    /// Adds another histogram's counts.
+    pub fn merge(&mut self, other: &Histogram) {
+        for (value, count) in other.iter() {
+            self.add_times(value, count);
+        }
+    }
+
+    /// `(value, count)` for every value seen, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.dense
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(|(value, &count)| (value as u64, count))
+            .chain(self.sparse.iter().map(|(&value, &count)| (value, count)))
+    }
+
+    /// The number of values counted.
+    pub fn total(&self) -> u64 {
+        self.iter().map(|(_, count)| count).sum()
+    }
+
+    /// The largest value counted, 0 if none.
+    pub fn max(&self) -> u64 {
+        self.iter().last().map_or(0, |(value, _)| value)
+    }
+
+    /// The mean value, `None` if nothing was counted.
+    pub fn mean(&self) -> Option<f64> {
+        let total = self.total();
+        (total > 0).then(|| {
+            self.iter()
+                .map(|(value, count)| value as f64 * count as f64)
+                .sum::<f64>()
+                / total as f64
+        })
+    }
+
+    /// Counts for the values `1..=cells`, where the last cell also holds every larger value.
+    pub fn folded(&self, cells: usize) -> Vec<u64> {
+        let mut folded = vec![0u64; cells];
+        for (value, count) in self.iter() {
+            if value >= 1 {
+                folded[(value as usize).min(cells) - 1] += count;
+            }
+        }
+        folded
+    }
+}
+
+/// Where the cycle positions of a bag are tallied: `bins` contiguous groups of positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleLayout {
+    /// Draws per cycle.
+    pub slots: u64,
+    /// `bounds[b]..bounds[b + 1]` are the positions of bin `b`; `bounds.len() - 1` bins.
+    pub bounds: Vec<u64>,
+    /// Whether to count repeats of the previous cycle's item at the same position (whole
+    /// bags only, see the cycle-repeats test).
+    pub repeats: bool,
+}
+
+impl CycleLayout {
+    /// `bins` near-equal contiguous bins over `slots` positions.
+    pub fn new(slots: u64, bins: u64, repeats: bool) -> Self {
+        let bins = bins.clamp(1, slots.max(1));
+        let bounds = (0..=bins)
+            .map(|b| (u128::from(b) * u128::from(slots)).div_ceil(u128::from(bins)) as u64)
+            .collect();
+        Self {
+            slots,
+            bounds,
+            repeats,
+        }
+    }
+
+    /// Number of bins.
+    pub fn bins(&self) -> usize {
+        self.bounds.len() - 1
+    }
+}
+
+/// What to tally besides frequencies, runs and gaps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamLayout {
+    /// Items.
+    pub items: usize,
+    /// Draws per stream.
+    pub length: u64,
+    /// The bag's cycle, for bag generators.
+    pub cycle: Option<CycleLayout>,
+    /// Window length and each item's expected count per window.
+    pub window: Option<(u64, Vec<f64>)>,
+}
+
+/// Counts of windows of one bag length and how far they strayed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowTally {
+    /// Draws per window.
+    pub length: u64,
+    /// Each item's expected count per window.
+    pub expected: Vec<f64>,
+    /// Complete windows counted.
+    pub windows: u64,
+    /// Per item: the sum over windows of |count − expected|.
+    pub absolute_deviation_sum: Vec<f64>,
+    /// Per item: the largest |count − expected|.
+    pub largest_deviation: Vec<f64>,
+}
+
+/// Per item, the number of draws that repeated the previous cycle's item at the same
+/// position, over pairs of consecutive complete cycles.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RepeatTally {
+    /// Pairs of consecutive complete cycles compared.
+    pub cycle_pairs: u64,
+    /// Positions where both cycles dealt the same item.
+    pub matches: u64,
+}
+
+/// Everything counted over a set of streams.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamTally {
+    /// Streams counted.
+    pub streams: u64,
+    /// Draws per stream.
+    pub length: u64,
+    /// Draws of each item.
+    pub frequencies: Vec<u64>,
+    /// Per item: lengths of its complete runs (ended by another item).
+    pub runs: Vec<Histogram>,
+    /// Per item: the longest run seen, including one cut off by the end of a stream.
+    pub longest_run: Vec<u64>,
+    /// Per item: distances between consecutive occurrences.
+    pub gaps: Vec<Histogram>,
+    /// Bins × items counts of complete cycles (row-major), for bags.
+    pub cycle_positions: Option<Vec<u64>>,
+    /// The layout those counts use.
+    pub cycle: Option<CycleLayout>,
+    /// Repeats of the previous cycle, for whole bags.
+    pub repeats: Option<RepeatTally>,
+    /// Windows of one bag length.
+    pub windows: Option<WindowTally>,
+}
+
+impl StreamTally {
+    /// An empty tally.
+    pub fn new(layout: &StreamLayout) -> Self {
+        let items = layout.items;
+        Self {
+            streams: 0,
+            length: layout.length,
+            frequencies: vec![0; items],
+            runs: vec![Histogram::default(); items],
+            longest_run: vec![0; items],
+            gaps: vec![Histogram::default(); items],
+            cycle_positions: layout.cycle.as_ref().map(|cycle| vec![0; cycle.bins() * items]),
+            cycle: layout.cycle.clone(),
+            repeats: layout
+                .cycle
+                .as_ref()
+                .filter(|cycle| cycle.repeats)
+                .map(|_| RepeatTally::default()),
+            windows: layout.window.as_ref().map(|(length, expected)| WindowTally {
+                length: *length,
+                expected: expected.clone(),
+                windows: 0,
+                absolute_deviation_sum: vec![0.0; items],
+                largest_deviation: vec![0.0; items],
+            }),
+        }
+    }
+
+    /// Adds another tally of the same layout.
+    pub fn merge(&mut self, other: &StreamTally) {
+        self.streams += other.streams;
+        add_into(&mut self.frequencies, &other.frequencies);
+        for (mine, theirs) in self.runs.iter_mut().zip(&other.runs) {
+            mine.merge(theirs);
+        }
+        for (mine, theirs) in self.gaps.iter_mut().zip(&other.gaps) {
+            mine.merge(theirs);
+        }
+        for (mine, &theirs) in self.longest_run.iter_mut().zip(&other.longest_run) {
+            *mine = (*mine).max(theirs);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.cycle_positions, &other.cycle_positions) {
+            add_into(mine, theirs);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.repeats, &other.repeats) {
+            mine.cycle_pairs += theirs.cycle_pairs;
+            mine.matches += theirs.matches;
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.windows, &other.windows) {
+            mine.windows += theirs.windows;
+            for i in 0..mine.expected.len() {
+                mine.absolute_deviation_sum[i] += theirs.absolute_deviation_sum[i];
+                mine.largest_deviation[i] = mine.largest_deviation[i].max(theirs.largest_deviation[i]);
+            }
+        }
+    }
+
+    /// Total draws.
+    pub fn draws(&self) -> u64 {
+        self.frequencies.iter().sum()
+    }
+
+    /// All items' complete runs together.
+    pub fn all_runs(&self) -> Histogram {
+        merged_histograms(&self.runs)
+    }
+
+    /// All items' gaps together.
+    pub fn all_gaps(&self) -> Histogram {
+        merged_histograms(&self.gaps)
+    }
+}
+
+fn merged_histograms(histograms: &[Histogram]) -> Histogram {
+    let mut all = Histogram::default();
+    for histogram in histograms {
+        all.merge(histogram);
+    }
+    all
+}
+
+fn add_into(total: &mut [u64], part: &[u64]) {
+    for (total, &part) in total.iter_mut().zip(part) {
+        *total += part;
+    }
+}
+
+/// Something that deals the items of one stream, handing each to a sink. Generic, so
+/// that a generator's loop and the tally's bookkeeping compile into one loop.
+pub trait Deal {
+    /// Hands exactly `count` items to `sink`, in order.
+    fn deal(&mut self, count: u64, sink: &mut impl FnMut(u16));
+}
+
+/// A recorded sequence deals itself (tests, and streams read from elsewhere).
+impl Deal for std::slice::Iter<'_, u16> {
+    fn deal(&mut self, count: u64, sink: &mut impl FnMut(u16)) {
+        for _ in 0..count {
+            sink(*self.next().expect("the sequence holds the whole stream"));
+        }
+    }
+}
+
+/// Tallies one stream at a time into a [`StreamTally`], keeping the per-stream state
+/// (last occurrence of each item, the current run, the previous cycle, the window).
+pub struct StreamRecorder {
+    tally: StreamTally,
+    last_seen: Vec<u64>,
+    previous_cycle: Vec<u16>,
+    window_counts: Vec<u64>,
+}
+
+/// Marks an item not yet seen in the current stream.
+const NEVER: u64 = u64::MAX;
+
+impl StreamRecorder {
+    /// A recorder for streams of this layout.
+    pub fn new(layout: &StreamLayout) -> Self {
+        let tally = StreamTally::new(layout);
+        let previous_cycle = match &tally.cycle {
+            Some(cycle) if cycle.repeats => vec![0; cycle.slots as usize],
+            _ => Vec::new(),
+        };
+        Self {
+            last_seen: vec![NEVER; layout.items],
+            window_counts: vec![0; layout.items],
+            previous_cycle,
+            tally,
+        }
+    }
+
+    /// Tallies one whole stream of `length` items dealt by `source`.
+    #[inline(never)]
+    pub fn record_stream(&mut self, source: &mut impl Deal) {
+        self.last_seen.fill(NEVER);
+        self.window_counts.fill(0);
+        let tally = &mut self.tally;
+        let last_seen = &mut self.last_seen;
+        let previous_cycle = &mut self.previous_cycle;
+        let window_counts = &mut self.window_counts;
+        let length = tally.length;
+        let (slots, complete_end, bounds) = match &tally.cycle {
+            Some(cycle) => (
+                cycle.slots,
+                (length / cycle.slots) * cycle.slots,
+                cycle.bounds.clone(),
+            ),
+            None => (u64::MAX, 0, Vec::new()),
+        };
+        let items = tally.frequencies.len();
+        let window_length = tally.windows.as_ref().map_or(u64::MAX, |w| w.length);
+
+        let mut index: u64 = 0;
+        let mut run_item: u16 = 0;
+        let mut run_length: u64 = 0;
+        let mut position: u64 = 0;
+        let mut bin: usize = 0;
+        let mut in_window: u64 = 0;
+        let mut sink = |item: u16| {
+            let i = item as usize;
+            tally.frequencies[i] += 1;
+            if run_length > 0 && item == run_item {
+                run_length += 1;
+            } else {
+                if run_length > 0 {
+                    tally.runs[run_item as usize].add(run_length);
+                    let longest = &mut tally.longest_run[run_item as usize];
+                    *longest = (*longest).max(run_length);
+                }
+                run_item = item;
+                run_length = 1;
+            }
+            let last = last_seen[i];
+            if last != NEVER {
+                tally.gaps[i].add(index - last);
+            }
+            last_seen[i] = index;
+            if index < complete_end {
+                if let Some(positions) = &mut tally.cycle_positions {
+                    while position >= bounds[bin + 1] {
+                        bin += 1;
+                    }
+                    positions[bin * items + i] += 1;
+                }
+                if let Some(repeats) = &mut tally.repeats {
+                    let slot = &mut previous_cycle[position as usize];
+                    if index >= slots {
+                        repeats.matches += u64::from(*slot == item);
+                    }
+                    *slot = item;
+                }
+                position += 1;
+                if position == slots {
+                    position = 0;
+                    bin = 0;
+                }
+            }
+            if let Some(windows) = &mut tally.windows {
+                window_counts[i] += 1;
+                in_window += 1;
+                if in_window == window_length {
+                    windows.windows += 1;
+                    for (item, count) in window_counts.iter_mut().enumerate() {
+                        let deviation = (*count as f64 - windows.expected[item]).abs();
+                        windows.absolute_deviation_sum[item] += deviation;
+                        if deviation > windows.largest_deviation[item] {
+                            windows.largest_deviation[item] = deviation;
+                        }
+                        *count = 0;
+                    }
+                    in_window = 0;
+                }
+            }
+            index += 1;
+        };
+        source.deal(length, &mut sink);
+        debug_assert_eq!(index, length, "a stream must deal exactly its length");
+        if run_length > 0 {
+            let longest = &mut tally.longest_run[run_item as usize];
+            *longest = (*longest).max(run_length);
+        }
+        if let Some(repeats) = &mut tally.repeats {
+            repeats.cycle_pairs += (length / slots).saturating_sub(1);
+        }
+        tally.streams += 1;
+    }
+
+    /// The tally so far.
+    pub fn finish(self) -> StreamTally {
+        self.tally
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally_of(streams: &[&[u16]], layout: StreamLayout) -> StreamTally {
+        let mut recorder = StreamRecorder::new(&layout);
+        for stream in streams {
+            recorder.record_stream(&mut stream.iter());
+        }
+        recorder.finish()
+    }
+
+    fn layout(items: usize, length: u64) -> StreamLayout {
+        StreamLayout {
+            items,
+            length,
+            cycle: None,
+            window: None,
+        }
+    }
+
+    #[test]
+    fn runs_and_gaps_match_a_hand_count() {
+        // A A B A C C C B: complete runs A2 B1 A1 C3 (the final B is cut off);
+        // gaps A: 3 (0 → 3), B: 5 (2 → 7), C: 1, 1.
+        let tally = tally_of(&[&[0, 0, 1, 0, 2, 2, 2, 1]], layout(3, 8));
+        assert_eq!(tally.frequencies, [3, 2, 3]);
+        assert_eq!(tally.runs[0].iter().collect::<Vec<_>>(), [(1, 1), (2, 1)]);
+        assert_eq!(tally.runs[1].total(), 1, "the last run is cut off");
+        assert_eq!(tally.longest_run, [2, 1, 3]);
+        assert_eq!(tally.gaps[0].iter().collect::<Vec<_>>(), [(1, 1), (2, 1)]);
+        assert_eq!(tally.gaps[1].iter().collect::<Vec<_>>(), [(5, 1)]);
+        assert_eq!(tally.gaps[2].iter().collect::<Vec<_>>(), [(1, 2)]);
+        assert_eq!(tally.all_runs().total(), 4);
+        assert_eq!(tally.all_gaps().mean(), Some((1.0 + 2.0 + 5.0 + 1.0 + 1.0) / 5.0));
+    }
+
+    #[test]
+    fn cycles_windows_and_repeats_are_counted_over_complete_cycles() {
+        let layout = StreamLayout {
+            items: 3,
+            length: 7,
+            cycle: Some(CycleLayout::new(3, 3, true)),
+            window: Some((3, vec![1.0, 1.0, 1.0])),
+        };
+        // Cycles [0 1 2] [0 2 1] and a partial [2].
+        let tally = tally_of(&[&[0, 1, 2, 0, 2, 1, 2]], layout);
+        assert_eq!(
+            tally.cycle_positions.as_ref().unwrap(),
+            &[2, 0, 0, 0, 1, 1, 0, 1, 1]
+        );
+        assert_eq!(
+            tally.repeats,
+            Some(RepeatTally {
+                cycle_pairs: 1,
+                matches: 1
+            })
+        );
+        let windows = tally.windows.unwrap();
+        assert_eq!(windows.windows, 2);
+        assert_eq!(windows.largest_deviation, [0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn merging_equals_recording_together() {
+        let streams: [&[u16]; 3] = [&[0, 1, 1, 0], &[1, 1, 1, 1], &[0, 0, 1, 0]];
+        let together = tally_of(&streams, layout(2, 4));
+        let mut split = tally_of(&streams[..1], layout(2, 4));
+        split.merge(&tally_of(&streams[1..], layout(2, 4)));
+        assert_eq!(together, split);
+        assert_eq!(together.longest_run, [2, 4]);
+    }
+
+    #[test]
+    fn histograms_fold_and_keep_long_values() {
+        let mut histogram = Histogram::default();
+        for value in [1, 1, 3, 70_000, 5] {
+            histogram.add(value);
+        }
+        assert_eq!(histogram.max(), 70_000);
+        assert_eq!(histogram.folded(3), [2, 0, 3]);
+        assert_eq!(CycleLayout::new(10, 3, false).bounds, [0, 4, 7, 10]);
+    }
+}
