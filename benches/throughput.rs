@@ -11,13 +11,20 @@
 //! quoted is the median ratio, with the range beside it. A shared machine's load drifts
 //! from second to second, and a pair measured together sees the same load.
 //!
+//! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
+//! in draws per second with every stream tally, against the same generator dealing into
+//! a sum (the generator alone).
+//!
 //! Run with `scripts/bench.sh` (or `cargo bench --bench throughput`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use shuffle_audit::catalogue::PermutationAlgorithm;
+use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
 use shuffle_audit::simulate::{Engine, NoProgress, simulate_permutations};
+use shuffle_audit::stream::items::Items;
+use shuffle_audit::stream::{StreamSettings, run_streams};
 use shuffle_audit::tally::TallyOptions;
 use shuffle_audit::{Randomness, SimulationSource};
 
@@ -47,6 +54,63 @@ fn main() {
             cycle_structure: false,
         },
         |source| (0..52).fold(0u64, |sum, _| sum.wrapping_add(source.below(52))),
+    );
+    stream_throughput(threads);
+}
+
+/// `shuffle-bag` draws per second with every tally, and dealing alone.
+fn stream_throughput(threads: usize) {
+    let spec = GeneratorSpec::parse("shuffle-bag").expect("in the catalogue");
+    let settings = StreamSettings {
+        items: Items::parse("A:50,B:25,C:20,D:5").expect("valid items"),
+        length: 100_000,
+        streams: 2_000,
+        seed: Some(0),
+        threads,
+        alpha: 1e-6,
+        scenario: StreamScenario { add_every: None },
+    };
+    let draws = (settings.length * settings.streams) as f64;
+    let engine = Engine::new(threads).expect("worker threads start");
+    let mut tallied = Vec::new();
+    let mut alone = Vec::new();
+    for seed in 0..REPETITIONS {
+        let settings = StreamSettings {
+            seed: Some(seed),
+            ..settings.clone()
+        };
+        let started = Instant::now();
+        let report = run_streams(&[spec], &settings, &NoProgress).expect("valid settings");
+        tallied.push(started.elapsed().as_secs_f64());
+        assert_eq!(report.results[0].tally.draws() as f64, draws);
+
+        let started = Instant::now();
+        let sums = engine.run_streams(
+            settings.streams,
+            settings.length,
+            seed,
+            &NoProgress,
+            || 0u64,
+            |sum, source, _| {
+                let mut generator = spec.build(&settings.items, &settings.scenario);
+                let mut local = 0u64;
+                generator.draw_each(source, settings.length, &mut |item| {
+                    local = local.wrapping_add(u64::from(item))
+                });
+                *sum = sum.wrapping_add(local);
+            },
+        );
+        black_box(sums);
+        alone.push(started.elapsed().as_secs_f64());
+    }
+    println!("shuffle-bag stream, items A:50,B:25,C:20,D:5, 2,000 streams x 100,000 draws");
+    println!(
+        "  draws + every tally: {:>8.1} M draws/s",
+        draws / median(&mut tallied) / 1e6
+    );
+    println!(
+        "  draws only:          {:>8.1} M draws/s",
+        draws / median(&mut alone) / 1e6
     );
 }
 

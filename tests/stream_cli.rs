@@ -1,0 +1,178 @@
+//! `shuffle-audit stream` run as users run it: the report, JSON and CSV contents, exit
+//! codes and one-line errors.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// The binary with the arguments of `line`, written as on a command line.
+fn command(line: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
+    command.args(line.split_whitespace());
+    command
+}
+
+/// Runs `line` and parses the JSON written to standard output.
+fn json_of(line: &str) -> Value {
+    let output = command(line).args(["--json", "-"]).assert().success();
+    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
+}
+
+#[test]
+fn the_report_gives_verdicts_bounds_and_the_longest_runs() {
+    command("stream iid shuffle-bag shuffle-bag-csharp --items A:50,B:25,C:20,D:5 --length 1e4 --streams 200 --seed 1")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("iid: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains("shuffle-bag: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains("shuffle-bag-csharp: FAIL (deserves: biased)"))
+        .stdout(predicate::str::contains("bag: 100 slots (A 50, B 25, C 20, D 5); cycles of 100 draws"))
+        .stdout(predicate::str::contains("cycle-repeats"))
+        .stdout(predicate::str::contains("run length"))
+        .stdout(predicate::str::contains("longest run"))
+        .stdout(predicate::str::contains(
+            "reproduce: shuffle-audit stream iid shuffle-bag shuffle-bag-csharp --items A:50,B:25,C:20,D:5 --length 10000 --streams 200 --seed 1",
+        ));
+}
+
+#[test]
+fn boggle_truncated_names_the_letters_it_never_draws() {
+    command("stream boggle-truncated --items boggle --length 2e5 --streams 4 --seed 2")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "boggle-truncated: FAIL (deserves: biased)",
+        ))
+        .stdout(predicate::str::contains(
+            "never drawn, although their weight is positive: V, K, J, X, Q, Z",
+        ));
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let json = json_of("stream tetris-7-bag iid --items 7 --length 7000 --streams 50 --seed 3 --threads 2");
+    assert_eq!(json["command"], "stream");
+    assert_eq!(json["seed"], 3);
+    assert_eq!(json["length"], 7000);
+    assert_eq!(json["streams"], 50);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    let bag = &results[0];
+    assert_eq!(bag["generator"], "tetris-7-bag");
+    assert_eq!(bag["items"].as_array().unwrap().len(), 7);
+    assert_eq!(bag["bag"]["cycle_length"], 7);
+    let frequencies = bag["frequencies"].as_array().unwrap();
+    assert!(
+        frequencies
+            .iter()
+            .all(|f| f["count"] == 50_000 && f["expected"] == 50_000.0)
+    );
+    assert!(bag["run_lengths"]["longest"].as_u64().unwrap() <= 2);
+    assert_eq!(bag["gaps"]["longest"], 13);
+    assert_eq!(bag["gaps"]["law"].as_array().unwrap().len(), 13);
+    assert_eq!(bag["gaps"]["per_item"].as_array().unwrap().len(), 7);
+    assert_eq!(bag["cycle_positions"]["bins"].as_array().unwrap().len(), 7);
+    assert!(bag["cycle_repeats"]["cycle_pairs"].as_u64().unwrap() == 50 * 999);
+    let tests: Vec<&str> = bag["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tests, ["frequencies", "gaps", "cycle-positions", "cycle-repeats"]);
+    assert!(
+        bag["invariants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["holds"] == true)
+    );
+    assert_eq!(bag["verdict"], "pass");
+    let iid = &results[1];
+    assert_eq!(iid["bag"], Value::Null);
+    assert_eq!(iid["cycle_positions"], Value::Null);
+    assert!(iid["run_lengths"]["law"].is_array());
+    // The distribution adds up to the runs counted.
+    let counted: u64 = iid["run_lengths"]["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, iid["run_lengths"]["total"].as_u64().unwrap());
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let results = |threads: usize| {
+        let mut json = json_of(&format!(
+            "stream shuffle-bag unrandomness --items 5 --length 3000 --streams 9 --seed 4 --threads {threads}"
+        ));
+        for result in json["results"].as_array_mut().unwrap() {
+            result.as_object_mut().unwrap().remove("elapsed_seconds");
+        }
+        json["results"].clone()
+    };
+    assert_eq!(results(1), results(3));
+}
+
+#[test]
+fn csv_holds_every_table() {
+    let output = command("stream refill-list iid --items A:2,B:1 --length 300 --streams 3 --seed 5 --csv -")
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("generator,table,row,column,count,expected"));
+    let rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+    assert!(rows.iter().all(|row| row.len() == 6));
+    for table in ["frequency", "run_length", "gap", "cycle_position"] {
+        assert!(
+            rows.iter().any(|row| row[0] == "refill-list" && row[1] == table),
+            "{table}"
+        );
+    }
+    let frequencies: u64 = rows
+        .iter()
+        .filter(|row| row[0] == "iid" && row[1] == "frequency")
+        .map(|row| row[4].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(frequencies, 900);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_status_2() {
+    for (line, message) in [
+        ("stream shuffle-bags --items 7", "did you mean 'shuffle-bag'"),
+        ("stream iid --items seven", "--items 'seven' is neither a count"),
+        ("stream iid --items A:1,A:2", "item 'A' is given twice"),
+        ("stream tetris-7-bag --items A:2,B:1", "the weights must be equal"),
+        ("stream shuffle-bag --items boggle", "not all whole numbers"),
+        (
+            "stream iid --items 7 --add-every 5",
+            "--add-every applies to the bags with a cursor",
+        ),
+        ("stream iid --items 7 --length 1", "--length must be at least 2"),
+        ("stream iid --items 7 --streams 0", "--streams must be at least 1"),
+        ("stream unrandomness:x --items 7", "must be a number from 0"),
+        ("stream iid iid --items 7", "given twice"),
+        ("stream iid --items 7 --length 1.5", "not a whole number"),
+        ("stream iid", "--items"),
+    ] {
+        let output = command(line).assert().code(2);
+        let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(message), "{line}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{line}: {stderr}");
+        assert!(output.get_output().stdout.is_empty(), "{line}");
+    }
+}
+
+#[test]
+fn list_shows_the_generators() {
+    command("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("shuffle-bag-csharp"))
+        .stdout(predicate::str::contains("unrandomness[:U]"))
+        .stdout(predicate::str::contains("text 003 (ShuffleBag.Next)"));
+}
