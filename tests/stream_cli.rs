@@ -26,7 +26,7 @@ fn the_report_gives_verdicts_bounds_and_the_longest_runs() {
         .stdout(predicate::str::contains("iid: PASS (deserves: fair)"))
         .stdout(predicate::str::contains("shuffle-bag: PASS (deserves: fair)"))
         .stdout(predicate::str::contains("shuffle-bag-csharp: FAIL (deserves: biased)"))
-        .stdout(predicate::str::contains("bag: 100 slots (A 50, B 25, C 20, D 5); cycles of 100 draws"))
+        .stdout(predicate::str::contains("bag: 100 slots (A:50, B:25, C:20, D:5); cycles of 100 draws"))
         .stdout(predicate::str::contains("cycle-repeats"))
         .stdout(predicate::str::contains("run length"))
         .stdout(predicate::str::contains("longest run"))

@@ -89,7 +89,7 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
             .source_copies
             .iter()
             .enumerate()
-            .map(|(i, &c)| format!("{} {}", names[i], group_thousands(c)))
+            .map(|(i, &c)| format!("{}:{}", names[i], group_thousands(c)))
             .collect();
         writeln!(
             out,
@@ -293,7 +293,7 @@ fn render_summary(out: &mut String, report: &StreamReport) {
         .max(9);
     writeln!(
         out,
-        "  {:<width$} {:>9} {:>13} {:>14}  {:<20} {:<20}",
+        "  {:<width$} {:>9} {:>13} {:>14}  {:<16} {}",
         "generator", "deserves", "verdict", "smallest adj.", "longest run", "longest gap"
     )
     .unwrap();
@@ -301,7 +301,7 @@ fn render_summary(out: &mut String, report: &StreamReport) {
         let smallest = result.analysis.smallest_p_adjusted();
         writeln!(
             out,
-            "  {:<width$} {:>9} {:>13} {:>14}  {:<20} {:<20}",
+            "  {:<width$} {:>9} {:>13} {:>14}  {:<16} {}",
             result.name,
             result.expected.to_string(),
             result.analysis.verdict.to_string(),
