@@ -23,13 +23,16 @@ pub struct Histogram {
 
 impl Histogram {
     /// Counts one occurrence of `value`.
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, value: u64) {
-        self.add_times(value, 1);
+        match self.dense.get_mut(value as usize) {
+            Some(count) => *count += 1,
+            None => self.add_times(value, 1),
+        }
     }
 
     /// Counts `times` occurrences of `value`.
-    #[inline]
+    #[cold]
     pub fn add_times(&mut self, value: u64, times: u64) {
         let index = value as usize;
         if index < DENSE_VALUES {
@@ -290,13 +293,44 @@ impl Deal for std::slice::Iter<'_, u16> {
     }
 }
 
+/// Draws dealt into a buffer before they are tallied.
+const BATCH: usize = 4096;
+
 /// Tallies one stream at a time into a [`StreamTally`], keeping the per-stream state
 /// (last occurrence of each item, the current run, the previous cycle, the window).
+///
+/// The generator deals a batch of draws into a buffer and each table is then updated by
+/// its own loop over the batch: one small loop per concern keeps the generator's loop
+/// tight and lets each tally loop run without the others' branches (about three times
+/// fewer instructions per draw than updating every table inside the generator's loop).
 pub struct StreamRecorder {
     tally: StreamTally,
     last_seen: Vec<u64>,
     previous_cycle: Vec<u16>,
     window_counts: Vec<u64>,
+    buffer: Vec<u16>,
+    /// For cycles of up to [`LOOKED_UP_SLOTS`]: each position's row in the table.
+    row_of_position: Vec<u32>,
+    state: StreamState,
+}
+
+/// Cycles up to this long find a position's bin by lookup; longer ones (whose bins are
+/// hundreds of positions wide) by spans.
+const LOOKED_UP_SLOTS: u64 = 1 << 16;
+
+/// Where the current stream stands.
+#[derive(Clone, Copy, Debug, Default)]
+struct StreamState {
+    /// Index of the next draw.
+    index: u64,
+    /// The item of the current run and its length so far (0: no run yet).
+    run_item: u16,
+    run_length: u64,
+    /// Position within the bag's cycle, and its bin.
+    position: u64,
+    bin: usize,
+    /// Draws so far in the current window.
+    in_window: u64,
 }
 
 /// Marks an item not yet seen in the current stream.
@@ -310,86 +344,163 @@ impl StreamRecorder {
             Some(cycle) if cycle.repeats => vec![0; cycle.slots as usize],
             _ => Vec::new(),
         };
+        let row_of_position = match &tally.cycle {
+            Some(cycle) if cycle.slots <= LOOKED_UP_SLOTS => (0..cycle.bins())
+                .flat_map(|bin| {
+                    let width = cycle.bounds[bin + 1] - cycle.bounds[bin];
+                    std::iter::repeat_n((bin * layout.items) as u32, width as usize)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Self {
             last_seen: vec![NEVER; layout.items],
             window_counts: vec![0; layout.items],
             previous_cycle,
+            buffer: vec![0; BATCH],
+            row_of_position,
+            state: StreamState::default(),
             tally,
         }
     }
 
     /// Tallies one whole stream of `length` items dealt by `source`.
-    #[inline(never)]
     pub fn record_stream(&mut self, source: &mut impl Deal) {
         self.last_seen.fill(NEVER);
         self.window_counts.fill(0);
+        self.state = StreamState::default();
+        let mut buffer = std::mem::take(&mut self.buffer);
+        let mut filled = 0;
+        source.deal(self.tally.length, &mut |item| {
+            buffer[filled] = item;
+            filled += 1;
+            if filled == BATCH {
+                self.record_batch(&buffer);
+                filled = 0;
+            }
+        });
+        self.record_batch(&buffer[..filled]);
+        self.buffer = buffer;
+        debug_assert_eq!(
+            self.state.index, self.tally.length,
+            "a stream must deal exactly its length"
+        );
         let tally = &mut self.tally;
-        let last_seen = &mut self.last_seen;
-        let previous_cycle = &mut self.previous_cycle;
-        let window_counts = &mut self.window_counts;
-        let length = tally.length;
-        let (slots, complete_end, bounds) = match &tally.cycle {
-            Some(cycle) => (
-                cycle.slots,
-                (length / cycle.slots) * cycle.slots,
-                cycle.bounds.clone(),
-            ),
-            None => (u64::MAX, 0, Vec::new()),
-        };
-        let items = tally.frequencies.len();
-        let window_length = tally.windows.as_ref().map_or(u64::MAX, |w| w.length);
+        let state = &self.state;
+        if state.run_length > 0 {
+            let longest = &mut tally.longest_run[state.run_item as usize];
+            *longest = (*longest).max(state.run_length);
+        }
+        if let (Some(repeats), Some(cycle)) = (&mut tally.repeats, &tally.cycle) {
+            repeats.cycle_pairs += (tally.length / cycle.slots).saturating_sub(1);
+        }
+        tally.streams += 1;
+    }
 
-        let mut index: u64 = 0;
-        let mut run_item: u16 = 0;
-        let mut run_length: u64 = 0;
-        let mut position: u64 = 0;
-        let mut bin: usize = 0;
-        let mut in_window: u64 = 0;
-        let mut sink = |item: u16| {
-            let i = item as usize;
-            tally.frequencies[i] += 1;
-            if run_length > 0 && item == run_item {
-                run_length += 1;
+    /// Tallies the next draws of the current stream, one table at a time.
+    #[inline(never)]
+    fn record_batch(&mut self, draws: &[u16]) {
+        let tally = &mut self.tally;
+        let state = &mut self.state;
+        let start = state.index;
+        for &item in draws {
+            tally.frequencies[item as usize] += 1;
+        }
+        for (offset, &item) in draws.iter().enumerate() {
+            let index = start + offset as u64;
+            if state.run_length > 0 && item == state.run_item {
+                state.run_length += 1;
             } else {
-                if run_length > 0 {
-                    tally.runs[run_item as usize].add(run_length);
-                    let longest = &mut tally.longest_run[run_item as usize];
-                    *longest = (*longest).max(run_length);
+                if state.run_length > 0 {
+                    let run_item = state.run_item as usize;
+                    tally.runs[run_item].add(state.run_length);
+                    tally.longest_run[run_item] = tally.longest_run[run_item].max(state.run_length);
                 }
-                run_item = item;
-                run_length = 1;
+                state.run_item = item;
+                state.run_length = 1;
             }
-            let last = last_seen[i];
-            if last != NEVER {
-                tally.gaps[i].add(index - last);
+            let last = &mut self.last_seen[item as usize];
+            if *last != NEVER {
+                tally.gaps[item as usize].add(index - *last);
             }
-            last_seen[i] = index;
-            if index < complete_end {
-                if let Some(positions) = &mut tally.cycle_positions {
-                    while position >= bounds[bin + 1] {
-                        bin += 1;
+            *last = index;
+        }
+        if let (Some(cycle), Some(positions)) = (&tally.cycle, &mut tally.cycle_positions) {
+            // Long cycles: spans of draws that stay within one bin of one cycle, each
+            // counted by a plain loop into that bin's row.
+            let items = tally.frequencies.len();
+            let complete_end = (tally.length / cycle.slots) * cycle.slots;
+            let in_cycles = complete_end.saturating_sub(start).min(draws.len() as u64) as usize;
+            if !self.row_of_position.is_empty() {
+                // Short cycles: each position's row looked up, draw by draw.
+                let slots = cycle.slots as usize;
+                let mut position = state.position as usize;
+                let mut index = start;
+                for &item in &draws[..in_cycles] {
+                    positions[self.row_of_position[position] as usize + item as usize] += 1;
+                    if let Some(repeats) = &mut tally.repeats {
+                        let slot = &mut self.previous_cycle[position];
+                        if index >= cycle.slots {
+                            repeats.matches += u64::from(*slot == item);
+                        }
+                        *slot = item;
                     }
-                    positions[bin * items + i] += 1;
+                    index += 1;
+                    position += 1;
+                    if position == slots {
+                        position = 0;
+                    }
+                }
+                state.position = position as u64;
+            }
+            let mut offset = if self.row_of_position.is_empty() {
+                0
+            } else {
+                in_cycles
+            };
+            while offset < in_cycles {
+                let bin_end = cycle.bounds[state.bin + 1];
+                let span = ((bin_end - state.position) as usize).min(in_cycles - offset);
+                let span_draws = &draws[offset..offset + span];
+                let row = &mut positions[state.bin * items..(state.bin + 1) * items];
+                for &item in span_draws {
+                    row[item as usize] += 1;
                 }
                 if let Some(repeats) = &mut tally.repeats {
-                    let slot = &mut previous_cycle[position as usize];
-                    if index >= slots {
-                        repeats.matches += u64::from(*slot == item);
+                    let first = state.position as usize;
+                    let previous = &mut self.previous_cycle[first..first + span];
+                    if start + offset as u64 >= cycle.slots {
+                        repeats.matches += previous
+                            .iter()
+                            .zip(span_draws)
+                            .map(|(before, now)| u64::from(before == now))
+                            .sum::<u64>();
                     }
-                    *slot = item;
+                    previous.copy_from_slice(span_draws);
                 }
-                position += 1;
-                if position == slots {
-                    position = 0;
-                    bin = 0;
+                offset += span;
+                state.position += span as u64;
+                if state.position == bin_end {
+                    state.bin += 1;
+                }
+                if state.position == cycle.slots {
+                    state.position = 0;
+                    state.bin = 0;
                 }
             }
-            if let Some(windows) = &mut tally.windows {
-                window_counts[i] += 1;
-                in_window += 1;
-                if in_window == window_length {
+        }
+        if let Some(windows) = &mut tally.windows {
+            let mut offset = 0;
+            while offset < draws.len() {
+                let span = ((windows.length - state.in_window) as usize).min(draws.len() - offset);
+                for &item in &draws[offset..offset + span] {
+                    self.window_counts[item as usize] += 1;
+                }
+                offset += span;
+                state.in_window += span as u64;
+                if state.in_window == windows.length {
                     windows.windows += 1;
-                    for (item, count) in window_counts.iter_mut().enumerate() {
+                    for (item, count) in self.window_counts.iter_mut().enumerate() {
                         let deviation = (*count as f64 - windows.expected[item]).abs();
                         windows.absolute_deviation_sum[item] += deviation;
                         if deviation > windows.largest_deviation[item] {
@@ -397,21 +508,11 @@ impl StreamRecorder {
                         }
                         *count = 0;
                     }
-                    in_window = 0;
+                    state.in_window = 0;
                 }
             }
-            index += 1;
-        };
-        source.deal(length, &mut sink);
-        debug_assert_eq!(index, length, "a stream must deal exactly its length");
-        if run_length > 0 {
-            let longest = &mut tally.longest_run[run_item as usize];
-            *longest = (*longest).max(run_length);
         }
-        if let Some(repeats) = &mut tally.repeats {
-            repeats.cycle_pairs += (length / slots).saturating_sub(1);
-        }
-        tally.streams += 1;
+        state.index += draws.len() as u64;
     }
 
     /// The tally so far.
