@@ -293,8 +293,8 @@ fn render_summary(out: &mut String, report: &StreamReport) {
         .max(9);
     writeln!(
         out,
-        "  {:<width$} {:>9} {:>13} {:>14}  {:<16} {}",
-        "generator", "deserves", "verdict", "smallest adj.", "longest run", "longest gap"
+        "  {:<width$} {:>9} {:>13} {:>14}  {:<16} longest gap",
+        "generator", "deserves", "verdict", "smallest adj.", "longest run"
     )
     .unwrap();
     for result in &report.results {

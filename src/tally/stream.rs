@@ -435,8 +435,7 @@ impl StreamRecorder {
                 // Short cycles: each position's row looked up, draw by draw.
                 let slots = cycle.slots as usize;
                 let mut position = state.position as usize;
-                let mut index = start;
-                for &item in &draws[..in_cycles] {
+                for (index, &item) in (start..).zip(&draws[..in_cycles]) {
                     positions[self.row_of_position[position] as usize + item as usize] += 1;
                     if let Some(repeats) = &mut tally.repeats {
                         let slot = &mut self.previous_cycle[position];
@@ -445,7 +444,6 @@ impl StreamRecorder {
                         }
                         *slot = item;
                     }
-                    index += 1;
                     position += 1;
                     if position == slots {
                         position = 0;
