@@ -162,14 +162,25 @@ pub fn run(
         None => (seed_from_os()?, SeedOrigin::OperatingSystem),
     };
     let engine = Engine::new(settings.threads_used())?;
+    // Samplers are in the catalogue but cannot run yet.
+    if let Some(spec) = algorithms
+        .iter()
+        .find(|spec| spec.algorithm.as_permutation().is_none())
+    {
+        return Err(Error::Usage(format!(
+            "{} is a sampler, and samplers cannot run yet",
+            spec.entry.name
+        )));
+    }
     let started = Instant::now();
     let results = algorithms
         .iter()
-        .map(|spec| {
+        .filter_map(|spec| Some((spec, spec.algorithm.as_permutation()?)))
+        .map(|(spec, algorithm)| {
             let algorithm_started = Instant::now();
             let tally = simulate_permutations(
                 &engine,
-                spec.algorithm,
+                algorithm,
                 settings.n,
                 settings.trials,
                 seed,

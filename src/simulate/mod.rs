@@ -289,6 +289,8 @@ mod tests {
         crate::catalogue::AlgorithmSpec::parse(entry.name)
             .unwrap()
             .algorithm
+            .as_permutation()
+            .expect("SHUFFLES lists shuffles")
     }
 
     #[test]
