@@ -255,6 +255,10 @@ fn test_json(test: &crate::analysis::TestReport) -> TestJson {
             json.status = "not_tallied";
             json.note = Some(reason.clone());
         }
+        TestOutcome::NotApplicable(reason) => {
+            json.status = "not_applicable";
+            json.note = Some(reason.clone());
+        }
     }
     json
 }

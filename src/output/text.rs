@@ -173,7 +173,9 @@ fn render_test(out: &mut String, test: &TestReport) {
             test.name,
             group_thousands(*needed)
         ),
-        TestOutcome::NotTallied(reason) => writeln!(out, "  {:<13} {reason}", test.name),
+        TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
+            writeln!(out, "  {:<13} {reason}", test.name)
+        }
     }
     .unwrap();
 }

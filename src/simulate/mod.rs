@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod decks;
 mod paths;
+mod selections;
+
+pub use selections::simulate_selections;
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
