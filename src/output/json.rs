@@ -9,6 +9,10 @@
 //! The document is indented for reading, but each permutation, matrix row and law cell
 //! is one compact line: indenting every card of 10! permutations would make a 1.7 GB
 //! file of a 320 MB one. It is streamed to its destination, never held in memory whole.
+//! A sampler run has `k` at the top level and sampler results of their own shape
+//! ([`samplers`]).
+
+mod samplers;
 
 use std::io::Write;
 
@@ -32,13 +36,23 @@ struct RunJson<'a> {
     seed_string: String,
     seed_origin: &'static str,
     n: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<usize>,
     trials: u64,
     threads: usize,
     alpha: f64,
     elapsed_seconds: f64,
     trials_per_second: f64,
     notes: Vec<String>,
-    results: Vec<ResultJson<'a>>,
+    results: Vec<AnyResultJson<'a>>,
+}
+
+/// A shuffle's result or a sampler's, each in its own shape.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum AnyResultJson<'a> {
+    Shuffle(ResultJson<'a>),
+    Sampler(samplers::SamplerResultJson<'a>),
 }
 
 #[derive(Serialize)]
@@ -122,13 +136,24 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
             SeedOrigin::OperatingSystem => "os",
         },
         n: report.settings.n,
+        k: report.settings.k,
         trials: report.settings.trials,
         threads: report.threads,
         alpha: report.settings.alpha,
         elapsed_seconds: report.elapsed.as_secs_f64(),
         trials_per_second: report.trials_per_second(),
-        notes: report.settings.notes(),
-        results: report.results.iter().map(result_json).collect(),
+        notes: report.notes.clone(),
+        results: report
+            .results
+            .iter()
+            .map(|result| AnyResultJson::Shuffle(result_json(result)))
+            .chain(
+                report
+                    .sampler_results
+                    .iter()
+                    .map(|result| AnyResultJson::Sampler(samplers::result_json(result))),
+            )
+            .collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     out.write_all(b"\n")
@@ -206,7 +231,11 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
         expected_count_per_position: trials as f64 / n as f64,
         fixed_points: law_counts(&tally.fixed_point_counts, fixed_point_law),
         cycles: law_counts(&tally.cycle_counts, cycle_count_law),
-        tests: analysis.tests.iter().map(test_json).collect(),
+        tests: analysis
+            .tests
+            .iter()
+            .map(|test| test_json(test, "shuffles"))
+            .collect(),
         total_variation: analysis.total_variation.map(|tv| tv.distance),
         total_variation_noise_floor: analysis.total_variation.map(|tv| tv.noise_floor),
         orders_never_seen: analysis.orders_never_seen,
@@ -216,7 +245,8 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
     }
 }
 
-fn test_json(test: &crate::analysis::TestReport) -> TestJson {
+/// One test; `unit` is what a cell must expect five of (`shuffles`).
+fn test_json(test: &crate::analysis::TestReport, unit: &str) -> TestJson {
     let mut json = TestJson {
         name: test.name,
         description: test.description,
@@ -248,7 +278,7 @@ fn test_json(test: &crate::analysis::TestReport) -> TestJson {
             json.status = "too_few_trials";
             json.trials_needed = Some(*needed);
             json.note = Some(format!(
-                "some cell would expect fewer than 5 shuffles; needs at least {needed} trials"
+                "some cell would expect fewer than 5 {unit}; needs at least {needed} trials"
             ));
         }
         TestOutcome::NotTallied(reason) => {
