@@ -71,15 +71,10 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         .unwrap();
     }
     if !analysis.items_never_chosen.is_empty() {
-        let items: Vec<String> = analysis
-            .items_never_chosen
-            .iter()
-            .map(|&item| (item + 1).to_string())
-            .collect();
         writeln!(
             out,
             "  items never chosen: {} (each should be chosen {} times on average)",
-            items.join(", "),
+            item_list(&analysis.items_never_chosen),
             format_expected(trials as f64 * k as f64 / n as f64)
         )
         .unwrap();
@@ -148,6 +143,27 @@ fn render_subset_table(out: &mut String, counts: &[u64], trials: u64, n: usize, 
     }
 }
 
+/// Items from 0 (increasing) as `1, 5, 6` from 1, with runs of three or more written as
+/// ranges (`1, 1002-2000`), so that a sampler that never picks half of 2,000 items still
+/// fits on a line. JSON lists every item.
+fn item_list(items: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < items.len() {
+        let mut end = start;
+        while end + 1 < items.len() && items[end + 1] == items[end] + 1 {
+            end += 1;
+        }
+        if end - start >= 2 {
+            parts.push(format!("{}-{}", items[start] + 1, items[end] + 1));
+        } else {
+            parts.extend(items[start..=end].iter().map(|item| (item + 1).to_string()));
+        }
+        start = end + 1;
+    }
+    parts.join(", ")
+}
+
 /// The subset of colex rank `rank`, as `{2 5 7}`.
 fn subset_label(rank: u64, k: usize) -> String {
     let mut subset = vec![0u16; k];
@@ -174,5 +190,14 @@ mod tests {
         // Colex rank 3 of the 3-subsets is {1, 2, 3} from 0.
         assert_eq!(subset_label(3, 3), "{2 3 4}");
         assert_eq!(subset_label(0, 1), "{1}");
+    }
+
+    #[test]
+    fn long_runs_of_items_are_written_as_ranges() {
+        assert_eq!(item_list(&[0, 4, 5]), "1, 5, 6");
+        assert_eq!(item_list(&[0, 2, 3, 4, 9]), "1, 3-5, 10");
+        let half: Vec<usize> = std::iter::once(0).chain(1001..2000).collect();
+        assert_eq!(item_list(&half), "1, 1002-2000");
+        assert_eq!(item_list(&[]), "");
     }
 }
