@@ -5,7 +5,12 @@
 //! complementary: the full order table catches everything on small decks, the position
 //! matrix scales to large decks, and fixed points and cycles catch structural biases
 //! (the Sattolo family's single cycles, a random cut's rotations) directly, on decks of
-//! any size.
+//! any size. Sampler tallies get theirs in [`selections`], graded by the same rules
+//! (Holm's correction over the tests that ran, then [`Thresholds::verdict`]).
+
+mod selections;
+
+pub use selections::{SelectionAnalysis, SelectionOutcomes, analyse_selections};
 
 use crate::stats::chi_square::{law_fit, position_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_variation_from_uniform};
@@ -25,12 +30,16 @@ pub enum TestOutcome {
     Fit(Fit),
     /// Its table was not tallied (decks over ten cards have no order table).
     NotTallied(String),
+    /// The test does not apply to this algorithm (a sampler that does not promise a
+    /// random order gets no test of its order), with the reason.
+    NotApplicable(String),
 }
 
 /// One test of one result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestReport {
-    /// Short name, as in JSON: `permutations`, `positions`, `fixed-points`, `cycles`.
+    /// Short name, as in JSON: `permutations`, `positions`, `fixed-points`, `cycles`; for
+    /// samplers `subsets`, `ordered`, `inclusion`.
     pub name: &'static str,
     /// What it checks, in a few words.
     pub description: &'static str,
@@ -117,14 +126,7 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
         ),
         report("cycles", "number of cycles follows the Stirling law", cycles),
     ];
-    let ran: Vec<usize> = (0..tests.len())
-        .filter(|&i| tests[i].p_value().is_some())
-        .collect();
-    let raw: Vec<PValue> = ran.iter().filter_map(|&i| tests[i].p_value()).collect();
-    for (&i, adjusted) in ran.iter().zip(holm_adjust(&raw)) {
-        tests[i].p_adjusted = Some(adjusted);
-    }
-    let verdict = thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted));
+    let verdict = adjust_and_grade(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match (&tally.permutation_counts, &tally.position_counts) {
         (Some(counts), _) => (
@@ -139,15 +141,7 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
         ),
         (None, None) => (OutcomeTable::Positions, &[][..], 0.0),
     };
-    let (mut over_represented, mut under_represented) = if trials > 0 {
-        extreme_cells(cells, expected, WORST_LISTED)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    // A cell is over-represented only above its expectation and under-represented only
-    // below: with two cells, or counts near expectation, the two lists would overlap.
-    over_represented.retain(|cell| cell.ratio > 1.0);
-    under_represented.retain(|cell| cell.ratio < 1.0);
+    let (over_represented, under_represented) = extremes(cells, expected, trials);
     PermutationAnalysis {
         tests,
         verdict,
@@ -168,11 +162,41 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
 impl PermutationAnalysis {
     /// The smallest Holm-adjusted p-value, the one the verdict is read from.
     pub fn smallest_p_adjusted(&self) -> Option<PValue> {
-        self.tests
-            .iter()
-            .filter_map(|test| test.p_adjusted)
-            .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+        smallest_p_adjusted(&self.tests)
     }
+}
+
+/// Fills in the Holm-adjusted p-values of the tests that ran and grades them.
+fn adjust_and_grade(tests: &mut [TestReport], thresholds: &Thresholds) -> Verdict {
+    let ran: Vec<usize> = (0..tests.len())
+        .filter(|&i| tests[i].p_value().is_some())
+        .collect();
+    let raw: Vec<PValue> = ran.iter().filter_map(|&i| tests[i].p_value()).collect();
+    for (&i, adjusted) in ran.iter().zip(holm_adjust(&raw)) {
+        tests[i].p_adjusted = Some(adjusted);
+    }
+    thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted))
+}
+
+fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
+    tests
+        .iter()
+        .filter_map(|test| test.p_adjusted)
+        .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+}
+
+/// The most over- and under-represented of `cells` (each expecting `expected`), each list
+/// keeping only cells on its side of the expectation: with two cells, or counts near
+/// expectation, the two lists would otherwise overlap.
+fn extremes(cells: &[u64], expected: f64, trials: u64) -> (Vec<Deviation>, Vec<Deviation>) {
+    let (mut over_represented, mut under_represented) = if trials > 0 {
+        extreme_cells(cells, expected, WORST_LISTED)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    over_represented.retain(|cell| cell.ratio > 1.0);
+    under_represented.retain(|cell| cell.ratio < 1.0);
+    (over_represented, under_represented)
 }
 
 fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {

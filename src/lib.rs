@@ -26,7 +26,7 @@
 //! use shuffle_audit::stats::Verdict;
 //!
 //! let naive = AlgorithmSpec::parse("naive-swap").unwrap();
-//! let settings = RunSettings { n: 3, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6 };
+//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6 };
 //! let report = run(&[naive], &settings, &NoProgress).unwrap();
 //! assert_eq!(report.results[0].analysis.verdict, Verdict::Fail);
 //! ```

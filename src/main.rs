@@ -12,8 +12,10 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
-use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorSpec, StreamScenario};
-use shuffle_audit::catalogue::{AlgorithmSpec, SHUFFLES};
+use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, GeneratorSpec, StreamScenario};
+use shuffle_audit::catalogue::{
+    AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SHUFFLES, entries,
+};
 use shuffle_audit::output::{
     Destination, csv, json, remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
@@ -35,7 +37,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Shuffle a deck many times with catalogue algorithms and test the results.
+    /// Shuffle a deck (or pick k of n items) many times with catalogue algorithms and test
+    /// the results.
     Run(RunArgs),
     /// Draw endless item streams (i.i.d. picks, shuffle bags) and test what they deal.
     Stream(StreamArgs),
@@ -48,9 +51,12 @@ struct RunArgs {
     /// Algorithms to run, e.g. `naive-swap fisher-yates naive-repeated:3` (see `list`).
     #[arg(required = true, value_name = "ALGORITHM")]
     algorithms: Vec<String>,
-    /// Cards in the deck (2 to 2000).
+    /// Cards in the deck, or items to pick from (2 to 2000).
     #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
     n: usize,
+    /// Items each sampler picks (1 to n-1); samplers only, e.g. `run bag-pick --n 10 --k 3`.
+    #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
+    k: Option<usize>,
     /// Shuffles per algorithm: 600000, 600_000 or 6e5.
     #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count, allow_negative_numbers = true)]
     trials: u64,
@@ -168,12 +174,13 @@ fn run_command(args: RunArgs) -> Result<()> {
     let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
     let settings = RunSettings {
         n: args.n,
+        k: args.k,
         trials: args.trials,
         seed: args.seed,
         threads: args.threads.unwrap_or_else(default_threads),
         alpha: args.alpha,
     };
-    settings.validate()?;
+    settings.validate(&specs)?;
     for (i, spec) in specs.iter().enumerate() {
         let name = spec.display_name(settings.n);
         if specs[..i]
@@ -188,10 +195,15 @@ fn run_command(args: RunArgs) -> Result<()> {
     for destination in json_to.iter().chain(&csv_to) {
         destination.check()?;
     }
-    for note in settings.notes() {
+    for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
-    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64), "shuffles");
+    let unit = if settings.k.is_some() {
+        "samples"
+    } else {
+        "shuffles"
+    };
+    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64), unit);
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
@@ -325,6 +337,7 @@ fn default_threads() -> usize {
 #[derive(Serialize)]
 struct EntryJson {
     name: &'static str,
+    kind: &'static str,
     summary: &'static str,
     origin: &'static str,
     expected: &'static str,
@@ -334,10 +347,13 @@ struct EntryJson {
 
 fn list_command(args: &ListArgs) -> Result<()> {
     let out = if args.json {
-        let entries: Vec<EntryJson> = SHUFFLES
-            .iter()
+        let entries: Vec<EntryJson> = entries()
             .map(|entry| EntryJson {
                 name: entry.name,
+                kind: match entry.kind() {
+                    Kind::Shuffle => "shuffle",
+                    Kind::Sampler => "sampler",
+                },
                 summary: entry.summary,
                 origin: entry.origin,
                 expected: if entry.biased_from.is_some() {
@@ -348,33 +364,52 @@ fn list_command(args: &ListArgs) -> Result<()> {
                 biased_from_n: entry.biased_from,
                 parameter: entry.parameter,
             })
+            .chain(GENERATORS.iter().map(|entry| EntryJson {
+                name: entry.name,
+                kind: "generator",
+                summary: entry.summary,
+                origin: entry.origin,
+                expected: match entry.always {
+                    Some(Expectation::Fair) => "fair",
+                    Some(Expectation::Biased) => "biased",
+                    None => "depends on the items",
+                },
+                biased_from_n: None,
+                parameter: entry.parameter,
+            }))
             .collect();
         let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
         text.push('\n');
         text
     } else {
-        let width = SHUFFLES
-            .iter()
+        let width = entries()
             .map(|entry| display_name(entry).len())
             .max()
             .unwrap_or(0);
-        let mut text = format!(
-            "{:<width$}  {:<16}  what it does, and where it comes from\n",
-            "algorithm", "deserves"
-        );
-        for entry in SHUFFLES {
+        let mut text = String::new();
+        for (heading, family) in [("algorithm", SHUFFLES), ("sampler", SAMPLERS)] {
+            if !text.is_empty() {
+                text.push('\n');
+            }
             text.push_str(&format!(
-                "{:<width$}  {:<16}  {}\n{:<width$}  {:<16}  from {}\n",
-                display_name(entry),
-                entry.expected_in_words(),
-                entry.summary,
-                "",
-                "",
-                entry.origin
+                "{heading:<width$}  {:<16}  what it does, and where it comes from\n",
+                "deserves"
             ));
+            for entry in family {
+                text.push_str(&format!(
+                    "{:<width$}  {:<16}  {}\n{:<width$}  {:<16}  from {}\n",
+                    display_name(entry),
+                    entry.expected_in_words(),
+                    entry.summary,
+                    "",
+                    "",
+                    entry.origin
+                ));
+            }
         }
         text.push_str(
-            "\nParameters follow a colon: naive-repeated:3 runs three naive passes (default: n).\n",
+            "\nParameters follow a colon: naive-repeated:3 runs three naive passes (default: n).\n\
+             Samplers pick k of n items and need --k: shuffle-audit run bag-pick --n 10 --k 3.\n",
         );
         text.push_str(&generator_list());
         text
@@ -384,7 +419,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
 
 /// The stream generators, for `list`.
 fn generator_list() -> String {
-    let name = |entry: &shuffle_audit::catalogue::generators::GeneratorEntry| match entry.parameter {
+    let name = |entry: &GeneratorEntry| match entry.parameter {
         Some(parameter) => format!("{}[:{}]", entry.name, parameter.name),
         None => entry.name.to_string(),
     };
@@ -413,7 +448,7 @@ fn generator_list() -> String {
     text
 }
 
-fn display_name(entry: &shuffle_audit::catalogue::CatalogueEntry) -> String {
+fn display_name(entry: &CatalogueEntry) -> String {
     match entry.parameter {
         Some(parameter) => format!("{}[:{}]", entry.name, parameter.name),
         None => entry.name.to_string(),
@@ -432,12 +467,13 @@ struct TerminalProgress {
 impl TerminalProgress {
     const DELAY: Duration = Duration::from_secs(1);
 
+    /// A bar for `total` trials, counted in `unit` (`shuffles` or `samples`).
     fn new(total: u64, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template(
-                &format!("{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, {{eta}} left)"),
-            )
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, {{eta}} left)"
+            ))
             .expect("the template is valid")
             .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
                 let _ = write!(out, "{}/s", text::compact(state.per_sec()));

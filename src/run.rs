@@ -4,17 +4,25 @@
 //! the command line can only fail with a one-line error), fixes the seed (from the OS if
 //! none was given, recorded so that the run can be repeated), and runs each algorithm on
 //! the same engine with the same seed, one after the other.
+//!
+//! A run holds either shuffles (decks of `n` cards) or samplers (`k` of `n` items, with
+//! `--k`), never both: their outcomes, tallies and tests differ, and a report that mixed
+//! them would compare orders with subsets. Shuffle results and sampler results are kept in
+//! two lists for the same reason, so that the shuffle path is untouched by samplers.
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::{PermutationAnalysis, analyse_permutations};
-use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation};
+use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutations, analyse_selections};
+use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SamplerAlgorithm};
 use crate::error::{Error, Result};
 use crate::randomness::seed_from_os;
-use crate::simulate::{CHUNK_TRIALS, Engine, MAX_THREADS, Progress, simulate_permutations};
+use crate::simulate::{
+    CHUNK_TRIALS, Engine, MAX_THREADS, Progress, simulate_permutations, simulate_selections,
+};
 use crate::stats::Thresholds;
 use crate::tally::lehmer::MAX_RANKED_N;
-use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
+use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
+use crate::tally::{PermutationRecorder, PermutationTally, SelectionRecorder, SelectionTally, TallyOptions};
 
 /// The largest deck `run` accepts: its position matrix is `n²` counters per thread.
 pub const MAX_N: usize = 2_000;
@@ -25,9 +33,11 @@ pub const MAX_TALLY_BYTES: u64 = 4 << 30;
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSettings {
-    /// Cards in the deck.
+    /// Cards in the deck, or items to pick from.
     pub n: usize,
-    /// Shuffles per algorithm.
+    /// Items each sampler picks (`--k`); `None` for shuffles, required for samplers.
+    pub k: Option<usize>,
+    /// Shuffles (or samples) per algorithm.
     pub trials: u64,
     /// The seed; `None` takes one from the operating system.
     pub seed: Option<u64>,
@@ -38,8 +48,9 @@ pub struct RunSettings {
 }
 
 impl RunSettings {
-    /// Checks every setting, so that a run never starts with a value it cannot honour.
-    pub fn validate(&self) -> Result<Thresholds> {
+    /// Checks every setting against the algorithms to run, so that a run never starts with
+    /// a value it cannot honour.
+    pub fn validate(&self, algorithms: &[AlgorithmSpec]) -> Result<Thresholds> {
         let bad = |option, problem: String| Err(Error::BadOption { option, problem });
         if self.n < 2 {
             return bad(
@@ -62,15 +73,43 @@ impl RunSettings {
                 format!("must be between 1 and {MAX_THREADS} (got {})", self.threads),
             );
         }
-        let per_thread = PermutationRecorder::footprint(self.n, TallyOptions::default());
+        check_families(algorithms, self.k)?;
+        if let Some(k) = self.k
+            && !(1..self.n).contains(&k)
+        {
+            let only = if k == 0 {
+                "picking no item"
+            } else {
+                "picking all n items"
+            };
+            return bad(
+                "--k",
+                format!(
+                    "must be between 1 and n-1 (got {k} with --n {}): {only} has only one subset",
+                    self.n
+                ),
+            );
+        }
+        let (per_thread, size) = match self.k {
+            None => (
+                PermutationRecorder::footprint(self.n, TallyOptions::default()),
+                format!("n = {}", self.n),
+            ),
+            Some(k) => (
+                samplers(algorithms)
+                    .map(|sampler| SelectionRecorder::footprint(self.n, k, sampler.promises_order()))
+                    .max()
+                    .unwrap_or(0),
+                format!("n = {}, k = {k}", self.n),
+            ),
+        };
         let threads = self.threads_used() as u64;
         if threads * per_thread > MAX_TALLY_BYTES {
             return bad(
                 "--threads",
                 format!(
-                    "{threads} would hold {:.1} GB of tallies for n = {} ({:.1} MB per thread); use at most {}",
+                    "{threads} would hold {:.1} GB of tallies for {size} ({:.1} MB per thread); use at most {}",
                     (threads * per_thread) as f64 / 1e9,
-                    self.n,
                     per_thread as f64 / 1e6,
                     MAX_TALLY_BYTES / per_thread
                 ),
@@ -85,9 +124,32 @@ impl RunSettings {
         self.threads.min(usize::try_from(chunks).unwrap_or(usize::MAX))
     }
 
-    /// Things the user should know before the run starts (each one line).
-    pub fn notes(&self) -> Vec<String> {
+    /// Things the user should know before the run of `algorithms` starts (each one line).
+    pub fn notes(&self, algorithms: &[AlgorithmSpec]) -> Vec<String> {
         let mut notes = Vec::new();
+        if let Some(k) = self.k {
+            let n = self.n;
+            if !is_tallied(subset_cells(n, k)) {
+                notes.push(format!(
+                    "C({n}, {k}) subsets are more than 10! = 3,628,800: the subsets test is skipped \
+                     (too many to tally); the inclusion test runs"
+                ));
+            }
+            let ordered: Vec<&str> = algorithms
+                .iter()
+                .filter(|spec| spec.algorithm.as_sampler().is_some_and(|s| s.promises_order()))
+                .map(|spec| spec.entry.name)
+                .collect();
+            if !ordered.is_empty() && !is_tallied(ordered_cells(n, k)) {
+                notes.push(format!(
+                    "{n}!/{}! ordered selections are more than 10! = 3,628,800: the ordered test of {} \
+                     is skipped (too many to tally)",
+                    n - k,
+                    ordered.join(", ")
+                ));
+            }
+            return notes;
+        }
         if self.n > MAX_RANKED_N {
             notes.push(format!(
                 "n = {} > {MAX_RANKED_N}: the permutation test is skipped ({}! orders are too many to tally); \
@@ -125,6 +187,25 @@ pub struct AlgorithmResult {
     pub elapsed: Duration,
 }
 
+/// One sampler's tally and findings.
+#[derive(Clone, Debug)]
+pub struct SamplerResult {
+    /// Its name.
+    pub name: String,
+    /// Its catalogue entry.
+    pub entry: &'static CatalogueEntry,
+    /// What ran.
+    pub sampler: SamplerAlgorithm,
+    /// The verdict it deserves at this size.
+    pub expected: Expectation,
+    /// What came out.
+    pub tally: SelectionTally,
+    /// What the statistics say.
+    pub analysis: SelectionAnalysis,
+    /// Wall-clock time of its simulation.
+    pub elapsed: Duration,
+}
+
 /// A finished run.
 #[derive(Clone, Debug)]
 pub struct RunReport {
@@ -138,15 +219,68 @@ pub struct RunReport {
     pub threads: usize,
     /// Wall-clock time of the whole run.
     pub elapsed: Duration,
-    /// One per algorithm, in the order given.
+    /// One per shuffle, in the order given (empty in a sampler run).
     pub results: Vec<AlgorithmResult>,
+    /// One per sampler, in the order given (empty in a shuffle run).
+    pub sampler_results: Vec<SamplerResult>,
+    /// The notes printed before the run ([`RunSettings::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl RunReport {
-    /// Shuffles per second over the whole run, all algorithms together.
+    /// Shuffles (or samples) per second over the whole run, all algorithms together.
     pub fn trials_per_second(&self) -> f64 {
-        let total = self.settings.trials as f64 * self.results.len() as f64;
+        let total = self.settings.trials as f64 * self.algorithm_count() as f64;
         total / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// How many algorithms ran.
+    pub fn algorithm_count(&self) -> usize {
+        self.results.len() + self.sampler_results.len()
+    }
+
+    /// The names of the algorithms that ran, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.results
+            .iter()
+            .map(|result| result.name.as_str())
+            .chain(self.sampler_results.iter().map(|result| result.name.as_str()))
+            .collect()
+    }
+}
+
+/// The samplers among `algorithms`.
+fn samplers(algorithms: &[AlgorithmSpec]) -> impl Iterator<Item = SamplerAlgorithm> + '_ {
+    algorithms.iter().filter_map(|spec| spec.algorithm.as_sampler())
+}
+
+/// One run holds one family, and `--k` goes with samplers only.
+fn check_families(algorithms: &[AlgorithmSpec], k: Option<usize>) -> Result<()> {
+    let first = |kind| {
+        algorithms
+            .iter()
+            .find(|spec| spec.kind() == kind)
+            .map(|spec| spec.entry.name)
+    };
+    match (first(Kind::Shuffle), first(Kind::Sampler), k) {
+        (Some(shuffle), Some(sampler), _) => Err(Error::Usage(format!(
+            "one run holds shuffles or samplers, not both: {shuffle} is a shuffle and {sampler} a sampler; \
+             run them separately"
+        ))),
+        (None, Some(sampler), None) => Err(Error::Usage(format!(
+            "{sampler} is a sampler: give --k (how many of the n items it picks)"
+        ))),
+        (Some(shuffle), None, Some(_)) => {
+            let names: Vec<&str> = SAMPLERS.iter().map(|entry| entry.name).collect();
+            Err(Error::BadOption {
+                option: "--k",
+                problem: format!(
+                    "applies to samplers ({}); {shuffle} is a shuffle",
+                    names.join(", ")
+                ),
+            })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -156,7 +290,7 @@ pub fn run(
     settings: &RunSettings,
     progress: &dyn Progress,
 ) -> Result<RunReport> {
-    let thresholds = settings.validate()?;
+    let thresholds = settings.validate(algorithms)?;
     let (seed, seed_origin) = match settings.seed {
         Some(seed) => (seed, SeedOrigin::Given),
         None => (seed_from_os()?, SeedOrigin::OperatingSystem),
@@ -165,11 +299,12 @@ pub fn run(
     let started = Instant::now();
     let results = algorithms
         .iter()
-        .map(|spec| {
+        .filter_map(|spec| Some((spec, spec.algorithm.as_permutation()?)))
+        .map(|(spec, algorithm)| {
             let algorithm_started = Instant::now();
             let tally = simulate_permutations(
                 &engine,
-                spec.algorithm,
+                algorithm,
                 settings.n,
                 settings.trials,
                 seed,
@@ -187,6 +322,28 @@ pub fn run(
             }
         })
         .collect();
+    let sampler_results = match settings.k {
+        None => Vec::new(),
+        Some(k) => algorithms
+            .iter()
+            .filter_map(|spec| Some((spec, spec.algorithm.as_sampler()?)))
+            .map(|(spec, sampler)| {
+                let algorithm_started = Instant::now();
+                let tally =
+                    simulate_selections(&engine, sampler, settings.n, k, settings.trials, seed, progress);
+                let analysis = analyse_selections(&tally, sampler, &thresholds);
+                SamplerResult {
+                    name: spec.display_name(settings.n),
+                    entry: spec.entry,
+                    sampler,
+                    expected: spec.entry.expected_at(settings.n),
+                    tally,
+                    analysis,
+                    elapsed: algorithm_started.elapsed(),
+                }
+            })
+            .collect(),
+    };
     Ok(RunReport {
         settings: RunSettings {
             seed: Some(seed),
@@ -197,5 +354,102 @@ pub fn run(
         threads: engine.threads(),
         elapsed: started.elapsed(),
         results,
+        sampler_results,
+        notes: settings.notes(algorithms),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(n: usize, k: Option<usize>) -> RunSettings {
+        RunSettings {
+            n,
+            k,
+            trials: 100_000,
+            seed: Some(1),
+            threads: 2,
+            alpha: 1e-6,
+        }
+    }
+
+    fn specs(names: &[&str]) -> Vec<AlgorithmSpec> {
+        names
+            .iter()
+            .map(|name| AlgorithmSpec::parse(name).unwrap())
+            .collect()
+    }
+
+    fn error(settings: &RunSettings, names: &[&str]) -> String {
+        settings.validate(&specs(names)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn k_goes_with_samplers_and_only_with_them() {
+        assert!(
+            settings(6, Some(3))
+                .validate(&specs(&["bag-pick", "reservoir"]))
+                .is_ok()
+        );
+        assert!(settings(6, None).validate(&specs(&["fisher-yates"])).is_ok());
+        assert_eq!(
+            error(&settings(6, None), &["reservoir"]),
+            "reservoir is a sampler: give --k (how many of the n items it picks)"
+        );
+        assert!(
+            error(&settings(6, Some(2)), &["sattolo"]).starts_with("--k applies to samplers (bag-pick, ")
+        );
+        assert!(error(&settings(6, Some(2)), &["bag-pick", "sattolo"]).starts_with("one run holds"));
+        for k in [0, 6, 7] {
+            let message = error(&settings(6, Some(k)), &["bag-pick"]);
+            assert!(message.starts_with("--k must be between 1 and n-1"), "{message}");
+        }
+        assert!(settings(6, Some(1)).validate(&specs(&["bag-pick"])).is_ok());
+        assert!(settings(6, Some(5)).validate(&specs(&["bag-pick"])).is_ok());
+    }
+
+    #[test]
+    fn sampler_memory_counts_the_tables_each_sampler_keeps() {
+        // 10!/1! ordered selections (29 MB) only for partial-fisher-yates.
+        let mut many = settings(10, Some(9));
+        many.threads = 256;
+        many.trials = 1 << 40;
+        assert!(many.validate(&specs(&["bag-pick", "reservoir"])).is_ok());
+        let message = error(&many, &["partial-fisher-yates"]);
+        assert!(message.contains("for n = 10, k = 9"), "{message}");
+    }
+
+    #[test]
+    fn notes_name_the_skipped_sampler_tests() {
+        assert!(
+            settings(6, Some(3))
+                .notes(&specs(&["partial-fisher-yates"]))
+                .is_empty()
+        );
+        let notes = settings(30, Some(15)).notes(&specs(&["bag-pick", "partial-fisher-yates"]));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("C(30, 15) subsets are more than 10!"));
+        assert!(notes[1].contains("the ordered test of partial-fisher-yates is skipped"));
+        // Without a sampler that promises an order there is no ordered test to skip.
+        assert_eq!(settings(30, Some(15)).notes(&specs(&["reservoir"])).len(), 1);
+    }
+
+    #[test]
+    fn a_sampler_run_reports_sampler_results_only() {
+        let report = run(
+            &specs(&["bag-pick", "bag-pick-c"]),
+            &settings(5, Some(2)),
+            &crate::simulate::NoProgress,
+        )
+        .unwrap();
+        assert!(report.results.is_empty());
+        assert_eq!(report.names(), ["bag-pick", "bag-pick-c"]);
+        assert_eq!(report.algorithm_count(), 2);
+        assert_eq!(report.sampler_results[1].expected, Expectation::Biased);
+        assert_eq!(
+            report.sampler_results[1].tally.inclusion_counts,
+            vec![0, 100_000, 100_000, 0, 0]
+        );
+    }
 }

@@ -280,7 +280,47 @@ fn bad_input_is_one_line_and_exit_2() {
             "use at most 134",
         ),
     ];
-    for (args, message) in cases.into_iter().chain(more_cases) {
+    let sampler_cases = [
+        (
+            "run bag-pick --n 6",
+            "bag-pick is a sampler: give --k (how many of the n items it picks)",
+        ),
+        (
+            "run fisher-yates --n 6 --k 3",
+            "--k applies to samplers (bag-pick, bag-pick-c, partial-fisher-yates, reservoir); \
+             fisher-yates is a shuffle",
+        ),
+        (
+            "run bag-pick fisher-yates --n 6 --k 3",
+            "one run holds shuffles or samplers, not both: fisher-yates is a shuffle and bag-pick a sampler",
+        ),
+        (
+            "run bag-pick --n 6 --k 6",
+            "--k must be between 1 and n-1 (got 6 with --n 6): picking all n items has only one subset",
+        ),
+        (
+            "run reservoir --n 6 --k 0",
+            "--k must be between 1 and n-1 (got 0 with --n 6)",
+        ),
+        (
+            "run bag-pick --n 2001 --k 3",
+            "--n must be at most 2000 (got 2001)",
+        ),
+        (
+            "run bag-pick:3 --n 6 --k 3",
+            "bag-pick takes no parameter (give the number of picks with --k)",
+        ),
+        ("run bag-pik --n 6 --k 3", "did you mean 'bag-pick'"),
+        (
+            "run bag-pick bag-pick --n 6 --k 3",
+            "algorithm 'bag-pick' is given twice",
+        ),
+        (
+            "run partial-fisher-yates --n 10 --k 9 --threads 256 --trials 1e8",
+            "for n = 10, k = 9 (29.0 MB per thread); use at most 147",
+        ),
+    ];
+    for (args, message) in cases.into_iter().chain(more_cases).chain(sampler_cases) {
         let output = command(args).assert().code(2).get_output().clone();
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(message), "{args:?}: {stderr}");
@@ -300,6 +340,8 @@ fn usage_errors_from_the_parser_exit_2() {
         "run naive-swap --n -3",
         "run naive-swap --n 3 --trials -5",
         "run naive-swap --n 3 --alpha 1e-400",
+        "run bag-pick --n 6 --k -1",
+        "run bag-pick --n 6 --k three",
         "frobnicate",
     ] {
         let output = command(args).assert().code(2).get_output().clone();
@@ -364,15 +406,200 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
-    assert_eq!(entries.len(), 12);
+    // 12 shuffles, 4 samplers, then 10 stream generators.
+    assert_eq!(entries.len(), 26);
     for entry in entries {
-        for field in ["name", "summary", "origin", "expected"] {
+        for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
         }
     }
+    let kinds: Vec<&str> = entries.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [["shuffle"; 12].as_slice(), &["sampler"; 4], &["generator"; 10]].concat()
+    );
+    let csharp = entries
+        .iter()
+        .find(|e| e["name"] == "shuffle-bag-csharp")
+        .unwrap();
+    assert_eq!(csharp["expected"], "biased");
+    let unrandomness = entries.iter().find(|e| e["name"] == "unrandomness").unwrap();
+    assert_eq!(unrandomness["expected"], "depends on the items");
+    assert_eq!(unrandomness["parameter"]["name"], "U");
     let repeated = entries.iter().find(|e| e["name"] == "naive-repeated").unwrap();
     assert_eq!(repeated["parameter"]["name"], "K");
     assert_eq!(repeated["biased_from_n"], 3);
+    let c_code = entries.iter().find(|e| e["name"] == "bag-pick-c").unwrap();
+    assert_eq!(c_code["expected"], "biased");
+    assert!(c_code["origin"].as_str().unwrap().contains("text 002"));
+}
+
+#[test]
+fn list_shows_the_samplers_with_their_origins() {
+    shuffle_audit()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "sampler                    deserves          what it does",
+        ))
+        .stdout(predicate::str::contains(
+            "bag-pick-c                 biased (any k)",
+        ))
+        .stdout(predicate::str::contains("partial-fisher-yates       fair"))
+        .stdout(predicate::str::contains("from Algorithm R (Vitter 1985"))
+        .stdout(predicate::str::contains(
+            "need --k: shuffle-audit run bag-pick --n 10 --k 3",
+        ));
+}
+
+#[test]
+fn samplers_report_verdicts_and_name_the_items_text_002s_c_code_never_picks() {
+    command("run bag-pick bag-pick-c --n 6 --k 3 --seed 1")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            ": 3 of 6 items, 600,000 samples per algorithm, seed 1,",
+        ))
+        .stdout(predicate::str::contains("bag-pick: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains("bag-pick-c: FAIL (deserves: biased)"))
+        .stdout(predicate::str::contains(
+            "ordered       not tested: bag-pick outputs its picks in increasing order",
+        ))
+        .stdout(predicate::str::contains(
+            "items never chosen: 1, 5, 6 (each should be chosen 300,000 times on average)",
+        ))
+        .stdout(predicate::str::contains(
+            "subsets never seen: 19 of 20 (each should come out 30,000 times on average)",
+        ))
+        .stdout(predicate::str::contains(
+            "most frequent subsets: {2 3 4} x20.000 (600,000 vs 30,000)",
+        ))
+        .stdout(predicate::str::contains(
+            "subset            count     expected    ratio",
+        ))
+        .stdout(predicate::str::contains("{4 5 6}"))
+        .stdout(predicate::str::contains("1,200,000 samples in"))
+        .stdout(predicate::str::contains(
+            "reproduce: shuffle-audit run bag-pick bag-pick-c --n 6 --k 3 --trials 600000 --seed 1",
+        ));
+
+    let json = json_of("run bag-pick bag-pick-c --n 6 --k 3 --seed 1");
+    assert_eq!((json["n"].as_u64(), json["k"].as_u64()), (Some(6), Some(3)));
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for result in results {
+        assert_eq!(result["k"], 3);
+        let subsets = result["subsets"].as_array().unwrap();
+        assert_eq!(subsets.len(), 20);
+        assert_eq!(subsets[0]["items"].to_string(), "[0,1,2]");
+        let total: u64 = subsets.iter().map(|s| s["count"].as_u64().unwrap()).sum();
+        assert_eq!(total, 600_000);
+        assert_eq!(result["expected_count_per_subset"], 30_000.0);
+        let inclusion = result["inclusion"].as_array().unwrap();
+        assert_eq!(inclusion.len(), 6);
+        for (item, cell) in inclusion.iter().enumerate() {
+            assert_eq!(cell["item"], item);
+            assert_eq!(cell["expected"], 300_000.0);
+        }
+        let names: Vec<&str> = result["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["subsets", "ordered", "inclusion"]);
+        assert_eq!(result["tests"][1]["status"], "not_applicable");
+        assert!(
+            result.get("ordered_selections").is_none(),
+            "not tallied for {result}"
+        );
+        for field in ["total_variation", "subsets_never_seen", "verdict", "origin"] {
+            assert!(!result[field].is_null(), "{field}");
+        }
+    }
+    let c_code = &results[1];
+    assert_eq!(c_code["algorithm"], "bag-pick-c");
+    assert_eq!(c_code["verdict"], "fail");
+    assert_eq!(c_code["items_never_chosen"].to_string(), "[0,4,5]");
+    assert_eq!(c_code["over_represented"][0]["items"].to_string(), "[1,2,3]");
+    assert_eq!(results[0]["items_never_chosen"].to_string(), "[]");
+    assert_eq!(results[0]["verdict"], "pass");
+}
+
+#[test]
+fn partial_fisher_yates_exports_its_ordered_selections() {
+    let json = json_of("run partial-fisher-yates --n 4 --k 2 --trials 12000 --seed 2");
+    let result = &json["results"][0];
+    let ordered = result["ordered_selections"].as_array().unwrap();
+    assert_eq!(ordered.len(), 12);
+    assert_eq!(ordered[0]["items"].to_string(), "[0,1]");
+    assert_eq!(ordered[11]["items"].to_string(), "[3,2]");
+    assert_eq!(result["expected_count_per_ordered_selection"], 1000.0);
+    assert_eq!(result["tests"][1]["status"], "computed");
+    assert_eq!(result["tests"][1]["df"], 11);
+
+    let output = command("run partial-fisher-yates --n 4 --k 2 --trials 12000 --seed 2 --csv -")
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').collect())
+        .collect();
+    let count = |table: &str| rows.iter().filter(|row| row[1] == table).count();
+    assert_eq!(
+        (count("subset"), count("ordered"), count("inclusion")),
+        (6, 12, 4)
+    );
+    assert!(
+        rows.iter()
+            .all(|row| row.len() == 6 && row[0] == "partial-fisher-yates")
+    );
+    let first = &rows[0];
+    assert_eq!(
+        (first[1], first[2], first[3], first[5]),
+        ("subset", "0 1", "", "2000")
+    );
+    let item = rows.iter().find(|row| row[1] == "inclusion").unwrap();
+    assert_eq!((item[2], item[5]), ("0", "6000"));
+}
+
+#[test]
+fn sampler_tallies_do_not_depend_on_the_thread_count() {
+    let results: Vec<Value> = ["1", "2", "8"]
+        .iter()
+        .map(|threads| {
+            let json = json_of(&format!(
+                "run partial-fisher-yates reservoir --n 7 --k 3 --trials 100000 --seed 11 -j {threads}"
+            ));
+            Value::Array(json["results"].as_array().unwrap().iter().map(tallies).collect())
+        })
+        .collect();
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], results[2]);
+}
+
+#[test]
+fn samplers_past_the_table_cap_skip_the_subset_test_with_a_note() {
+    let output = command("run bag-pick-c --n 40 --k 20 --trials 20000 --seed 1 --json -")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: C(40, 20) subsets are more than 10! = 3,628,800: the subsets test is skipped",
+        ));
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert_eq!(json["notes"].as_array().unwrap().len(), 1);
+    let result = &json["results"][0];
+    assert!(result["subsets"].is_null());
+    assert_eq!(result["tests"][0]["status"], "not_tallied");
+    assert_eq!(result["tests"][2]["status"], "computed");
+    assert_eq!(result["verdict"], "fail");
+    // Items 0 and 21..39 are never picked; the extremes are listed by item.
+    let never = result["items_never_chosen"].as_array().unwrap();
+    assert_eq!(never.len(), 20);
+    assert_eq!(result["over_represented"][0]["item"], 1);
 }
 
 #[test]

@@ -1,6 +1,6 @@
-//! Fixed-seed statistical tests: every biased algorithm in the catalogue is shown to fail
-//! and every fair one to pass, and the simulator's frequencies are checked against laws
-//! derived by hand.
+//! Fixed-seed statistical tests: every biased algorithm in the catalogue (shuffles and
+//! samplers) is shown to fail and every fair one to pass, and the simulator's frequencies
+//! are checked against laws derived by hand.
 //!
 //! Why these cannot flake: every run has a fixed seed, so its tallies, and with them its
 //! verdict, are the same on every machine and at every thread count (another test checks
@@ -17,10 +17,10 @@
 //!   it shows as `suspicious` with a p-value near 1e-3, not as a wild failure.
 
 use shuffle_audit::analysis::TestOutcome;
-use shuffle_audit::catalogue::{AlgorithmSpec, Expectation};
-use shuffle_audit::run::{AlgorithmResult, RunSettings, run};
-use shuffle_audit::simulate::NoProgress;
-use shuffle_audit::stats::chi_square::law_fit;
+use shuffle_audit::catalogue::{AlgorithmSpec, Expectation, SamplerAlgorithm};
+use shuffle_audit::run::{AlgorithmResult, RunSettings, SamplerResult, run};
+use shuffle_audit::simulate::{Engine, NoProgress, simulate_selections};
+use shuffle_audit::stats::chi_square::{inclusion_fit, law_fit};
 use shuffle_audit::stats::{Fit, Verdict};
 use shuffle_audit::tally::lehmer::rank;
 
@@ -28,6 +28,7 @@ fn run_one(algorithm: &str, n: usize, trials: u64, seed: u64) -> AlgorithmResult
     let spec = AlgorithmSpec::parse(algorithm).expect("a catalogue name");
     let settings = RunSettings {
         n,
+        k: None,
         trials,
         seed: Some(seed),
         threads: 2,
@@ -243,4 +244,202 @@ fn sattolo_on_four_cards_is_uniform_over_the_six_four_cycles() {
     ];
     assert_fits("sattolo", 4, &law, 1_200_000, 24);
     assert_fits("roguelike-shuffle", 4, &law, 1_200_000, 25);
+}
+
+// Samplers: pick k of n items.
+//
+// The same reasoning keeps these from flaking. A fair sampler passes when no Holm-adjusted
+// p-value is below 1e-3, which for any seed happens with probability under 1e-3, and the
+// seeds below are the first ones tried (one run each, not picked among many). The biased
+// case does not depend on the draws at all: text 002's C code writes {k, …, 1} whatever
+// it draws, so every sample lands in one of the C(n, k) subset cells and the subset
+// statistic is exactly T·(C(n, k) - 1), e.g. 7.6 million on 19 degrees of freedom.
+
+fn run_samplers(algorithms: &[&str], n: usize, k: usize, trials: u64, seed: u64) -> Vec<SamplerResult> {
+    let specs: Vec<AlgorithmSpec> = algorithms
+        .iter()
+        .map(|name| AlgorithmSpec::parse(name).expect("a catalogue name"))
+        .collect();
+    let settings = RunSettings {
+        n,
+        k: Some(k),
+        trials,
+        seed: Some(seed),
+        threads: 2,
+        alpha: 1e-6,
+    };
+    let report = run(&specs, &settings, &NoProgress).expect("valid settings");
+    assert!(report.results.is_empty(), "a sampler run has no shuffle results");
+    report.sampler_results
+}
+
+fn sampler_summary(result: &SamplerResult) -> String {
+    result
+        .analysis
+        .tests
+        .iter()
+        .map(|test| {
+            format!(
+                "{}: {:?}, adjusted {:?}",
+                test.name, test.outcome, test.p_adjusted
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn test_outcome<'a>(result: &'a SamplerResult, name: &str) -> &'a TestOutcome {
+    &result
+        .analysis
+        .tests
+        .iter()
+        .find(|test| test.name == name)
+        .unwrap()
+        .outcome
+}
+
+#[test]
+fn fair_samplers_pass_and_text_002s_c_code_fails() {
+    let fair = ["bag-pick", "partial-fisher-yates", "reservoir"];
+    for (seed, algorithm) in fair.into_iter().enumerate() {
+        let result = run_samplers(&[algorithm], 6, 3, 400_000, seed as u64 + 1).remove(0);
+        assert_eq!(
+            result.analysis.verdict,
+            Verdict::Pass,
+            "{algorithm}: {}",
+            sampler_summary(&result)
+        );
+        assert_eq!(result.expected, Expectation::Fair, "{algorithm}");
+    }
+
+    let result = run_samplers(&["bag-pick-c"], 6, 3, 400_000, 4).remove(0);
+    assert_eq!(
+        result.analysis.verdict,
+        Verdict::Fail,
+        "{}",
+        sampler_summary(&result)
+    );
+    assert_eq!(result.expected, Expectation::Biased);
+    match test_outcome(&result, "subsets") {
+        TestOutcome::Fit(Fit::Computed { statistic, df, .. }) => {
+            assert!((statistic - 400_000.0 * 19.0).abs() < 1e-3, "{statistic}");
+            assert_eq!(*df, 19);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Items 1, 2 and 3 (from 0) in every sample; 0, 4 and 5 never.
+    assert_eq!(result.analysis.items_never_chosen, vec![0, 4, 5]);
+    assert_eq!(
+        result.tally.inclusion_counts,
+        vec![0, 400_000, 400_000, 400_000, 0, 0]
+    );
+    assert_eq!(result.analysis.subsets_never_seen, Some(19));
+}
+
+#[test]
+fn fair_samplers_pass_at_other_sizes() {
+    let cases = [
+        // k = 1: a single uniform pick.
+        ("bag-pick", 10, 1, 200_000),
+        ("reservoir", 10, 1, 200_000),
+        // k = n - 1: the subset is fixed by the one item left out.
+        ("partial-fisher-yates", 8, 7, 1_000_000),
+        // 4,845 subsets, each expecting 62.
+        ("bag-pick", 20, 4, 300_000),
+        ("reservoir", 20, 16, 300_000),
+        // C(200, 50) subsets are far too many: only the inclusion test runs.
+        ("bag-pick", 200, 50, 100_000),
+        ("partial-fisher-yates", 200, 50, 100_000),
+        ("reservoir", 200, 150, 100_000),
+    ];
+    for (seed, (algorithm, n, k, trials)) in cases.into_iter().enumerate() {
+        let result = run_samplers(&[algorithm], n, k, trials, seed as u64 + 11).remove(0);
+        assert_eq!(
+            result.analysis.verdict,
+            Verdict::Pass,
+            "{algorithm}, {k} of {n}: {}",
+            sampler_summary(&result)
+        );
+    }
+}
+
+#[test]
+fn bag_pick_c_fails_at_every_k() {
+    // Structural: one subset whatever the draws, so even 2,000 samples fail by far.
+    for (n, k) in [(2, 1), (5, 1), (5, 4), (10, 5), (52, 5)] {
+        let result = run_samplers(&["bag-pick-c"], n, k, 2_000, 7).remove(0);
+        assert_eq!(result.analysis.verdict, Verdict::Fail, "{k} of {n}");
+        let never: Vec<usize> = std::iter::once(0).chain(k + 1..n).collect();
+        assert_eq!(result.analysis.items_never_chosen, never, "{k} of {n}");
+    }
+}
+
+#[test]
+fn partial_fisher_yates_orders_are_uniform_and_reservoir_order_is_not_tested() {
+    // The ordered test runs over the 120 ordered selections of 3 of 6 items, each
+    // expecting 3,333 of 400,000 samples; it is part of the verdict checked above, and
+    // here its own raw p-value must not be below 1e-3 (same seed as above, so the same
+    // tally; the seed was not chosen for this).
+    let result = run_samplers(&["partial-fisher-yates"], 6, 3, 400_000, 2).remove(0);
+    match test_outcome(&result, "ordered") {
+        TestOutcome::Fit(Fit::Computed { df, p, .. }) => {
+            assert_eq!(*df, 119);
+            assert!(!p.is_below(1e-3), "ordered selections not uniform: p = {p}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let ordered = result.tally.ordered_counts.as_ref().unwrap();
+    assert_eq!(ordered.len(), 120);
+    assert_eq!(ordered.iter().sum::<u64>(), 400_000);
+
+    // Reservoir's order is known not to be uniform (an item that stays keeps its slot):
+    // it is neither tallied nor tested, and does not count in Holm's correction.
+    let result = run_samplers(&["reservoir"], 6, 3, 400_000, 3).remove(0);
+    assert!(result.tally.ordered_counts.is_none());
+    assert!(matches!(
+        test_outcome(&result, "ordered"),
+        TestOutcome::NotApplicable(_)
+    ));
+    let ran = result
+        .analysis
+        .tests
+        .iter()
+        .filter(|test| test.p_adjusted.is_some())
+        .count();
+    assert_eq!(ran, 2);
+}
+
+#[test]
+fn the_scaled_inclusion_statistic_has_the_mean_of_its_chi_square() {
+    // For a fair sampler each item count is Binomial(T, k/n), so Pearson's X over the n
+    // items has mean exactly n - k, and the scaled statistic X·(n-1)/(n-k) has mean
+    // exactly n - 1 = df, at any T. Here n = 10, k = 5: df = 9, while the unscaled X has
+    // mean 5. Over 200 independent runs (seeds 1..=200, the first tried) the statistic's
+    // standard deviation is about √(2·9) = 4.24, so the mean's is 0.30: the ±1.5 margin
+    // is five standard deviations (a fair sampler lands outside it with probability
+    // about 6e-7), and the unscaled mean would sit thirteen standard deviations away.
+    let engine = Engine::new(2).unwrap();
+    let (n, k, runs) = (10, 5, 200);
+    let statistics: Vec<f64> = (1..=runs)
+        .map(|seed| {
+            let tally = simulate_selections(
+                &engine,
+                SamplerAlgorithm::BagPick,
+                n,
+                k,
+                10_000,
+                seed,
+                &NoProgress,
+            );
+            match inclusion_fit(&tally.inclusion_counts, k, tally.trials) {
+                Fit::Computed { statistic, df, .. } => {
+                    assert_eq!(df, 9);
+                    statistic
+                }
+                Fit::TooFewTrials { needed } => panic!("needs {needed} trials"),
+            }
+        })
+        .collect();
+    let mean = statistics.iter().sum::<f64>() / runs as f64;
+    assert!((mean - 9.0).abs() < 1.5, "mean of the scaled statistic: {mean}");
 }

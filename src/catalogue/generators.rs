@@ -59,8 +59,10 @@ pub struct GeneratorEntry {
     pub summary: &'static str,
     /// The source text(s) it comes from.
     pub origin: &'static str,
-    /// What it deserves, in words (the exact verdict depends on the items).
+    /// What it deserves, in words.
     pub deserves: &'static str,
+    /// What it deserves whatever the items, if that does not depend on them.
+    pub always: Option<Expectation>,
     /// The parameter it takes, if any.
     pub parameter: Option<Parameter>,
     #[serde(skip)]
@@ -74,6 +76,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "each draw independent, by weight: below(total weight), walk the weights",
         origin: "text 000 (Bad Solution #2, the weight array)",
         deserves: "fair",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::Iid,
     },
@@ -82,6 +85,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "the same law through an if/else chain on a uniform float in [0, 1)",
         origin: "text 000 (Bad Solution #1, the if/else chain)",
         deserves: "fair (must agree with iid)",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::IfElse,
     },
@@ -90,6 +94,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "a list of weight copies of each item, shuffled when empty, drawn from the end",
         origin: "text 000 (SimpleShuffle)",
         deserves: "fair",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::RefillList,
     },
@@ -98,6 +103,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "one array and a cursor: swap a random slot in 0..=cursor to the cursor and deal it",
         origin: "text 000 (IntShuffleBag)",
         deserves: "fair",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::ShuffleBag,
     },
@@ -106,6 +112,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "the same bag drawing random.Next(currentPosition): the cursor slot is never chosen",
         origin: "text 003 (ShuffleBag.Next)",
         deserves: "biased",
+        always: Some(Expectation::Biased),
         parameter: None,
         kind: GeneratorKind::ShuffleBagCsharp,
     },
@@ -114,6 +121,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "one of each item per bag, shuffled (Fisher-Yates) and dealt in turn",
         origin: "text 000 (Tetris: a shuffled sequence of all 7 pieces)",
         deserves: "fair",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::TetrisBag,
     },
@@ -122,6 +130,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "draw by weight; then every weight grows by U and the drawn one loses m*U (m items)",
         origin: "text 000's comments (the Matlab \"unrandomness\" loop)",
         deserves: "fair for equal weights; biased for unequal weights when U > 0",
+        always: None,
         parameter: Some(Parameter {
             name: "U",
             meaning: "how far the weights move per draw (0 = i.i.d.)",
@@ -134,6 +143,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "fill a bag with twice the copies, draw half of it, discard the rest, refill",
         origin: "text 000's comments (\"fill a bag twice the size ... take out half\")",
         deserves: "fair",
+        always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::DoubleBagHalf,
     },
@@ -142,6 +152,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "a shuffle bag of (int)weight * 1000 copies: truncates before multiplying",
         origin: "text 003 (amount = (int)letter.Value * 1000)",
         deserves: "biased unless every weight is whole (Boggle: V, K, J, X, Q, Z get no copies)",
+        always: None,
         parameter: None,
         kind: GeneratorKind::BoggleTruncated,
     },
@@ -150,6 +161,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         summary: "a shuffle bag of round(weight * 1000) copies: the intended Boggle bag",
         origin: "text 003, corrected",
         deserves: "fair for weights with at most 3 decimals",
+        always: None,
         parameter: None,
         kind: GeneratorKind::BoggleRounded,
     },

@@ -2,12 +2,16 @@
 //! verdict it deserves.
 //!
 //! An entry is data (name, one-line summary, source text, expected verdict, parameter)
-//! plus a [`PermutationAlgorithm`] value that runs it. Keeping the expected verdict next
-//! to the code is what lets tests and, later, `check` say "this one must fail" without a
-//! second list that could drift. Names are parsed here too (`naive-repeated:3`), with
-//! suggestions for near misses.
+//! plus an [`Algorithm`] value that runs it: a [`PermutationAlgorithm`] for the shuffles,
+//! which rearrange a whole deck, or a [`SamplerAlgorithm`] for the samplers, which pick
+//! `k` of `n` items. The two families produce different outcomes (an order, a subset) and
+//! are tallied and tested differently, so the type says which one an entry belongs to.
+//! Keeping the expected verdict next to the code is what lets tests and, later, `check`
+//! say "this one must fail" without a second list that could drift. Names of both families
+//! are parsed here too (`naive-repeated:3`), with suggestions for near misses.
 
 pub mod generators;
+mod samplers;
 mod shuffles;
 mod sorts;
 
@@ -16,6 +20,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::randomness::Randomness;
 
+pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shuffles::{
     fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
     roguelike_shuffle, sattolo,
@@ -26,10 +31,30 @@ pub use sorts::{sort_comparator_insertion, sort_comparator_merge, sort_random_ke
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Expectation {
-    /// Every order is exactly (or, for float keys, all but negligibly) equally likely.
+    /// Every outcome (order or subset) is exactly (or, for float keys, all but negligibly)
+    /// equally likely.
     Fair,
-    /// Some orders are more likely than others.
+    /// Some outcomes are more likely than others.
     Biased,
+}
+
+/// Which family an entry belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Rearranges a deck of `n` cards (`run ALG --n N`).
+    Shuffle,
+    /// Picks `k` of `n` items (`run ALG --n N --k K`).
+    Sampler,
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Shuffle => "shuffle",
+            Kind::Sampler => "sampler",
+        })
+    }
 }
 
 impl std::fmt::Display for Expectation {
@@ -61,14 +86,14 @@ pub struct CatalogueEntry {
     pub summary: &'static str,
     /// The source text(s) it comes from (files in the seed index).
     pub origin: &'static str,
-    /// `None`: fair at every size. `Some(m)`: biased for decks of `m` cards or more (and
-    /// trivially fair below).
+    /// `None`: fair at every size. `Some(m)`: biased for decks (or sets of items) of `m`
+    /// or more (and trivially fair below). Samplers run only with `1 <= k < n`.
     #[serde(skip)]
     pub biased_from: Option<usize>,
     /// The parameter it takes, if any.
     pub parameter: Option<Parameter>,
     #[serde(skip)]
-    algorithm: PermutationAlgorithm,
+    algorithm: Algorithm,
 }
 
 impl CatalogueEntry {
@@ -82,9 +107,56 @@ impl CatalogueEntry {
 
     /// The verdict it deserves on decks of realistic size, in words for `list`.
     pub fn expected_in_words(&self) -> String {
-        match self.biased_from {
-            None => "fair".to_string(),
-            Some(from) => format!("biased (n >= {from})"),
+        match (self.biased_from, self.kind()) {
+            (None, _) => "fair".to_string(),
+            // A sampler runs with 1 <= k < n, so n >= 2 always holds.
+            (Some(2), Kind::Sampler) => "biased (any k)".to_string(),
+            (Some(from), _) => format!("biased (n >= {from})"),
+        }
+    }
+
+    /// Whether it shuffles or samples.
+    pub fn kind(&self) -> Kind {
+        self.algorithm.kind()
+    }
+
+    /// What runs when the entry is named without a parameter.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+}
+
+/// What an entry runs: a shuffle or a sampler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Rearranges a deck.
+    Permutation(PermutationAlgorithm),
+    /// Picks `k` of `n` items.
+    Sampler(SamplerAlgorithm),
+}
+
+impl Algorithm {
+    /// Its family.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Algorithm::Permutation(_) => Kind::Shuffle,
+            Algorithm::Sampler(_) => Kind::Sampler,
+        }
+    }
+
+    /// The shuffle, if it is one.
+    pub fn as_permutation(&self) -> Option<PermutationAlgorithm> {
+        match *self {
+            Algorithm::Permutation(algorithm) => Some(algorithm),
+            Algorithm::Sampler(_) => None,
+        }
+    }
+
+    /// The sampler, if it is one.
+    pub fn as_sampler(&self) -> Option<SamplerAlgorithm> {
+        match *self {
+            Algorithm::Sampler(algorithm) => Some(algorithm),
+            Algorithm::Permutation(_) => None,
         }
     }
 }
@@ -254,6 +326,100 @@ fn default_passes(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// How a catalogue sampler picks `k` of the items `0..n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplerAlgorithm {
+    /// [`bag_pick`]
+    BagPick,
+    /// [`bag_pick_c`]
+    BagPickC,
+    /// [`partial_fisher_yates`]
+    PartialFisherYates,
+    /// [`reservoir`]
+    Reservoir,
+}
+
+/// Scratch space a sampler reuses across trials.
+#[derive(Debug, Default)]
+pub struct SamplerWorkspace {
+    deck: Vec<u16>,
+}
+
+impl SamplerAlgorithm {
+    /// `None` if the order of the picks is uniformly random as well as the subset (so the
+    /// ordered selections can be tested); otherwise why it is not, for the report.
+    pub fn order_not_random(&self) -> Option<&'static str> {
+        match self {
+            SamplerAlgorithm::BagPick => Some("bag-pick outputs its picks in increasing order"),
+            SamplerAlgorithm::BagPickC => Some("bag-pick-c always outputs k, k-1, ..., 1"),
+            SamplerAlgorithm::PartialFisherYates => None,
+            SamplerAlgorithm::Reservoir => Some("a reservoir item keeps the slot it replaced"),
+        }
+    }
+
+    /// Whether it promises a uniformly random order of its picks.
+    pub fn promises_order(&self) -> bool {
+        self.order_not_random().is_none()
+    }
+
+    /// Picks `out.len()` of the items `0..n` into `out`, drawing only from `rng`.
+    #[inline]
+    pub fn sample<R: Randomness + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        out: &mut [u16],
+        workspace: &mut SamplerWorkspace,
+    ) {
+        self.sample_each(n, 1, rng, out, workspace, |_| {});
+    }
+
+    /// Samples `times` times into `out`, handing each selection to `record`.
+    ///
+    /// The batch form of [`SamplerAlgorithm::sample`] and the only place that matches on
+    /// the algorithm: the match runs once per batch and each arm is a tight loop.
+    #[inline]
+    pub fn sample_each<R: Randomness + ?Sized>(
+        &self,
+        n: usize,
+        times: u64,
+        rng: &mut R,
+        out: &mut [u16],
+        workspace: &mut SamplerWorkspace,
+        mut record: impl FnMut(&[u16]),
+    ) {
+        match self {
+            SamplerAlgorithm::BagPick => {
+                repeat(times, rng, out, &mut record, |rng, out| bag_pick(n, rng, out))
+            }
+            SamplerAlgorithm::BagPickC => {
+                repeat(times, rng, out, &mut record, |rng, out| bag_pick_c(n, rng, out))
+            }
+            SamplerAlgorithm::PartialFisherYates => repeat(times, rng, out, &mut record, |rng, out| {
+                partial_fisher_yates(n, rng, out, &mut workspace.deck)
+            }),
+            SamplerAlgorithm::Reservoir => {
+                repeat(times, rng, out, &mut record, |rng, out| reservoir(n, rng, out))
+            }
+        }
+    }
+}
+
+/// Samples `times` times: the loop each arm of `sample_each` compiles into.
+#[inline(always)]
+fn repeat<R: ?Sized>(
+    times: u64,
+    rng: &mut R,
+    out: &mut [u16],
+    record: &mut impl FnMut(&[u16]),
+    mut sample: impl FnMut(&mut R, &mut [u16]),
+) {
+    for _ in 0..times {
+        sample(rng, out);
+        record(out);
+    }
+}
+
 /// Every shuffle in the catalogue, in the order `list` prints them.
 pub const SHUFFLES: &[CatalogueEntry] = &[
     CatalogueEntry {
@@ -262,7 +428,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "texts 001 (SimpleListShuffle) and 004 (the first listing)",
         biased_from: Some(3),
         parameter: None,
-        algorithm: PermutationAlgorithm::NaiveSwap,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::NaiveSwap),
     },
     CatalogueEntry {
         name: "fisher-yates",
@@ -270,7 +436,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "texts 001 (ListShuffle) and 004 (Knuth-Fisher-Yates)",
         biased_from: None,
         parameter: None,
-        algorithm: PermutationAlgorithm::FisherYates,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::FisherYates),
     },
     CatalogueEntry {
         name: "fisher-yates-forward",
@@ -278,7 +444,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (knuth1)",
         biased_from: None,
         parameter: None,
-        algorithm: PermutationAlgorithm::FisherYatesForward,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::FisherYatesForward),
     },
     CatalogueEntry {
         name: "sattolo",
@@ -286,7 +452,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 003 (the shuffle bag's random.Next(position))",
         biased_from: Some(2),
         parameter: None,
-        algorithm: PermutationAlgorithm::Sattolo,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::Sattolo),
     },
     CatalogueEntry {
         name: "roguelike-shuffle",
@@ -294,7 +460,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 002 (SHUFFLE pseudocode and C code)",
         biased_from: Some(2),
         parameter: None,
-        algorithm: PermutationAlgorithm::RoguelikeShuffle,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::RoguelikeShuffle),
     },
     CatalogueEntry {
         name: "naive-repeated",
@@ -306,7 +472,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
             meaning: "number of naive passes",
             default: "n",
         }),
-        algorithm: PermutationAlgorithm::NaiveRepeated { passes: None },
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { passes: None }),
     },
     CatalogueEntry {
         name: "sort-random-key",
@@ -314,7 +480,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (sort_by { rand })",
         biased_from: None,
         parameter: None,
-        algorithm: PermutationAlgorithm::SortRandomKey,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::SortRandomKey),
     },
     CatalogueEntry {
         name: "sort-random-key-u8",
@@ -322,7 +488,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (sort by random number, with small keys)",
         biased_from: Some(2),
         parameter: None,
-        algorithm: PermutationAlgorithm::SortRandomKeyU8,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::SortRandomKeyU8),
     },
     CatalogueEntry {
         name: "sort-comparator-insertion",
@@ -330,7 +496,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (arr.sort(function () { return Math.sin(Math.random() * 360); }))",
         biased_from: Some(3),
         parameter: None,
-        algorithm: PermutationAlgorithm::SortComparatorInsertion,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::SortComparatorInsertion),
     },
     CatalogueEntry {
         name: "sort-comparator-merge",
@@ -338,7 +504,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (arr.sort(function () { return Math.sin(Math.random() * 360); }))",
         biased_from: Some(3),
         parameter: None,
-        algorithm: PermutationAlgorithm::SortComparatorMerge,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::SortComparatorMerge),
     },
     CatalogueEntry {
         name: "insert-with-retry",
@@ -346,7 +512,7 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (insert into a random array index)",
         biased_from: None,
         parameter: None,
-        algorithm: PermutationAlgorithm::InsertWithRetry,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::InsertWithRetry),
     },
     CatalogueEntry {
         name: "riffle",
@@ -354,9 +520,50 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         origin: "text 004's comments (split into two lists and merge at random)",
         biased_from: Some(3),
         parameter: None,
-        algorithm: PermutationAlgorithm::Riffle,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::Riffle),
     },
 ];
+
+/// Every sampler in the catalogue, in the order `list` prints them.
+pub const SAMPLERS: &[CatalogueEntry] = &[
+    CatalogueEntry {
+        name: "bag-pick",
+        summary: "text 002's BAG-PICK: keep item i when random(items left) < picks left",
+        origin: "text 002 (BAG-PICK pseudocode)",
+        biased_from: None,
+        parameter: None,
+        algorithm: Algorithm::Sampler(SamplerAlgorithm::BagPick),
+    },
+    CatalogueEntry {
+        name: "bag-pick-c",
+        summary: "text 002's BagPick C code as printed: stores the picks left (x--), not the item (i)",
+        origin: "text 002 (BagPick C code)",
+        biased_from: Some(2),
+        parameter: None,
+        algorithm: Algorithm::Sampler(SamplerAlgorithm::BagPickC),
+    },
+    CatalogueEntry {
+        name: "partial-fisher-yates",
+        summary: "the first k steps of Fisher-Yates from the end; the cards moved, in order",
+        origin: "text 004's comments (\"run KFY for m steps and take the cards you've selected\")",
+        biased_from: None,
+        parameter: None,
+        algorithm: Algorithm::Sampler(SamplerAlgorithm::PartialFisherYates),
+    },
+    CatalogueEntry {
+        name: "reservoir",
+        summary: "Algorithm R: keep items 0..k, then item i replaces slot random(i+1) if < k",
+        origin: "Algorithm R (Vitter 1985; Knuth TAOCP 3.4.2), the streaming counterpart of text 002's BAG-PICK",
+        biased_from: None,
+        parameter: None,
+        algorithm: Algorithm::Sampler(SamplerAlgorithm::Reservoir),
+    },
+];
+
+/// Every entry of both families: shuffles first, then samplers.
+pub fn entries() -> impl Iterator<Item = &'static CatalogueEntry> {
+    SHUFFLES.iter().chain(SAMPLERS)
+}
 
 /// An algorithm as named on the command line, parsed against the catalogue.
 #[derive(Clone, Copy, Debug)]
@@ -364,7 +571,7 @@ pub struct AlgorithmSpec {
     /// Its catalogue entry.
     pub entry: &'static CatalogueEntry,
     /// What runs, parameters filled in (possibly still defaulting to a function of `n`).
-    pub algorithm: PermutationAlgorithm,
+    pub algorithm: Algorithm,
 }
 
 impl AlgorithmSpec {
@@ -374,24 +581,32 @@ impl AlgorithmSpec {
             Some((name, parameter)) => (name, Some(parameter)),
             None => (text, None),
         };
-        let entry =
-            SHUFFLES
-                .iter()
-                .find(|entry| entry.name == name)
-                .ok_or_else(|| Error::UnknownAlgorithm {
-                    name: name.to_string(),
-                    suggestion: suggestion_for(name),
-                })?;
+        let entry = entries()
+            .find(|entry| entry.name == name)
+            .ok_or_else(|| Error::UnknownAlgorithm {
+                name: name.to_string(),
+                suggestion: suggestion_for(name),
+            })?;
         let bad = |problem: String| Error::BadParameter {
             spec: text.to_string(),
             problem,
         };
         let algorithm = match (entry.algorithm, parameter, entry.parameter) {
             (algorithm, None, _) => algorithm,
+            (Algorithm::Sampler(_), Some(_), None) => {
+                return Err(bad(format!(
+                    "{} takes no parameter (give the number of picks with --k)",
+                    entry.name
+                )));
+            }
             (_, Some(_), None) => {
                 return Err(bad(format!("{} takes no parameter", entry.name)));
             }
-            (PermutationAlgorithm::NaiveRepeated { .. }, Some(value), Some(parameter)) => {
+            (
+                Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { .. }),
+                Some(value),
+                Some(parameter),
+            ) => {
                 let passes = parse_positive(value).ok_or_else(|| {
                     bad(format!(
                         "{} ({}) must be a whole number from 1 to {}, not '{value}'",
@@ -400,7 +615,7 @@ impl AlgorithmSpec {
                         u32::MAX
                     ))
                 })?;
-                PermutationAlgorithm::NaiveRepeated { passes: Some(passes) }
+                Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { passes: Some(passes) })
             }
             (_, Some(_), Some(_)) => unreachable!("every entry with a parameter is parsed above"),
         };
@@ -409,12 +624,20 @@ impl AlgorithmSpec {
 
     /// The name with its parameter as it will run on `n` cards, e.g. `naive-repeated:3`.
     pub fn display_name(&self, n: usize) -> String {
-        match self.algorithm.resolve(n) {
-            PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
-                format!("{}:{passes}", self.entry.name)
-            }
-            _ => self.entry.name.to_string(),
+        match self.algorithm {
+            Algorithm::Permutation(algorithm) => match algorithm.resolve(n) {
+                PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
+                    format!("{}:{passes}", self.entry.name)
+                }
+                _ => self.entry.name.to_string(),
+            },
+            Algorithm::Sampler(_) => self.entry.name.to_string(),
         }
+    }
+
+    /// Its family.
+    pub fn kind(&self) -> Kind {
+        self.algorithm.kind()
     }
 }
 
@@ -422,9 +645,9 @@ fn parse_positive(text: &str) -> Option<u32> {
     text.parse::<u32>().ok().filter(|&value| value >= 1)
 }
 
-/// "; did you mean 'a' or 'b'?" for the catalogue shuffles closest to `typed`, or "".
+/// "; did you mean 'a' or 'b'?" for the catalogue entries closest to `typed`, or "".
 fn suggestion_for(typed: &str) -> String {
-    suggestion_among(typed, SHUFFLES.iter().map(|entry| entry.name))
+    suggestion_among(typed, entries().map(|entry| entry.name))
 }
 
 /// "; did you mean 'a' or 'b'?" for the `names` closest to `typed`, or "" if none is close.
@@ -477,13 +700,26 @@ mod tests {
     use super::*;
     use crate::randomness::SimulationSource;
 
+    /// The shuffle an entry of `SHUFFLES` runs.
+    fn shuffle_of(entry: &CatalogueEntry) -> PermutationAlgorithm {
+        entry
+            .algorithm
+            .as_permutation()
+            .unwrap_or_else(|| panic!("{} is listed as a shuffle", entry.name))
+    }
+
     #[test]
-    fn names_are_unique_and_parse_back() {
-        for (i, entry) in SHUFFLES.iter().enumerate() {
-            assert!(SHUFFLES[..i].iter().all(|other| other.name != entry.name));
+    fn names_are_unique_across_both_families_and_parse_back() {
+        let all: Vec<&CatalogueEntry> = entries().collect();
+        assert_eq!(all.len(), SHUFFLES.len() + SAMPLERS.len());
+        for (i, entry) in all.iter().enumerate() {
+            assert!(all[..i].iter().all(|other| other.name != entry.name));
             let spec = AlgorithmSpec::parse(entry.name).unwrap();
             assert_eq!(spec.entry.name, entry.name);
+            assert_eq!(spec.kind(), entry.kind());
         }
+        assert!(SHUFFLES.iter().all(|entry| entry.kind() == Kind::Shuffle));
+        assert!(SAMPLERS.iter().all(|entry| entry.kind() == Kind::Sampler));
     }
 
     #[test]
@@ -494,7 +730,7 @@ mod tests {
             for n in 0..=40usize {
                 for _ in 0..20 {
                     let mut deck: Vec<u16> = (0..n as u16).collect();
-                    entry.algorithm.shuffle(&mut deck, &mut rng, &mut workspace);
+                    shuffle_of(entry).shuffle(&mut deck, &mut rng, &mut workspace);
                     let mut sorted = deck.clone();
                     sorted.sort_unstable();
                     assert_eq!(sorted, (0..n as u16).collect::<Vec<_>>(), "{}", entry.name);
@@ -529,14 +765,14 @@ mod tests {
         let mut checked = 0;
         for entry in SHUFFLES {
             for n in 0..=12usize {
-                let Some(schedule) = entry.algorithm.draw_schedule(n) else {
+                let Some(schedule) = shuffle_of(entry).draw_schedule(n) else {
                     continue;
                 };
                 // Different answers must never change the bounds asked for.
                 for _ in 0..200 {
                     source.bounds.clear();
                     let mut deck: Vec<u16> = (0..n as u16).collect();
-                    entry.algorithm.shuffle(&mut deck, &mut source, &mut workspace);
+                    shuffle_of(entry).shuffle(&mut deck, &mut source, &mut workspace);
                     assert_eq!(source.bounds, schedule, "{} on {n} cards", entry.name);
                 }
                 checked += 1;
@@ -544,7 +780,11 @@ mod tests {
         }
         // Five fixed-schedule entries at 13 sizes, naive-repeated (K = n) while n² <= 64.
         assert_eq!(checked, 5 * 13 + 9);
-        let explicit = AlgorithmSpec::parse("naive-repeated:2").unwrap().algorithm;
+        let explicit = AlgorithmSpec::parse("naive-repeated:2")
+            .unwrap()
+            .algorithm
+            .as_permutation()
+            .unwrap();
         assert_eq!(explicit.draw_schedule(3), Some(vec![3; 6]));
         assert_eq!(
             explicit.draw_schedule(40),
@@ -558,7 +798,7 @@ mod tests {
         let spec = AlgorithmSpec::parse("naive-repeated:3").unwrap();
         assert_eq!(
             spec.algorithm,
-            PermutationAlgorithm::NaiveRepeated { passes: Some(3) }
+            Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { passes: Some(3) })
         );
         assert_eq!(spec.display_name(10), "naive-repeated:3");
         let spec = AlgorithmSpec::parse("naive-repeated").unwrap();
@@ -585,6 +825,68 @@ mod tests {
         assert!(error.contains("with spaces, not commas"), "{error}");
         let error = AlgorithmSpec::parse("quantum-bogo").unwrap_err().to_string();
         assert!(!error.contains("did you mean"), "{error}");
+    }
+
+    #[test]
+    fn samplers_parse_with_suggestions_and_refuse_parameters() {
+        let spec = AlgorithmSpec::parse("bag-pick").unwrap();
+        assert_eq!(spec.algorithm, Algorithm::Sampler(SamplerAlgorithm::BagPick));
+        assert_eq!(spec.display_name(10), "bag-pick");
+        let error = AlgorithmSpec::parse("bag-pik").unwrap_err().to_string();
+        assert!(error.contains("did you mean 'bag-pick'"), "{error}");
+        let error = AlgorithmSpec::parse("partial-fisher-yate")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("'partial-fisher-yates'"), "{error}");
+        let error = AlgorithmSpec::parse("reservoir-sampling")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("did you mean 'reservoir'"), "{error}");
+        let error = AlgorithmSpec::parse("bag-pick:3").unwrap_err().to_string();
+        assert!(
+            error.contains("takes no parameter (give the number of picks with --k)"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn every_sampler_picks_k_distinct_items_of_n() {
+        let mut rng = SimulationSource::from_seed(12);
+        let mut workspace = SamplerWorkspace::default();
+        for entry in SAMPLERS {
+            let sampler = entry.algorithm.as_sampler().unwrap();
+            for n in 2..=40usize {
+                for k in 1..n {
+                    let mut out = vec![0u16; k];
+                    for _ in 0..10 {
+                        sampler.sample(n, &mut rng, &mut out, &mut workspace);
+                        let mut sorted = out.clone();
+                        sorted.sort_unstable();
+                        sorted.dedup();
+                        assert_eq!(sorted.len(), k, "{} repeated an item: {out:?}", entry.name);
+                        assert!(out.iter().all(|&item| usize::from(item) < n), "{}", entry.name);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sample_each_hands_every_selection_to_the_recorder() {
+        let mut rng = SimulationSource::from_seed(13);
+        let mut out = [0u16; 3];
+        let mut seen = Vec::new();
+        SamplerAlgorithm::BagPickC.sample_each(
+            6,
+            4,
+            &mut rng,
+            &mut out,
+            &mut SamplerWorkspace::default(),
+            |selection| seen.push(selection.to_vec()),
+        );
+        assert_eq!(seen, vec![vec![3, 2, 1]; 4]);
+        assert!(SamplerAlgorithm::PartialFisherYates.promises_order());
+        assert!(!SamplerAlgorithm::Reservoir.promises_order());
     }
 
     #[test]

@@ -3,15 +3,18 @@
 //!
 //! One row per cell: `algorithm,table,row,column,count,expected`, where `table` is
 //! `permutation` (row = the order, cards from 0 separated by spaces), `position`
-//! (row = card, column = position), `fixed_points` or `cycles` (row = k). Long format
+//! (row = card, column = position), `fixed_points` or `cycles` (row = k); for samplers
+//! `subset` (row = the items, sorted), `ordered` (row = the items in the order picked,
+//! for samplers that promise a random order) and `inclusion` (row = item). Long format
 //! keeps every table in one file with one header, and `expected` beside each count makes
 //! a ratio or residual one formula away.
 
 use std::io::Write;
 
-use crate::run::RunReport;
+use crate::run::{RunReport, SamplerResult};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
-use crate::tally::lehmer::next_permutation;
+use crate::tally::combinadic::next_subset;
+use crate::tally::lehmer::{next_permutation, partial_unrank};
 
 /// The header line.
 pub const HEADER: &str = "algorithm,table,row,column,count,expected";
@@ -63,6 +66,41 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
                 }
             }
         }
+    }
+    for result in &report.sampler_results {
+        write_sampler(result, out)?;
+    }
+    Ok(())
+}
+
+/// A sampler's tables: `subset`, `ordered` (when tallied) and `inclusion`.
+fn write_sampler(result: &SamplerResult, out: &mut dyn Write) -> std::io::Result<()> {
+    let tally = &result.tally;
+    let (n, k, trials) = (tally.n, tally.k, tally.trials as f64);
+    let name = &result.name;
+    let mut row = |table: &str, row: &dyn std::fmt::Display, count: u64, expected: f64| {
+        writeln!(out, "{name},{table},{row},,{count},{expected}")
+    };
+    let items = |items: &[u16]| items.iter().map(u16::to_string).collect::<Vec<_>>().join(" ");
+    if let Some(counts) = &tally.subset_counts {
+        let expected = trials / counts.len() as f64;
+        let mut subset: Vec<u16> = (0..k as u16).collect();
+        for &count in counts {
+            row("subset", &items(&subset), count, expected)?;
+            next_subset(&mut subset, n);
+        }
+    }
+    if let Some(counts) = &tally.ordered_counts {
+        let expected = trials / counts.len() as f64;
+        let mut selection = vec![0u16; k];
+        for (rank, &count) in counts.iter().enumerate() {
+            partial_unrank(rank, n, &mut selection);
+            row("ordered", &items(&selection), count, expected)?;
+        }
+    }
+    let expected = trials * k as f64 / n as f64;
+    for (item, &count) in tally.inclusion_counts.iter().enumerate() {
+        row("inclusion", &item, count, expected)?;
     }
     Ok(())
 }

@@ -9,6 +9,10 @@
 //! The document is indented for reading, but each permutation, matrix row and law cell
 //! is one compact line: indenting every card of 10! permutations would make a 1.7 GB
 //! file of a 320 MB one. It is streamed to its destination, never held in memory whole.
+//! A sampler run has `k` at the top level and sampler results of their own shape
+//! ([`samplers`]).
+
+mod samplers;
 
 use std::io::Write;
 
@@ -32,13 +36,23 @@ struct RunJson<'a> {
     seed_string: String,
     seed_origin: &'static str,
     n: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<usize>,
     trials: u64,
     threads: usize,
     alpha: f64,
     elapsed_seconds: f64,
     trials_per_second: f64,
     notes: Vec<String>,
-    results: Vec<ResultJson<'a>>,
+    results: Vec<AnyResultJson<'a>>,
+}
+
+/// A shuffle's result or a sampler's, each in its own shape.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum AnyResultJson<'a> {
+    Shuffle(ResultJson<'a>),
+    Sampler(samplers::SamplerResultJson<'a>),
 }
 
 #[derive(Serialize)]
@@ -123,13 +137,24 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
             SeedOrigin::OperatingSystem => "os",
         },
         n: report.settings.n,
+        k: report.settings.k,
         trials: report.settings.trials,
         threads: report.threads,
         alpha: report.settings.alpha,
         elapsed_seconds: report.elapsed.as_secs_f64(),
         trials_per_second: report.trials_per_second(),
-        notes: report.settings.notes(),
-        results: report.results.iter().map(result_json).collect(),
+        notes: report.notes.clone(),
+        results: report
+            .results
+            .iter()
+            .map(|result| AnyResultJson::Shuffle(result_json(result)))
+            .chain(
+                report
+                    .sampler_results
+                    .iter()
+                    .map(|result| AnyResultJson::Sampler(samplers::result_json(result))),
+            )
+            .collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     out.write_all(b"\n")
@@ -259,6 +284,10 @@ pub(crate) fn test_json(test: &crate::analysis::TestReport, unit: &str) -> TestJ
         }
         TestOutcome::NotTallied(reason) => {
             json.status = "not_tallied";
+            json.note = Some(reason.clone());
+        }
+        TestOutcome::NotApplicable(reason) => {
+            json.status = "not_applicable";
             json.note = Some(reason.clone());
         }
     }

@@ -5,15 +5,20 @@
 //! with the level noise alone would reach, the most over- and under-represented
 //! outcomes, and for decks of up to four cards the whole table of orders, as in text 004.
 //! Cards are labelled 1..n here, as in the source texts; JSON and CSV count from 0.
+//! Samplers get the same shape, with subsets and items in place of orders and cards
+//! ([`samplers`]).
+
+mod samplers;
 
 use std::fmt::Write;
 
 use crate::analysis::{OutcomeTable, TestOutcome, TestReport};
+use crate::catalogue::Expectation;
 use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
-use crate::stats::effect::Deviation;
+use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
-use crate::stats::{Fit, PValue};
+use crate::stats::{Fit, PValue, Verdict};
 use crate::tally::lehmer::{next_permutation, unrank};
 
 /// Decks up to this size get their full table of orders printed.
@@ -27,36 +32,50 @@ pub fn render(report: &RunReport) -> String {
         SeedOrigin::Given => String::new(),
         SeedOrigin::OperatingSystem => " (from the OS)".to_string(),
     };
+    let (size, unit) = match settings.k {
+        None => (format!("{} cards", settings.n), "shuffle"),
+        Some(k) => (format!("{k} of {} items", settings.n), "sample"),
+    };
     writeln!(
         out,
-        "shuffle-audit {}: {} cards, {} per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
+        "shuffle-audit {}: {size}, {} per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
         env!("CARGO_PKG_VERSION"),
-        settings.n,
-        shuffles(settings.trials),
+        counted(settings.trials, unit),
         report.seed,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
         format_probability(settings.alpha),
     )
     .unwrap();
-    writeln!(
-        out,
-        "cards are labelled 1..{} in their starting order",
-        settings.n
-    )
+    match settings.k {
+        None => writeln!(
+            out,
+            "cards are labelled 1..{} in their starting order",
+            settings.n
+        ),
+        Some(k) => writeln!(
+            out,
+            "items are labelled 1..{}; each sample picks {k} of them",
+            settings.n
+        ),
+    }
     .unwrap();
     for result in &report.results {
         out.push('\n');
         render_result(&mut out, result);
     }
-    if report.results.len() > 1 {
+    for result in &report.sampler_results {
+        out.push('\n');
+        samplers::render_result(&mut out, result);
+    }
+    if report.algorithm_count() > 1 {
         out.push('\n');
         render_summary(&mut out, report);
     }
     writeln!(
         out,
         "\n{} in {:.2} s ({}/s)",
-        shuffles(settings.trials * report.results.len() as u64),
+        counted(settings.trials * report.algorithm_count() as u64, unit),
         report.elapsed.as_secs_f64(),
         compact(report.trials_per_second()),
     )
@@ -174,7 +193,9 @@ pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
             test.name,
             group_thousands(*needed)
         ),
-        TestOutcome::NotTallied(reason) => writeln!(out, "  {:<13} {reason}", test.name),
+        TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
+            writeln!(out, "  {:<13} {reason}", test.name)
+        }
     }
     .unwrap();
 }
@@ -202,33 +223,51 @@ fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize) {
     }
 }
 
+/// One line of the summary table, for a shuffle or a sampler.
+struct SummaryRow<'a> {
+    name: &'a str,
+    expected: Expectation,
+    verdict: Verdict,
+    smallest: Option<PValue>,
+    total_variation: Option<TotalVariation>,
+}
+
 fn render_summary(out: &mut String, report: &RunReport) {
     writeln!(out, "summary").unwrap();
-    let width = report
+    let rows: Vec<SummaryRow> = report
         .results
         .iter()
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(9)
-        .max(9);
+        .map(|r| SummaryRow {
+            name: &r.name,
+            expected: r.expected,
+            verdict: r.analysis.verdict,
+            smallest: r.analysis.smallest_p_adjusted(),
+            total_variation: r.analysis.total_variation,
+        })
+        .chain(report.sampler_results.iter().map(|r| SummaryRow {
+            name: &r.name,
+            expected: r.expected,
+            verdict: r.analysis.verdict,
+            smallest: r.analysis.smallest_p_adjusted(),
+            total_variation: r.analysis.total_variation,
+        }))
+        .collect();
+    let width = rows.iter().map(|row| row.name.len()).max().unwrap_or(9).max(9);
     writeln!(
         out,
         "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
         "algorithm", "deserves", "verdict", "smallest adj.", "total var."
     )
     .unwrap();
-    for result in &report.results {
-        let smallest = result.analysis.smallest_p_adjusted();
+    for row in rows {
         writeln!(
             out,
             "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
-            result.name,
-            result.expected.to_string(),
-            result.analysis.verdict.to_string(),
-            smallest.map_or_else(|| "-".to_string(), |p: PValue| p.to_string()),
-            result
-                .analysis
-                .total_variation
+            row.name,
+            row.expected.to_string(),
+            row.verdict.to_string(),
+            row.smallest.map_or_else(|| "-".to_string(), |p| p.to_string()),
+            row.total_variation
                 .map_or_else(|| "-".to_string(), |tv| format!("{:.4}", tv.distance)),
         )
         .unwrap();
@@ -314,21 +353,21 @@ pub fn compact(value: f64) -> String {
     }
 }
 
-/// `1 shuffle`, `600,000 shuffles`.
-fn shuffles(count: u64) -> String {
+/// `1 shuffle`, `600,000 shuffles` (or samples).
+fn counted(count: u64, unit: &str) -> String {
     match count {
-        1 => "1 shuffle".to_string(),
-        _ => format!("{} shuffles", group_thousands(count)),
+        1 => format!("1 {unit}"),
+        _ => format!("{} {unit}s", group_thousands(count)),
     }
 }
 
 /// The command that repeats a run exactly. Threads are left out: they do not change it.
 pub fn reproduce_command(report: &RunReport) -> String {
     let settings = &report.settings;
-    let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+    let k = settings.k.map_or_else(String::new, |k| format!(" --k {k}"));
     let mut command = format!(
-        "shuffle-audit run {} --n {} --trials {} --seed {}",
-        names.join(" "),
+        "shuffle-audit run {} --n {}{k} --trials {} --seed {}",
+        report.names().join(" "),
         settings.n,
         settings.trials,
         report.seed
@@ -353,8 +392,9 @@ mod tests {
         assert_eq!(compact(2_500_000.0), "2.5 M");
         assert_eq!(compact(0.0812), "0.08");
         assert_eq!(compact(42.4), "42");
-        assert_eq!(shuffles(1), "1 shuffle");
-        assert_eq!(shuffles(600_000), "600,000 shuffles");
+        assert_eq!(counted(1, "shuffle"), "1 shuffle");
+        assert_eq!(counted(600_000, "shuffle"), "600,000 shuffles");
+        assert_eq!(counted(400_000, "sample"), "400,000 samples");
         assert_eq!(format_probability(1e-320), "1e-320");
         assert_eq!(cards(&[2, 0, 1]), "3 1 2");
         assert_eq!(format_expected(100_000.0), "100,000");

@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod decks;
 mod paths;
+mod selections;
+
+pub use selections::simulate_selections;
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
@@ -336,6 +339,8 @@ mod tests {
         crate::catalogue::AlgorithmSpec::parse(entry.name)
             .unwrap()
             .algorithm
+            .as_permutation()
+            .expect("SHUFFLES lists shuffles")
     }
 
     #[test]

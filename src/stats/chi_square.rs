@@ -2,11 +2,15 @@
 //! approximation does not hold.
 //!
 //! Three shapes are needed for shuffles:
-//! - [`uniform_fit`]: every cell equally likely (the `n!` orders of a deck);
+//! - [`uniform_fit`]: every cell equally likely (the `n!` orders of a deck; for samplers,
+//!   the `C(n, k)` subsets and the `n!/(n-k)!` ordered selections);
 //! - [`position_fit`]: the item × position matrix, which is not an ordinary contingency
 //!   table (see its docs for the calibration);
 //! - [`law_fit`]: cells with a known non-uniform law (fixed points, cycles), thin cells
 //!   pooled first.
+//!
+//! and one more for samplers, [`inclusion_fit`]: how often each item was picked, which is
+//! not multinomial either (each sample picks exactly `k` items).
 //!
 //! The statistic is computed here and the tail probability taken from statrs'
 //! `ChiSquared::sf` (via [`chi_square_upper_tail`]), never `1 - cdf`, which loses every
@@ -109,6 +113,45 @@ pub fn position_fit(matrix: &[u64], n: usize, trials: u64) -> Fit {
     }
 }
 
+/// How often each of `n = counts.len()` items was picked in `trials` samples of `k` items
+/// (`1 <= k < n`), against "each item is picked with probability `p = k/n`".
+///
+/// Each sample picks exactly `k` items, so the count vector is not multinomial. One
+/// sample's indicator vector `Y` (`Y_i = 1` when item `i` is picked) has, under a uniform
+/// subset, `Var(Y_i) = p(1-p)` and `Cov(Y_i, Y_j) = k(k-1)/(n(n-1)) - p² = -p(1-p)/(n-1)`:
+/// covariance `p(1-p)·n/(n-1)·Q` with `Q = I - J/n`, the projection onto the
+/// `(n-1)`-dimensional space of vectors summing to zero. Over `T` samples the centred
+/// counts are therefore close to normal with covariance `T·p(1-p)·n/(n-1)·Q`, and Pearson's
+/// `X = Σ (c_i - Tk/n)² / (Tk/n) = ‖c - Tp‖²/(Tp)` is `(1-p)·n/(n-1) = (n-k)/(n-1)` times a
+/// χ² with `n-1` degrees of freedom (its mean is exactly `n-k`). The test uses
+/// `X·(n-1)/(n-k)` on `n-1` degrees of freedom. For `k = 1` the factor is 1 and this is
+/// the ordinary test; for `k` near `n` the plain `X` would be far too small and would
+/// hide bias, e.g. at `k = n/2` it has half the mean of the χ² it would be read against.
+///
+/// # Panics
+///
+/// If `k` is 0 or at least `n` (every item is then picked equally often by construction,
+/// and there is nothing to test); callers validate `k` first.
+pub fn inclusion_fit(counts: &[u64], k: usize, trials: u64) -> Fit {
+    let n = counts.len();
+    assert!(0 < k && k < n, "inclusion of {k} of {n} items cannot be tested");
+    let expected = trials as f64 * k as f64 / n as f64;
+    if expected < MIN_EXPECTED {
+        return Fit::TooFewTrials {
+            needed: (MIN_EXPECTED as u64 * n as u64).div_ceil(k as u64),
+        };
+    }
+    let pearson = pearson_against_constant(counts, expected);
+    let statistic = pearson * (n as f64 - 1.0) / (n - k) as f64;
+    let df = n as u64 - 1;
+    Fit::Computed {
+        statistic,
+        df,
+        cells: n,
+        p: chi_square_upper_tail(statistic, df as f64),
+    }
+}
+
 /// Counts against a known law (probabilities per cell, summing to 1), after pooling thin
 /// cells; `df = groups - 1`.
 pub fn law_fit(observed: &[u64], law: &[f64], trials: u64) -> Fit {
@@ -176,6 +219,33 @@ mod tests {
         let (statistic, df, _) = computed(position_fit(&matrix, 3, 30));
         assert!((statistic - 1.6 * 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(df, 4);
+    }
+
+    #[test]
+    fn the_inclusion_statistic_is_scaled() {
+        // 4 items, 2 per sample, 10 samples: each item expects 5. Counts 7, 3, 5, 5 (they
+        // sum to k·T = 20): X = (4 + 4 + 0 + 0)/5 = 1.6, scaled by (n-1)/(n-k) = 3/2.
+        let (statistic, df, p) = computed(inclusion_fit(&[7, 3, 5, 5], 2, 10));
+        assert!((statistic - 2.4).abs() < 1e-12);
+        assert_eq!(df, 3);
+        // χ²(3) tail at 2.4: 0.4936 (tables; erfc(√1.2) + √(2·1.2/π)·e^-1.2 = 0.49363).
+        assert!((10f64.powf(p.log10()) - 0.49363).abs() < 1e-4, "{p}");
+        // k = 1 is the ordinary uniform test over the items.
+        let counts = [12, 8, 10];
+        assert_eq!(inclusion_fit(&counts, 1, 30), uniform_fit(&counts, 30));
+    }
+
+    #[test]
+    fn the_inclusion_test_needs_five_picks_per_item() {
+        // 10 items, 3 per sample: 16 samples expect 4.8 per item, 17 expect 5.1.
+        assert_eq!(inclusion_fit(&[5; 10], 3, 16), Fit::TooFewTrials { needed: 17 });
+        assert!(matches!(inclusion_fit(&[5; 10], 3, 17), Fit::Computed { .. }));
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot be tested")]
+    fn picking_every_item_cannot_be_tested() {
+        inclusion_fit(&[10, 10, 10], 3, 10);
     }
 
     #[test]
