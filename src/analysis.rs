@@ -167,7 +167,7 @@ impl PermutationAnalysis {
 }
 
 /// Fills in the Holm-adjusted p-values of the tests that ran and grades them.
-fn adjust_and_grade(tests: &mut [TestReport], thresholds: &Thresholds) -> Verdict {
+pub(crate) fn adjust_and_grade(tests: &mut [TestReport], thresholds: &Thresholds) -> Verdict {
     let ran: Vec<usize> = (0..tests.len())
         .filter(|&i| tests[i].p_value().is_some())
         .collect();
@@ -178,7 +178,8 @@ fn adjust_and_grade(tests: &mut [TestReport], thresholds: &Thresholds) -> Verdic
     thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted))
 }
 
-fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
+/// The smallest Holm-adjusted p-value among `tests`.
+pub(crate) fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
     tests
         .iter()
         .filter_map(|test| test.p_adjusted)
@@ -199,7 +200,8 @@ fn extremes(cells: &[u64], expected: f64, trials: u64) -> (Vec<Deviation>, Vec<D
     (over_represented, under_represented)
 }
 
-fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
+/// A test not yet adjusted.
+pub(crate) fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
     TestReport {
         name,
         description,

@@ -181,20 +181,11 @@ fn run_command(args: RunArgs) -> Result<()> {
         alpha: args.alpha,
     };
     settings.validate(&specs)?;
-    for (i, spec) in specs.iter().enumerate() {
-        let name = spec.display_name(settings.n);
-        if specs[..i]
-            .iter()
-            .any(|earlier| earlier.display_name(settings.n) == name)
-        {
-            return Err(Error::Usage(format!(
-                "algorithm '{name}' is given twice (with the same seed it would give the same tallies)"
-            )));
-        }
-    }
-    for destination in json_to.iter().chain(&csv_to) {
-        destination.check()?;
-    }
+    refuse_repeats(
+        "algorithm",
+        specs.iter().map(|spec| spec.display_name(settings.n)),
+    )?;
+    check_exports(&json_to, &csv_to)?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -207,26 +198,16 @@ fn run_command(args: RunArgs) -> Result<()> {
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
-    let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
-    if stdout_taken {
-        // The text report, which names the seed, is left out: say it here.
-        if settings.seed.is_none() {
-            eprintln!(
-                "shuffle-audit: seed {} (from the OS); reproduce with: {}",
-                report.seed,
-                text::reproduce_command(&report)
-            );
-        }
-    } else {
-        Destination::Stdout.write(&text::render(&report))?;
-    }
-    if let Some(destination) = json_to {
-        destination.write_with(|out| json::write(&report, out))?;
-    }
-    if let Some(destination) = csv_to {
-        destination.write_with(|out| csv::write(&report, out))?;
-    }
-    Ok(())
+    deliver(
+        Exports { json_to, csv_to },
+        settings
+            .seed
+            .is_none()
+            .then(|| (report.seed, text::reproduce_command(&report))),
+        || text::render(&report),
+        |out| json::write(&report, out),
+        |out| csv::write(&report, out),
+    )
 }
 
 /// Where `--json` and `--csv` go, refused when both name the same place.
@@ -271,17 +252,8 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         },
     };
     settings.validate(&specs)?;
-    for (i, spec) in specs.iter().enumerate() {
-        let name = spec.display_name();
-        if specs[..i].iter().any(|earlier| earlier.display_name() == name) {
-            return Err(Error::Usage(format!(
-                "generator '{name}' is given twice (with the same seed it would give the same tallies)"
-            )));
-        }
-    }
-    for destination in json_to.iter().chain(&csv_to) {
-        destination.check()?;
-    }
+    refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
+    check_exports(&json_to, &csv_to)?;
     let total = settings
         .length
         .saturating_mul(settings.streams)
@@ -290,23 +262,69 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
+    deliver(
+        Exports { json_to, csv_to },
+        settings
+            .seed
+            .is_none()
+            .then(|| (report.seed, stream_text::reproduce_command(&report))),
+        || stream_text::render(&report),
+        |out| stream_json::write(&report, out),
+        |out| stream_csv::write(&report, out),
+    )
+}
+
+/// Where the exports of a command go.
+struct Exports {
+    json_to: Option<Destination>,
+    csv_to: Option<Destination>,
+}
+
+/// Refuses a name given twice: with the same seed it would only repeat the tallies.
+fn refuse_repeats(what: &str, names: impl Iterator<Item = String>) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for name in names {
+        if !seen.insert(name.clone()) {
+            return Err(Error::Usage(format!(
+                "{what} '{name}' is given twice (with the same seed it would give the same tallies)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks, before any work starts, that every export can be written where it goes.
+fn check_exports(json_to: &Option<Destination>, csv_to: &Option<Destination>) -> Result<()> {
+    for destination in json_to.iter().chain(csv_to) {
+        destination.check()?;
+    }
+    Ok(())
+}
+
+/// Prints the text report, unless an export takes standard output (then only the seed
+/// taken from the OS, with its reproduce line, goes to standard error, since the text
+/// that would have named it is left out), and writes the exports.
+fn deliver(
+    exports: Exports,
+    os_seed: Option<(u64, String)>,
+    render_text: impl FnOnce() -> String,
+    write_json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    write_csv: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let Exports { json_to, csv_to } = exports;
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
     if stdout_taken {
-        if settings.seed.is_none() {
-            eprintln!(
-                "shuffle-audit: seed {} (from the OS); reproduce with: {}",
-                report.seed,
-                stream_text::reproduce_command(&report)
-            );
+        if let Some((seed, reproduce)) = os_seed {
+            eprintln!("shuffle-audit: seed {seed} (from the OS); reproduce with: {reproduce}");
         }
     } else {
-        Destination::Stdout.write(&stream_text::render(&report))?;
+        Destination::Stdout.write(&render_text())?;
     }
     if let Some(destination) = json_to {
-        destination.write_with(|out| stream_json::write(&report, out))?;
+        destination.write_with(write_json)?;
     }
     if let Some(destination) = csv_to {
-        destination.write_with(|out| stream_csv::write(&report, out))?;
+        destination.write_with(write_csv)?;
     }
     Ok(())
 }

@@ -16,6 +16,8 @@
 //!   ever move the random streams, a fair case turns red with probability under 0.1%, and
 //!   it shows as `suspicious` with a p-value near 1e-3, not as a wild failure.
 
+mod common;
+
 use shuffle_audit::analysis::TestOutcome;
 use shuffle_audit::catalogue::{AlgorithmSpec, Expectation, SamplerAlgorithm};
 use shuffle_audit::run::{AlgorithmResult, RunSettings, SamplerResult, run};
@@ -41,18 +43,7 @@ fn run_one(algorithm: &str, n: usize, trials: u64, seed: u64) -> AlgorithmResult
 }
 
 fn summary(result: &AlgorithmResult) -> String {
-    result
-        .analysis
-        .tests
-        .iter()
-        .map(|test| match (&test.outcome, test.p_adjusted) {
-            (TestOutcome::Fit(Fit::Computed { statistic, df, .. }), Some(p)) => {
-                format!("{}: X = {statistic:.1}, df = {df}, adjusted p = {p}", test.name)
-            }
-            (outcome, _) => format!("{}: {outcome:?}", test.name),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    common::summary(&result.analysis.tests)
 }
 
 fn assert_verdict(algorithm: &str, n: usize, trials: u64, seed: u64, expected: Verdict) {
@@ -274,18 +265,7 @@ fn run_samplers(algorithms: &[&str], n: usize, k: usize, trials: u64, seed: u64)
 }
 
 fn sampler_summary(result: &SamplerResult) -> String {
-    result
-        .analysis
-        .tests
-        .iter()
-        .map(|test| {
-            format!(
-                "{}: {:?}, adjusted {:?}",
-                test.name, test.outcome, test.p_adjusted
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    common::summary(&result.analysis.tests)
 }
 
 fn test_outcome<'a>(result: &'a SamplerResult, name: &str) -> &'a TestOutcome {

@@ -13,6 +13,8 @@
 //! - the bounds (no 7-bag gap over 13, no triple) are certainties, not probabilities:
 //!   any correct bag meets them on every seed.
 
+mod common;
+
 use shuffle_audit::analysis::TestOutcome;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
 use shuffle_audit::simulate::NoProgress;
@@ -40,20 +42,8 @@ fn run(generators: &[&str], settings: &StreamSettings) -> StreamReport {
     run_streams(&specs, settings, &NoProgress).expect("valid settings")
 }
 
-/// `name: X = .., df = .., adjusted p = ..` for every test, for failure messages.
 fn summary(result: &StreamResult) -> String {
-    result
-        .analysis
-        .tests
-        .iter()
-        .map(|test| match (&test.outcome, test.p_adjusted) {
-            (TestOutcome::Fit(Fit::Computed { statistic, df, .. }), Some(p)) => {
-                format!("{}: X = {statistic:.1}, df = {df}, adjusted p = {p}", test.name)
-            }
-            (outcome, _) => format!("{}: {outcome:?}", test.name),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    common::summary(&result.analysis.tests)
 }
 
 fn statistic(result: &StreamResult, test: &str) -> f64 {

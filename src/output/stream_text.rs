@@ -9,7 +9,10 @@
 
 use std::fmt::Write;
 
-use super::text::{compact, format_expected, format_probability, group_thousands, render_test};
+use super::text::{
+    compact, format_expected, format_probability, group_thousands, render_heading, render_test,
+    render_tests_header,
+};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -75,15 +78,14 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
     let names = &report.settings.items.names;
     let analysis = &result.analysis;
     let tally = &result.tally;
-    writeln!(
+    render_heading(
         out,
-        "{}: {} (deserves: {})",
-        result.name,
-        analysis.verdict.to_string().to_uppercase(),
-        result.expected
-    )
-    .unwrap();
-    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
+        &result.name,
+        analysis.verdict,
+        result.expected,
+        result.entry.summary,
+        result.entry.origin,
+    );
     if let Some(shape) = &result.shape {
         let copies: Vec<String> = shape
             .source_copies
@@ -108,19 +110,14 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
         )
         .unwrap();
     }
-    writeln!(
-        out,
-        "  {:<15} {:>12} {:>9} {:>10} {:>10}",
-        "test", "statistic", "df", "p-value", "adjusted"
-    )
-    .unwrap();
+    render_tests_header(out);
     for test in &analysis.tests {
         render_test(out, test, "draws");
     }
     for invariant in &analysis.invariants {
         writeln!(
             out,
-            "  {:<15} {} (seen: {}): {}",
+            "  {:<13} {} (seen: {}): {}",
             invariant.name,
             invariant.describe(names),
             group_thousands(invariant.observed),

@@ -87,21 +87,15 @@ pub fn render(report: &RunReport) -> String {
 fn render_result(out: &mut String, result: &AlgorithmResult) {
     let analysis = &result.analysis;
     let n = result.tally.n;
-    writeln!(
+    render_heading(
         out,
-        "{}: {} (deserves: {})",
-        result.name,
-        analysis.verdict.to_string().to_uppercase(),
-        result.expected
-    )
-    .unwrap();
-    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
-    writeln!(
-        out,
-        "  {:<13} {:>14} {:>9} {:>10} {:>10}",
-        "test", "statistic", "df", "p-value", "adjusted"
-    )
-    .unwrap();
+        &result.name,
+        analysis.verdict,
+        result.expected,
+        result.entry.summary,
+        result.entry.origin,
+    );
+    render_tests_header(out);
     for test in &analysis.tests {
         render_test(out, test, "shuffles");
     }
@@ -174,18 +168,49 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     }
 }
 
+/// A result's first lines: its verdict beside the verdict it deserves, and what it is
+/// and where it comes from.
+pub(crate) fn render_heading(
+    out: &mut String,
+    name: &str,
+    verdict: Verdict,
+    expected: Expectation,
+    summary: &str,
+    origin: &str,
+) {
+    writeln!(
+        out,
+        "{name}: {} (deserves: {expected})",
+        verdict.to_string().to_uppercase()
+    )
+    .unwrap();
+    writeln!(out, "  {summary}; from {origin}").unwrap();
+}
+
+/// The header of a tests table.
+pub(crate) fn render_tests_header(out: &mut String) {
+    writeln!(
+        out,
+        "  {:<13} {:>14} {:>9} {:>10} {:>10}",
+        "test", "statistic", "df", "p-value", "adjusted"
+    )
+    .unwrap();
+}
+
 /// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
 pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
     let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
     match &test.outcome {
+        // A name longer than its column takes room from the statistic's.
         TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
             out,
-            "  {:<13} {:>14} {:>9} {:>10} {:>10}",
+            "  {:<13} {:>width$} {:>9} {:>10} {:>10}",
             test.name,
             format_statistic(*statistic),
             group_thousands(*df),
             p.to_string(),
-            adjusted
+            adjusted,
+            width = 14usize.saturating_sub(test.name.len().saturating_sub(13)),
         ),
         TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
             out,

@@ -8,12 +8,11 @@
 //! can break (a bag of `c` copies never runs longer than `2c`): a broken bound fails the
 //! result outright, whatever the p-values say.
 
-use crate::analysis::{TestOutcome, TestReport};
+use crate::analysis::{TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted};
 use crate::catalogue::generators::{BagShape, GeneratorKind};
 use crate::output::text::group_thousands;
 use crate::stats::bag_fits::{cycle_position_fit, cycle_repeat_fit};
 use crate::stats::chi_square::law_fit;
-use crate::stats::holm::holm_adjust;
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::tally::stream::StreamTally;
@@ -180,16 +179,8 @@ pub fn analyse_stream(
             )),
         ));
     }
-    let ran: Vec<usize> = (0..tests.len())
-        .filter(|&i| tests[i].p_value().is_some())
-        .collect();
-    let raw: Vec<PValue> = ran.iter().filter_map(|&i| tests[i].p_value()).collect();
-    for (&i, adjusted) in ran.iter().zip(holm_adjust(&raw)) {
-        tests[i].p_adjusted = Some(adjusted);
-    }
-
+    let mut verdict = adjust_and_grade(&mut tests, thresholds);
     let invariants = invariants(tally, probabilities, shape);
-    let mut verdict = thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted));
     if invariants.iter().any(|invariant| !invariant.holds()) {
         verdict = Verdict::Fail;
     }
@@ -265,22 +256,10 @@ fn invariants(tally: &StreamTally, probabilities: &[f64], shape: Option<&BagShap
     invariants
 }
 
-fn report(name: &'static str, description: &'static str, outcome: TestOutcome) -> TestReport {
-    TestReport {
-        name,
-        description,
-        outcome,
-        p_adjusted: None,
-    }
-}
-
 impl StreamAnalysis {
     /// The smallest Holm-adjusted p-value.
     pub fn smallest_p_adjusted(&self) -> Option<PValue> {
-        self.tests
-            .iter()
-            .filter_map(|test| test.p_adjusted)
-            .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+        smallest_p_adjusted(&self.tests)
     }
 
     /// Whether any test could not run for lack of draws.

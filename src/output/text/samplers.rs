@@ -19,21 +19,15 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
     let analysis = &result.analysis;
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
-    writeln!(
+    super::render_heading(
         out,
-        "{}: {} (deserves: {})",
-        result.name,
-        analysis.verdict.to_string().to_uppercase(),
-        result.expected
-    )
-    .unwrap();
-    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
-    writeln!(
-        out,
-        "  {:<13} {:>14} {:>9} {:>10} {:>10}",
-        "test", "statistic", "df", "p-value", "adjusted"
-    )
-    .unwrap();
+        &result.name,
+        analysis.verdict,
+        result.expected,
+        result.entry.summary,
+        result.entry.origin,
+    );
+    super::render_tests_header(out);
     for test in &analysis.tests {
         let unit = if test.name == "inclusion" {
             "picks"
