@@ -60,21 +60,8 @@ struct RunArgs {
     /// Shuffles per algorithm: 600000, 600_000 or 6e5.
     #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count, allow_negative_numbers = true)]
     trials: u64,
-    /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
-    #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
-    seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
-    threads: Option<usize>,
-    /// Significance level for `fail`; `suspicious` is below 1e-3.
-    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// Write the full results as JSON to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    json: Option<String>,
-    /// Write every tally as CSV to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    csv: Option<String>,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 #[derive(Args)]
@@ -95,6 +82,13 @@ struct StreamArgs {
     /// every item by weight (text 000's add in mid-sequence, which resets the cursor).
     #[arg(long, value_name = "M", value_parser = parse_count, allow_negative_numbers = true)]
     add_every: Option<u64>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// The options `run` and `stream` share.
+#[derive(Args)]
+struct CommonArgs {
     /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
     #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
@@ -171,14 +165,14 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
     let settings = RunSettings {
         n: args.n,
         k: args.k,
         trials: args.trials,
-        seed: args.seed,
-        threads: args.threads.unwrap_or_else(default_threads),
-        alpha: args.alpha,
+        seed: args.common.seed,
+        threads: args.common.threads.unwrap_or_else(default_threads),
+        alpha: args.common.alpha,
     };
     settings.validate(&specs)?;
     refuse_repeats(
@@ -239,14 +233,14 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .iter()
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
     let settings = StreamSettings {
         items: Items::parse(&args.items)?,
         length: args.length,
         streams: args.streams,
-        seed: args.seed,
-        threads: args.threads.unwrap_or_else(default_threads),
-        alpha: args.alpha,
+        seed: args.common.seed,
+        threads: args.common.threads.unwrap_or_else(default_threads),
+        alpha: args.common.alpha,
         scenario: StreamScenario {
             add_every: args.add_every,
         },

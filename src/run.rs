@@ -17,7 +17,7 @@ use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLER
 use crate::error::{Error, Result};
 use crate::randomness::seed_from_os;
 use crate::simulate::{
-    CHUNK_TRIALS, Engine, MAX_THREADS, Progress, simulate_permutations, simulate_selections,
+    CHUNK_TRIALS, Engine, Progress, check_thread_count, simulate_permutations, simulate_selections,
 };
 use crate::stats::Thresholds;
 use crate::tally::lehmer::MAX_RANKED_N;
@@ -67,12 +67,7 @@ impl RunSettings {
         if self.trials == 0 {
             return bad("--trials", "must be at least 1".to_string());
         }
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return bad(
-                "--threads",
-                format!("must be between 1 and {MAX_THREADS} (got {})", self.threads),
-            );
-        }
+        check_thread_count(self.threads)?;
         check_families(algorithms, self.k)?;
         if let Some(k) = self.k
             && !(1..self.n).contains(&k)

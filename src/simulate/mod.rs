@@ -63,6 +63,18 @@ impl ChunkProgress<'_> {
 /// every thread holds its own tallies (32 MB each for a 2,000-card position matrix).
 pub const MAX_THREADS: usize = 256;
 
+/// Refuses a thread count outside `1..=MAX_THREADS`.
+pub fn check_thread_count(threads: usize) -> Result<()> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(())
+    } else {
+        Err(Error::BadOption {
+            option: "--threads",
+            problem: format!("must be between 1 and {MAX_THREADS} (got {threads})"),
+        })
+    }
+}
+
 /// A pool of worker threads that runs chunked simulations.
 pub struct Engine {
     pool: rayon::ThreadPool,
@@ -71,12 +83,7 @@ pub struct Engine {
 impl Engine {
     /// An engine with `threads` workers (1 to [`MAX_THREADS`]).
     pub fn new(threads: usize) -> Result<Self> {
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(Error::BadOption {
-                option: "--threads",
-                problem: format!("must be between 1 and {MAX_THREADS} (got {threads})"),
-            });
-        }
+        check_thread_count(threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("shuffle-audit-{i}"))

@@ -19,7 +19,7 @@ use crate::catalogue::generators::{
 use crate::error::{Error, Result};
 use crate::randomness::{SimulationSource, seed_from_os};
 use crate::run::SeedOrigin;
-use crate::simulate::{ChunkProgress, Engine, MAX_THREADS, Progress};
+use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count};
 use crate::stats::Thresholds;
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::tally::stream::{CycleLayout, Deal, StreamLayout, StreamRecorder, StreamTally};
@@ -75,12 +75,7 @@ impl StreamSettings {
                 ),
             );
         }
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return bad(
-                "--threads",
-                format!("must be between 1 and {MAX_THREADS} (got {})", self.threads),
-            );
-        }
+        check_thread_count(self.threads)?;
         if self.scenario.add_every == Some(0) {
             return bad("--add-every", "must be at least 1 draw".to_string());
         }
