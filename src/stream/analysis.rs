@@ -157,26 +157,36 @@ pub fn analyse_stream(
         ));
     }
     if let (Some(table), Some(cycle), Some(shape)) = (&tally.cycle_positions, &tally.cycle, shape) {
-        tests.push(report(
-            "cycle-positions",
-            "each item equally likely at every position of the bag's cycle",
+        let outcome = if tally.length < shape.slots {
+            short_streams(shape.slots, 1)
+        } else {
             TestOutcome::Fit(cycle_position_fit(
                 table,
                 cycle.bins(),
                 tally.frequencies.len(),
                 shape.slots,
-            )),
+            ))
+        };
+        tests.push(report(
+            "cycle-positions",
+            "each item equally likely at every position of the bag's cycle",
+            outcome,
         ));
     }
     if let (Some(repeats), Some(shape)) = (&tally.repeats, shape) {
-        tests.push(report(
-            "cycle-repeats",
-            "a cycle repeats the item of the cycle before as often as chance",
+        let outcome = if tally.length < 2 * shape.slots {
+            short_streams(shape.slots, 2)
+        } else {
             TestOutcome::Fit(cycle_repeat_fit(
                 repeats.matches,
                 repeats.cycle_pairs,
                 &shape.source_copies,
-            )),
+            ))
+        };
+        tests.push(report(
+            "cycle-repeats",
+            "a cycle repeats the item of the cycle before as often as chance",
+            outcome,
         ));
     }
     let mut verdict = adjust_and_grade(&mut tests, thresholds);
@@ -195,6 +205,17 @@ pub fn analyse_stream(
             .filter(|&item| probabilities[item] > 0.0 && tally.frequencies[item] == 0)
             .collect(),
     }
+}
+
+/// A cycle test that streams of this length cannot feed: only complete cycles count.
+fn short_streams(slots: u64, cycles: u64) -> TestOutcome {
+    TestOutcome::NotTallied(format!(
+        "streams are shorter than {} complete cycle{} of {} draws: use --length {} or more",
+        cycles,
+        if cycles == 1 { "" } else { "s" },
+        group_thousands(slots),
+        cycles * slots
+    ))
 }
 
 fn invariants(tally: &StreamTally, probabilities: &[f64], shape: Option<&BagShape>) -> Vec<Invariant> {
