@@ -307,12 +307,19 @@ fn deliver(
 ) -> Result<()> {
     let Exports { json_to, csv_to } = exports;
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
+    let mut text_written = Ok(());
     if stdout_taken {
         if let Some((seed, reproduce)) = os_seed {
             eprintln!("shuffle-audit: seed {seed} (from the OS); reproduce with: {reproduce}");
         }
     } else {
-        Destination::Stdout.write(&render_text())?;
+        text_written = Destination::Stdout.write(&render_text());
+        // `... --json out.json | head`: the reader of the report left, but the exports
+        // are still wanted; the broken pipe is reported (as success) after them.
+        if !matches!(&text_written, Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return text_written;
+        }
     }
     if let Some(destination) = json_to {
         destination.write_with(write_json)?;
@@ -320,7 +327,7 @@ fn deliver(
     if let Some(destination) = csv_to {
         destination.write_with(write_csv)?;
     }
-    Ok(())
+    text_written
 }
 
 /// `--alpha`, refused with the user's own text when it is not a usable probability.

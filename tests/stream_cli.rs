@@ -176,3 +176,24 @@ fn list_shows_the_generators() {
         .stdout(predicate::str::contains("unrandomness[:U]"))
         .stdout(predicate::str::contains("text 003 (ShuffleBag.Next)"));
 }
+
+#[test]
+fn dev_stdout_is_standard_output_and_never_replaces_the_file_behind_it() {
+    let directory = tempfile::tempdir().unwrap();
+    let log = directory.path().join("log.txt");
+    std::fs::write(&log, "IMPORTANT OLD LINE\n").unwrap();
+    let appended = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args("stream iid --items 3 --length 100 --streams 4 --seed 1 --json /dev/stdout".split(' '))
+        .stdout(appended)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("IMPORTANT OLD LINE\n{"), "{text}");
+    serde_json::from_str::<Value>(&text["IMPORTANT OLD LINE\n".len()..]).expect("only the JSON follows");
+    // Standard output named twice is refused, as `-` twice is.
+    command("stream iid --items 3 --json /dev/stdout --csv -")
+        .assert()
+        .code(2);
+}

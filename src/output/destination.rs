@@ -6,8 +6,10 @@
 //! registered so that the Ctrl-C handler can remove them ([`remove_pending_temporaries`]).
 //!
 //! Renaming is only right for regular files. A symbolic link is written through (its
-//! target is replaced, the link stays), and a device, FIFO or socket (`/dev/stdout`, a
-//! named pipe) is written in place: renaming over it would replace a system file. Paths
+//! target is replaced, the link stays), and a device, FIFO or socket (a named pipe) is
+//! written in place: renaming over it would replace a system file. Names of this
+//! process's own descriptors are written in place too (`/dev/stdout` is standard output),
+//! never resolved: `/dev/stdout` may stand for a file the shell opened with `>> log`. Paths
 //! are classified, and the directory probed for writing, before the run starts
 //! ([`Destination::check`]), so that an hour of work never ends in "cannot write".
 
@@ -36,9 +38,10 @@ enum Target {
 }
 
 impl Destination {
-    /// `-` means standard output; anything else is a file path.
+    /// `-` (or a name for descriptor 1, such as `/dev/stdout`) means standard output;
+    /// anything else is a file path.
     pub fn parse(text: &str) -> Self {
-        if text == "-" {
+        if matches!(text, "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") {
             Destination::Stdout
         } else {
             Destination::File(PathBuf::from(text))
@@ -84,7 +87,9 @@ impl Destination {
             Destination::File(path) => match target_of(path)? {
                 Target::Replace(file) => write_atomically(&file, produce),
                 Target::Stream(special) => {
-                    let opened = std::fs::OpenOptions::new().write(true).open(&special);
+                    // Appending: a descriptor name may stand for a file the shell opened
+                    // for appending, whose contents must stay.
+                    let opened = std::fs::OpenOptions::new().append(true).open(&special);
                     let file = opened.map_err(|source| write_error(path, source))?;
                     let mut buffered = std::io::BufWriter::new(file);
                     produce(&mut buffered)
@@ -101,6 +106,13 @@ fn target_of(path: &Path) -> Result<Target> {
     let refuse = |reason: &str| Err(write_error(path, std::io::Error::other(reason.to_string())));
     if path.as_os_str().is_empty() {
         return refuse("the file name is empty");
+    }
+    // `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` name a descriptor this process has
+    // open, often a file the shell opened (`2>> log`): resolving the link and renaming
+    // over its target would destroy that file. Such names are written in place.
+    let text = path.as_os_str().to_string_lossy();
+    if text == "/dev/stderr" || text.starts_with("/dev/fd/") || text.starts_with("/proc/self/fd/") {
+        return Ok(Target::Stream(path.to_path_buf()));
     }
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => refuse("it is a directory"),
