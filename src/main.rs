@@ -316,8 +316,11 @@ fn deliver(
         text_written = Destination::Stdout.write(&render_text());
         // `... --json out.json | head`: the reader of the report left, but the exports
         // are still wanted; the broken pipe is reported (as success) after them.
-        if !matches!(&text_written, Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe)
-        {
+        let broken_pipe = matches!(
+            &text_written,
+            Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe
+        );
+        if text_written.is_err() && !broken_pipe {
             return text_written;
         }
     }

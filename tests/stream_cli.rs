@@ -197,3 +197,27 @@ fn dev_stdout_is_standard_output_and_never_replaces_the_file_behind_it() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_report_reader_that_leaves_early_does_not_cost_the_exports() {
+    // 1,000 items make a text report of about 84 KB, more than a pipe holds, so closing
+    // the pipe at once breaks the report; the JSON must still be written whole.
+    let directory = tempfile::tempdir().unwrap();
+    let json_path = directory.path().join("out.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args("stream iid --items 1000 --length 2000 --streams 4 --seed 1 --json".split(' '))
+        .arg(&json_path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(json["results"][0]["items"].as_array().unwrap().len(), 1000);
+}

@@ -280,10 +280,9 @@ fn result_json<'a>(report: &'a StreamReport, result: &'a StreamResult) -> Result
                 .map(|item| WindowItemJson {
                     item,
                     name: &names[item],
-                    expected: windows.expected[item],
-                    mean_absolute_deviation: windows.absolute_deviation_sum[item]
-                        / windows.windows.max(1) as f64,
-                    largest_deviation: windows.largest_deviation[item],
+                    expected: windows.expected(item),
+                    mean_absolute_deviation: windows.mean_absolute_deviation(item),
+                    largest_deviation: windows.largest_deviation(item),
                 })
                 .collect(),
         }),

@@ -32,10 +32,10 @@ pub fn render(report: &StreamReport) -> String {
     };
     writeln!(
         out,
-        "shuffle-audit {} stream: {} streams x {} draws per generator, seed {}{seed_note}, {} thread{}, alpha {}",
+        "shuffle-audit {} stream: {} x {} per generator, seed {}{seed_note}, {} thread{}, alpha {}",
         env!("CARGO_PKG_VERSION"),
-        group_thousands(settings.streams),
-        group_thousands(settings.length),
+        plural(settings.streams, "stream"),
+        plural(settings.length, "draw"),
         report.seed,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
@@ -50,8 +50,8 @@ pub fn render(report: &StreamReport) -> String {
     if let Some(every) = settings.scenario.add_every {
         writeln!(
             out,
-            "scenario: bags with a cursor get one more copy of every item by weight after every {} draws",
-            group_thousands(every)
+            "scenario: bags with a cursor get one more copy of every item by weight after every {}",
+            plural(every, "draw")
         )
         .unwrap();
     }
@@ -157,18 +157,25 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
     if let Some(windows) = &tally.windows
         && windows.windows > 0
     {
+        let deviations: Vec<f64> = (0..names.len()).map(|i| windows.largest_deviation(i)).collect();
         let worst = (0..names.len())
-            .max_by(|&a, &b| windows.largest_deviation[a].total_cmp(&windows.largest_deviation[b]))
+            .max_by(|&a, &b| deviations[a].total_cmp(&deviations[b]))
             .expect("at least two items");
-        let mean_deviation: f64 = windows.absolute_deviation_sum.iter().sum::<f64>() / windows.windows as f64;
+        let mean_deviation: f64 = (0..names.len()).map(|i| windows.mean_absolute_deviation(i)).sum();
+        let verdict = if deviations[worst] == 0.0 {
+            "every window held exactly the counts the weights promise".to_string()
+        } else {
+            format!(
+                "counts off the weights by {mean_deviation:.2} draws per window in all; at worst '{}' off by {}",
+                names[worst],
+                trim_number(deviations[worst])
+            )
+        };
         writeln!(
             out,
-            "  windows of {} draws ({}): counts off the weights by {:.2} draws per window in all; worst {} off by {}",
-            group_thousands(windows.length),
+            "  windows of {} ({}): {verdict}",
+            plural(windows.length, "draw"),
             group_thousands(windows.windows),
-            mean_deviation,
-            names[worst],
-            trim_number(windows.largest_deviation[worst]),
         )
         .unwrap();
     }
@@ -312,6 +319,14 @@ fn render_summary(out: &mut String, report: &StreamReport) {
 
 fn per_item_max(histograms: &[Histogram]) -> Vec<u64> {
     histograms.iter().map(Histogram::max).collect()
+}
+
+/// `1 draw`, `7 draws`, `10,000 draws`.
+fn plural(count: u64, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{} {noun}s", group_thousands(count)),
+    }
 }
 
 /// `23 (A)`: the largest value and the item that reached it first.

@@ -8,14 +8,18 @@
 //!   a single draw; grouping positions into bins keeps `(I - J/S)` a projection once each
 //!   row is scaled by its bin size. So Pearson's `X` (expected = row total × column total
 //!   / total) is `S/(S-1)` times a χ² with `(bins-1)(items-1)` degrees of freedom, and
-//!   the test uses `X·(S-1)/S`. For a bag that deals a random half of a bigger bag
-//!   (`double-bag-half`) the column totals vary from cycle to cycle, which only shrinks
-//!   the variance: the test is then conservative, never anti-conservative.
+//!   the test uses `X·(S-1)/S`. For a bag that deals a random half of a doubled bag of
+//!   `2S` slots (`double-bag-half`) the same argument holds with `2S` in place of `S`
+//!   (the positions dealt are the first half of an arrangement of the doubled bag), and
+//!   the column totals, which vary from cycle to cycle, only shrink the variance: the
+//!   test uses `X·(2S-1)/(2S)` and is then slightly conservative.
 //! - [`cycle_repeat_fit`]: the number of positions where a cycle deals the same item as
 //!   the cycle before, against its exact mean and variance (see
-//!   [`cycle_repeat_moments`]). Consecutive pairs share a cycle, but the expected
-//!   matches given the shared cycle do not depend on it, so the pairs are uncorrelated
-//!   and the total is close to normal; `z²` is referred to χ² with 1 degree of freedom.
+//!   [`cycle_repeat_moments`]). Consecutive pairs share a cycle, but the law of the
+//!   matches with a new uniformly shuffled cycle does not depend on how the shared one
+//!   is arranged, so the pair counts are independent and their total is close to normal
+//!   once its variance is large ([`MIN_REPEAT_VARIANCE`]) and the rarest item matches
+//!   often enough ([`MIN_RARE_MATCHES`]); `z²` is referred to χ² with 1 degree of freedom.
 //!   This is the test that sees text 003's off-by-one bag once its cycles have mixed:
 //!   its exclusive bound never leaves a slot's item in place, so repeats are too rare.
 
@@ -24,7 +28,8 @@ use super::pooling::MIN_EXPECTED;
 use super::pvalue::chi_square_upper_tail;
 use super::stream_laws::cycle_repeat_moments;
 
-/// The bins × items table (row-major) of complete cycles of `slots` draws.
+/// The bins × items table (row-major) of complete cycles, each dealt from a bag of
+/// `slots` slots (the cycle's own length for a whole bag).
 pub fn cycle_position_fit(table: &[u64], bins: usize, items: usize, slots: u64) -> Fit {
     debug_assert_eq!(table.len(), bins * items);
     let rows: Vec<u64> = table.chunks(items).map(|row| row.iter().sum()).collect();
@@ -66,25 +71,45 @@ pub fn cycle_position_fit(table: &[u64], bins: usize, items: usize, slots: u64) 
     }
 }
 
-/// The fewest consecutive-cycle pairs for which the repeat count is close enough to
-/// normal to be tested.
+/// The fewest consecutive-cycle pairs for which the repeat count is tested at all.
 pub const MIN_CYCLE_PAIRS: u64 = 30;
 
+/// The variance (in matches²) the total must reach: the normal tail of a Poisson-like
+/// count is then within 20 % of the true one at 1e-6 (at a variance of 100 it is three
+/// times too light, and a fair bag would fail three times as often as α says).
+pub const MIN_REPEAT_VARIANCE: f64 = 1000.0;
+
+/// The matches the rarest item must expect, so that its lumpy contribution (a bag with
+/// one copy of A among 1,000 B matches on A once in a thousand pairs) is near normal.
+pub const MIN_RARE_MATCHES: f64 = 25.0;
+
+/// The pairs of consecutive complete cycles [`cycle_repeat_fit`] needs for a bag holding
+/// `copies` of each item; `None` if the bag's order cannot vary (one item only).
+pub fn cycle_pairs_needed(copies: &[u64]) -> Option<u64> {
+    let (_, variance) = cycle_repeat_moments(copies)?;
+    let slots: u64 = copies.iter().sum();
+    let rarest = copies.iter().copied().filter(|&c| c > 0).min()?;
+    if variance <= 0.0 || copies.iter().filter(|&&c| c > 0).count() < 2 {
+        return None;
+    }
+    let rare_per_pair = (rarest as f64).powi(2) / slots as f64;
+    let needed = (MIN_REPEAT_VARIANCE / variance)
+        .max(MIN_RARE_MATCHES / rare_per_pair)
+        .ceil();
+    Some((needed.min(u64::MAX as f64) as u64).max(MIN_CYCLE_PAIRS))
+}
+
 /// `matches` repeats over `pairs` pairs of consecutive complete cycles of a bag holding
-/// `copies` of each item.
+/// `copies` of each item. `TooFewTrials` counts pairs of cycles here, not draws.
 pub fn cycle_repeat_fit(matches: u64, pairs: u64, copies: &[u64]) -> Fit {
-    let Some((mean, variance)) = cycle_repeat_moments(copies) else {
+    let (Some((mean, variance)), Some(needed)) = (cycle_repeat_moments(copies), cycle_pairs_needed(copies))
+    else {
         return Fit::TooFewTrials { needed: u64::MAX };
     };
-    let slots: u64 = copies.iter().sum();
-    let expected = mean * pairs as f64;
-    let needed_pairs = MIN_CYCLE_PAIRS.max((MIN_EXPECTED / mean.min(slots as f64 - mean)).ceil() as u64);
-    if pairs < needed_pairs || variance.is_nan() || variance <= 0.0 {
-        return Fit::TooFewTrials {
-            needed: (needed_pairs + 1).saturating_mul(slots),
-        };
+    if pairs < needed {
+        return Fit::TooFewTrials { needed };
     }
-    let z = (matches as f64 - expected) / (variance * pairs as f64).sqrt();
+    let z = (matches as f64 - mean * pairs as f64) / (variance * pairs as f64).sqrt();
     let statistic = z * z;
     Fit::Computed {
         statistic,

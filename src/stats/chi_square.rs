@@ -136,9 +136,12 @@ pub fn inclusion_fit(counts: &[u64], k: usize, trials: u64) -> Fit {
     let n = counts.len();
     assert!(0 < k && k < n, "inclusion of {k} of {n} items cannot be tested");
     let expected = trials as f64 * k as f64 / n as f64;
-    if expected < MIN_EXPECTED {
+    // The counts that drive the statistic are the picks when k is small and the
+    // omissions (T·(n-k)/n each) when k is near n: both must expect five.
+    let fewer = k.min(n - k);
+    if (trials as f64 * fewer as f64 / n as f64) < MIN_EXPECTED {
         return Fit::TooFewTrials {
-            needed: (MIN_EXPECTED as u64 * n as u64).div_ceil(k as u64),
+            needed: (MIN_EXPECTED as u64 * n as u64).div_ceil(fewer as u64),
         };
     }
     let pearson = pearson_against_constant(counts, expected);
@@ -240,6 +243,9 @@ mod tests {
         // 10 items, 3 per sample: 16 samples expect 4.8 per item, 17 expect 5.1.
         assert_eq!(inclusion_fit(&[5; 10], 3, 16), Fit::TooFewTrials { needed: 17 });
         assert!(matches!(inclusion_fit(&[5; 10], 3, 17), Fit::Computed { .. }));
+        // k = 9 of 10: each item is left out 0.1 T times; 50 samples make that 5.
+        assert_eq!(inclusion_fit(&[45; 10], 9, 49), Fit::TooFewTrials { needed: 50 });
+        assert!(matches!(inclusion_fit(&[45; 10], 9, 50), Fit::Computed { .. }));
     }
 
     #[test]

@@ -62,16 +62,30 @@ pub fn trials_needed_for_two_groups(law: &[f64]) -> u64 {
     if best_smaller_side <= 0.0 {
         return u64::MAX; // a law with a single possible outcome cannot be tested
     }
-    // Start from the estimate and settle on the exact boundary of what pooling does.
+    // Settle on the exact boundary of what pooling does by bisection around the estimate
+    // (more trials never make fewer groups). Stepping one trial at a time from the
+    // estimate would never end for laws so thin that the estimate is beyond 2^53.
     let has_two_groups = |trials| pooled_groups(law, trials).len() >= 2;
-    let mut trials = (MIN_EXPECTED / best_smaller_side).ceil() as u64;
-    while !has_two_groups(trials) {
-        trials += 1;
+    let estimate = (MIN_EXPECTED / best_smaller_side).ceil();
+    if estimate >= u64::MAX as f64 || !has_two_groups(u64::MAX) {
+        return u64::MAX;
     }
-    while trials > 1 && has_two_groups(trials - 1) {
-        trials -= 1;
+    let (mut low, mut high) = (0u64, u64::MAX); // !has_two_groups(low), has_two_groups(high)
+    let guess = estimate as u64;
+    if has_two_groups(guess) {
+        high = guess;
+    } else {
+        low = guess;
     }
-    trials
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if has_two_groups(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    high
 }
 
 #[cfg(test)]
@@ -108,5 +122,12 @@ mod tests {
         assert_eq!(pooled_groups(&law, needed).len(), 2);
         assert_eq!(pooled_groups(&law, needed - 1).len(), 1);
         assert_eq!(trials_needed_for_two_groups(&[1.0]), u64::MAX);
+        // A law too thin for stepping one trial at a time to end (the estimate is past
+        // 2^53): the answer still comes back, exact.
+        let thin = [1.0 - 1e-17, 1e-17];
+        let needed = trials_needed_for_two_groups(&thin);
+        assert!(needed > 1 << 53);
+        assert_eq!(pooled_groups(&thin, needed).len(), 2);
+        assert_eq!(pooled_groups(&thin, needed - 1).len(), 1);
     }
 }

@@ -11,7 +11,7 @@
 use crate::analysis::{TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted};
 use crate::catalogue::generators::{BagShape, GeneratorKind};
 use crate::output::text::group_thousands;
-use crate::stats::bag_fits::{cycle_position_fit, cycle_repeat_fit};
+use crate::stats::bag_fits::{cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit};
 use crate::stats::chi_square::law_fit;
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
@@ -115,10 +115,17 @@ pub fn analyse_stream(
     thresholds: &Thresholds,
 ) -> StreamAnalysis {
     let draws = tally.draws();
+    let single = probabilities.iter().filter(|&&p| p > 0.0).count() < 2;
+    let only_one_item =
+        || TestOutcome::NotTallied("only one item has positive weight: every draw is that item".to_string());
     let mut tests = vec![report(
         "frequencies",
         "each item as often as its weight says",
-        TestOutcome::Fit(law_fit(&tally.frequencies, probabilities, draws)),
+        if single {
+            only_one_item()
+        } else {
+            TestOutcome::Fit(law_fit(&tally.frequencies, probabilities, draws))
+        },
     )];
     let (run_law, gap_law) = match &theory {
         Theory::Iid(p) => (iid_run_law(p, tally.length), iid_gap_law(p, tally.length)),
@@ -127,6 +134,7 @@ pub fn analyse_stream(
     };
     let law_test = |name, description, law: &Option<Vec<f64>>, histogram: crate::tally::stream::Histogram| {
         let outcome = match law {
+            _ if single => only_one_item(),
             Some(law) => TestOutcome::Fit(law_fit(&histogram.folded(law.len()), law, histogram.total())),
             None => TestOutcome::NotTallied(
                 "no law for this stream length (too short, or weights too uneven to compute it)".to_string(),
@@ -141,11 +149,17 @@ pub fn analyse_stream(
             &run_law,
             tally.all_runs(),
         ));
-        tests.push(law_test(
+        let outcome = if single {
+            only_one_item()
+        } else if let Theory::Iid(p) = &theory {
+            iid_gaps_by_item(tally, p)
+        } else {
+            unreachable!("inside the i.i.d. branch")
+        };
+        tests.push(report(
             "gaps",
-            "gaps between repeats follow the geometric law",
-            &gap_law,
-            tally.all_gaps(),
+            "each item's gaps follow its geometric law (worst item, Bonferroni over items)",
+            outcome,
         ));
     }
     if matches!(theory, Theory::OneOfEach(_)) {
@@ -157,14 +171,18 @@ pub fn analyse_stream(
         ));
     }
     if let (Some(table), Some(cycle), Some(shape)) = (&tally.cycle_positions, &tally.cycle, shape) {
-        let outcome = if tally.length < shape.slots {
+        let outcome = if shape.source_copies.iter().filter(|&&c| c > 0).count() < 2 {
+            one_item_bag()
+        } else if tally.length < shape.slots {
             short_streams(shape.slots, 1)
         } else {
+            // The covariance scale is that of the bag a cycle is drawn from: S/(S-1) for a
+            // whole bag, 2S/(2S-1) for a half of a doubled one.
             TestOutcome::Fit(cycle_position_fit(
                 table,
                 cycle.bins(),
                 tally.frequencies.len(),
-                shape.slots,
+                shape.source_slots,
             ))
         };
         tests.push(report(
@@ -174,14 +192,19 @@ pub fn analyse_stream(
         ));
     }
     if let (Some(repeats), Some(shape)) = (&tally.repeats, shape) {
-        let outcome = if tally.length < 2 * shape.slots {
-            short_streams(shape.slots, 2)
-        } else {
-            TestOutcome::Fit(cycle_repeat_fit(
+        let outcome = match cycle_pairs_needed(&shape.source_copies) {
+            None => one_item_bag(),
+            Some(_) if tally.length < 2 * shape.slots => short_streams(shape.slots, 2),
+            Some(needed) if repeats.cycle_pairs < needed => TestOutcome::NotTallied(format!(
+                "needs {} pairs of consecutive complete cycles for a near-normal count ({} here): more or longer streams",
+                group_thousands(needed),
+                group_thousands(repeats.cycle_pairs)
+            )),
+            Some(_) => TestOutcome::Fit(cycle_repeat_fit(
                 repeats.matches,
                 repeats.cycle_pairs,
                 &shape.source_copies,
-            ))
+            )),
         };
         tests.push(report(
             "cycle-repeats",
@@ -205,6 +228,53 @@ pub fn analyse_stream(
             .filter(|&item| probabilities[item] > 0.0 && tally.frequencies[item] == 0)
             .collect(),
     }
+}
+
+/// Each item's gaps against its own exact law, the worst item reported with its p-value
+/// multiplied by the number of items tested (Bonferroni).
+///
+/// Gaps of different items are not independent (with two items, A's gaps are one more
+/// than B's runs), and pooling them into one histogram makes a χ² that rejects a fair
+/// stream several times too often when one item is rare. Each item's own gaps form a
+/// renewal sequence, for which the χ² against the law conditioned on their number holds,
+/// and Bonferroni's bound holds whatever the dependence between items.
+fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
+    let mut fits = Vec::new();
+    let mut draws_needed = u64::MAX;
+    for (item, &p) in probabilities.iter().enumerate() {
+        let Some(law) = iid_gap_law(&[p], tally.length) else {
+            continue;
+        };
+        let gaps = &tally.gaps[item];
+        match law_fit(&gaps.folded(law.len()), &law, gaps.total()) {
+            Fit::Computed {
+                statistic,
+                df,
+                cells,
+                p: p_value,
+            } => fits.push((p_value, statistic, df, cells)),
+            // `needed` counts gaps of this item; about one per 1/p draws.
+            Fit::TooFewTrials { needed } => {
+                draws_needed = draws_needed.min((needed as f64 / p).ceil().min(u64::MAX as f64) as u64);
+            }
+        }
+    }
+    let Some(&(worst, statistic, df, cells)) = fits.iter().min_by(|a, b| a.0.log10().total_cmp(&b.0.log10()))
+    else {
+        return TestOutcome::Fit(Fit::TooFewTrials { needed: draws_needed });
+    };
+    let bonferroni = PValue::from_log10((worst.log10() + (fits.len() as f64).log10()).min(0.0));
+    TestOutcome::Fit(Fit::Computed {
+        statistic,
+        df,
+        cells,
+        p: bonferroni,
+    })
+}
+
+/// A cycle test of a bag whose order cannot vary.
+fn one_item_bag() -> TestOutcome {
+    TestOutcome::NotTallied("the bag holds a single item: its order cannot vary".to_string())
 }
 
 /// A cycle test that streams of this length cannot feed: only complete cycles count.

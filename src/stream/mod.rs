@@ -173,7 +173,7 @@ pub fn run_streams(
         let shape = spec.shape(items, &settings.scenario)?;
         let probabilities = items.probabilities();
         let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
-        let layout = layout(settings, shape.as_ref(), bag_slots, &probabilities);
+        let layout = layout(settings, shape.as_ref(), bag_slots);
         let recorders = engine.run_streams(
             settings.streams,
             settings.length,
@@ -224,12 +224,7 @@ pub fn run_streams(
 /// cell of the table can expect [`MIN_EXPECTED`] draws, and windows of one bag length
 /// (the bag as first filled, for bags that grow; for generators without a bag, the total
 /// weight when it is whole, so that an i.i.d. pick compares with the bag it imitates).
-fn layout(
-    settings: &StreamSettings,
-    shape: Option<&BagShape>,
-    bag_slots: Option<u64>,
-    probabilities: &[f64],
-) -> StreamLayout {
+fn layout(settings: &StreamSettings, shape: Option<&BagShape>, bag_slots: Option<u64>) -> StreamLayout {
     let cycle = shape.filter(|shape| shape.slots >= 2).map(|shape| {
         let cycles = (settings.length / shape.slots).saturating_mul(settings.streams);
         // Expected draws of item i in a bin of g positions: cycles · g · c_i / S.
@@ -263,7 +258,7 @@ fn layout(
         cycle,
         window: window_length
             .filter(|&length| length >= 1 && length <= settings.length)
-            .map(|length| (length, probabilities.iter().map(|&p| p * length as f64).collect())),
+            .map(|length| (length, settings.items.units.clone())),
     }
 }
 

@@ -136,23 +136,71 @@ pub struct StreamLayout {
     pub length: u64,
     /// The bag's cycle, for bag generators.
     pub cycle: Option<CycleLayout>,
-    /// Window length and each item's expected count per window.
-    pub window: Option<(u64, Vec<f64>)>,
+    /// Window length, and each item's weight in units with their total: item `i`
+    /// expects `length · units[i] / total` draws per window.
+    pub window: Option<(u64, Vec<u64>)>,
 }
 
 /// Counts of windows of one bag length and how far they strayed.
+///
+/// Deviations are kept exactly, in units of `1 / total units` (an expected count such as
+/// 88,000 × 12.702/99.965 is not a whole number), so that their sums do not depend on
+/// the order in which threads add them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WindowTally {
     /// Draws per window.
     pub length: u64,
-    /// Each item's expected count per window.
-    pub expected: Vec<f64>,
+    /// Each item's weight in units.
+    pub units: Vec<u64>,
     /// Complete windows counted.
     pub windows: u64,
-    /// Per item: the sum over windows of |count − expected|.
-    pub absolute_deviation_sum: Vec<f64>,
-    /// Per item: the largest |count − expected|.
-    pub largest_deviation: Vec<f64>,
+    /// Per item: the sum over windows of |count · total − length · units|.
+    absolute_deviation_sum: Vec<u128>,
+    /// Per item: the largest |count · total − length · units|.
+    largest_deviation: Vec<u128>,
+}
+
+impl WindowTally {
+    fn total_units(&self) -> f64 {
+        self.units.iter().sum::<u64>() as f64
+    }
+
+    /// Item `item`'s expected count per window.
+    pub fn expected(&self, item: usize) -> f64 {
+        self.length as f64 * self.units[item] as f64 / self.total_units()
+    }
+
+    /// The mean over windows of |count − expected| for `item` (0 without windows).
+    pub fn mean_absolute_deviation(&self, item: usize) -> f64 {
+        self.absolute_deviation_sum[item] as f64 / self.total_units() / self.windows.max(1) as f64
+    }
+
+    /// The largest |count − expected| for `item`.
+    pub fn largest_deviation(&self, item: usize) -> f64 {
+        self.largest_deviation[item] as f64 / self.total_units()
+    }
+
+    /// Counts one complete window.
+    fn record(&mut self, counts: &mut [u64]) {
+        let total = u128::from(self.units.iter().sum::<u64>());
+        self.windows += 1;
+        for (item, count) in counts.iter_mut().enumerate() {
+            let observed = u128::from(*count) * total;
+            let expected = u128::from(self.length) * u128::from(self.units[item]);
+            let deviation = observed.abs_diff(expected);
+            self.absolute_deviation_sum[item] += deviation;
+            self.largest_deviation[item] = self.largest_deviation[item].max(deviation);
+            *count = 0;
+        }
+    }
+
+    fn merge(&mut self, other: &WindowTally) {
+        self.windows += other.windows;
+        for item in 0..self.units.len() {
+            self.absolute_deviation_sum[item] += other.absolute_deviation_sum[item];
+            self.largest_deviation[item] = self.largest_deviation[item].max(other.largest_deviation[item]);
+        }
+    }
 }
 
 /// Per item, the number of draws that repeated the previous cycle's item at the same
@@ -208,12 +256,12 @@ impl StreamTally {
                 .as_ref()
                 .filter(|cycle| cycle.repeats)
                 .map(|_| RepeatTally::default()),
-            windows: layout.window.as_ref().map(|(length, expected)| WindowTally {
+            windows: layout.window.as_ref().map(|(length, units)| WindowTally {
                 length: *length,
-                expected: expected.clone(),
+                units: units.clone(),
                 windows: 0,
-                absolute_deviation_sum: vec![0.0; items],
-                largest_deviation: vec![0.0; items],
+                absolute_deviation_sum: vec![0; items],
+                largest_deviation: vec![0; items],
             }),
         }
     }
@@ -239,11 +287,7 @@ impl StreamTally {
             mine.matches += theirs.matches;
         }
         if let (Some(mine), Some(theirs)) = (&mut self.windows, &other.windows) {
-            mine.windows += theirs.windows;
-            for i in 0..mine.expected.len() {
-                mine.absolute_deviation_sum[i] += theirs.absolute_deviation_sum[i];
-                mine.largest_deviation[i] = mine.largest_deviation[i].max(theirs.largest_deviation[i]);
-            }
+            mine.merge(theirs);
         }
     }
 
@@ -497,15 +541,7 @@ impl StreamRecorder {
                 offset += span;
                 state.in_window += span as u64;
                 if state.in_window == windows.length {
-                    windows.windows += 1;
-                    for (item, count) in self.window_counts.iter_mut().enumerate() {
-                        let deviation = (*count as f64 - windows.expected[item]).abs();
-                        windows.absolute_deviation_sum[item] += deviation;
-                        if deviation > windows.largest_deviation[item] {
-                            windows.largest_deviation[item] = deviation;
-                        }
-                        *count = 0;
-                    }
+                    windows.record(&mut self.window_counts);
                     state.in_window = 0;
                 }
             }
@@ -562,7 +598,7 @@ mod tests {
             items: 3,
             length: 7,
             cycle: Some(CycleLayout::new(3, 3, true)),
-            window: Some((3, vec![1.0, 1.0, 1.0])),
+            window: Some((3, vec![1, 1, 1])),
         };
         // Cycles [0 1 2] [0 2 1] and a partial [2].
         let tally = tally_of(&[&[0, 1, 2, 0, 2, 1, 2]], layout);
@@ -579,7 +615,11 @@ mod tests {
         );
         let windows = tally.windows.unwrap();
         assert_eq!(windows.windows, 2);
-        assert_eq!(windows.largest_deviation, [0.0, 0.0, 0.0]);
+        assert_eq!(
+            (0..3).map(|i| windows.largest_deviation(i)).collect::<Vec<_>>(),
+            [0.0; 3]
+        );
+        assert_eq!(windows.expected(0), 1.0);
     }
 
     #[test]
