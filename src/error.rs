@@ -26,6 +26,14 @@ pub enum Error {
         /// "; did you mean ...?" or empty.
         suggestion: String,
     },
+    /// A stream generator that cannot run as asked (its parameter, or the items given).
+    #[error("generator '{spec}': {problem}")]
+    BadGenerator {
+        /// The generator as typed, parameter included.
+        spec: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// A `:parameter` that the algorithm does not take or that does not parse.
     #[error("algorithm '{spec}': {problem}")]
     BadParameter {

@@ -56,8 +56,13 @@ impl RunSettings {
             return bad(
                 "--n",
                 format!(
-                    "must be at least 2 (got {}): a deck of fewer cards has only one order",
-                    self.n
+                    "must be at least 2 (got {}): {}",
+                    self.n,
+                    if self.k.is_some() {
+                        "fewer items leave nothing to choose between"
+                    } else {
+                        "a deck of fewer cards has only one order"
+                    }
                 ),
             );
         }
@@ -72,17 +77,16 @@ impl RunSettings {
         if let Some(k) = self.k
             && !(1..self.n).contains(&k)
         {
-            let only = if k == 0 {
-                "picking no item"
+            let why = if k == 0 {
+                "picking no item has only one subset"
+            } else if k == self.n {
+                "picking all n items has only one subset"
             } else {
-                "picking all n items"
+                "a sample cannot pick more items than there are"
             };
             return bad(
                 "--k",
-                format!(
-                    "must be between 1 and n-1 (got {k} with --n {}): {only} has only one subset",
-                    self.n
-                ),
+                format!("must be between 1 and n-1 (got {k} with --n {}): {why}", self.n),
             );
         }
         let (per_thread, size) = match self.k {

@@ -158,6 +158,17 @@ fn bad_input_gets_one_line_and_status_2() {
         ("stream iid iid --items 7", "given twice"),
         ("stream iid --items 7 --length 1.5", "not a whole number"),
         ("stream iid", "--items"),
+        (
+            "stream bag-pick --items 3",
+            "'bag-pick' is a shuffle or sampler: shuffle-audit run",
+        ),
+        (
+            "run iid --n 5",
+            "'iid' is a stream generator: shuffle-audit stream",
+        ),
+        ("stream iid --items A:1e3,B:1", "scientific notation"),
+        ("stream iid --items A:1,,B:2", "empty item between commas"),
+        ("stream tetris-7-bag --items A:2,B:1", "generator 'tetris-7-bag'"),
     ] {
         let output = command(line).assert().code(2);
         let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();

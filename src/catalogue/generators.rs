@@ -211,7 +211,11 @@ impl GeneratorSpec {
             .find(|entry| entry.name == name)
             .ok_or_else(|| Error::UnknownGenerator {
                 name: name.to_string(),
-                suggestion: super::suggestion_among(name, GENERATORS.iter().map(|entry| entry.name)),
+                suggestion: if super::entries().any(|entry| entry.name == name) {
+                    format!("; '{name}' is a shuffle or sampler: shuffle-audit run {name} --n ...")
+                } else {
+                    super::suggestion_among(name, GENERATORS.iter().map(|entry| entry.name))
+                },
             })?;
         let kind = match (entry.kind, parameter) {
             (kind, None) => kind,
@@ -221,7 +225,8 @@ impl GeneratorSpec {
                     .parse()
                     .ok()
                     .filter(|step: &f64| step.is_finite() && *step >= 0.0 && *step <= 1e12)
-                    .ok_or_else(|| Error::BadParameter {
+                    .map(|step| step + 0.0) // -0 is 0
+                    .ok_or_else(|| Error::BadGenerator {
                         spec: text.to_string(),
                         problem: format!(
                             "U (how far the weights move per draw) must be a number from 0 to 1e12, not '{value}'"
@@ -230,7 +235,7 @@ impl GeneratorSpec {
                 GeneratorKind::Unrandomness { step }
             }
             (_, Some(_)) => {
-                return Err(Error::BadParameter {
+                return Err(Error::BadGenerator {
                     spec: text.to_string(),
                     problem: format!("{} takes no parameter", entry.name),
                 });
@@ -242,6 +247,9 @@ impl GeneratorSpec {
     /// The name with its parameter, e.g. `unrandomness:0.5`.
     pub fn display_name(&self) -> String {
         match self.kind {
+            GeneratorKind::Unrandomness { step } if step != 0.0 && !(1e-3..1e6).contains(&step) => {
+                format!("{}:{step:e}", self.entry.name)
+            }
             GeneratorKind::Unrandomness { step } => format!("{}:{step}", self.entry.name),
             _ => self.entry.name.to_string(),
         }
@@ -261,7 +269,7 @@ impl GeneratorSpec {
     /// The copies of each item its bag holds, for bag generators; an error if the items
     /// cannot make a bag for it.
     pub fn bag_copies(&self, items: &Items) -> Result<Option<Vec<u64>>> {
-        let bad = |problem: String| Error::BadParameter {
+        let bad = |problem: String| Error::BadGenerator {
             spec: self.display_name(),
             problem,
         };
@@ -920,6 +928,11 @@ mod tests {
         assert!(message("refill-list", "A:100000000,B:1").contains("more than"));
         let error = GeneratorSpec::parse("unrandomness:-1").unwrap_err().to_string();
         assert!(error.contains("must be a number from 0"), "{error}");
+        let name = |text: &str| GeneratorSpec::parse(text).unwrap().display_name();
+        assert_eq!(name("unrandomness:-0"), "unrandomness:0");
+        assert_eq!(name("unrandomness:1e-320"), "unrandomness:1e-320");
+        assert_eq!(name("unrandomness:1e12"), "unrandomness:1e12");
+        assert_eq!(name("unrandomness:0.5"), "unrandomness:0.5");
         let error = GeneratorSpec::parse("shuffle-bags").unwrap_err().to_string();
         assert!(error.contains("did you mean 'shuffle-bag'"), "{error}");
         let error = GeneratorSpec::parse("iid:3").unwrap_err().to_string();

@@ -647,6 +647,9 @@ fn parse_positive(text: &str) -> Option<u32> {
 
 /// "; did you mean 'a' or 'b'?" for the catalogue entries closest to `typed`, or "".
 fn suggestion_for(typed: &str) -> String {
+    if generators::GENERATORS.iter().any(|entry| entry.name == typed) {
+        return format!("; '{typed}' is a stream generator: shuffle-audit stream {typed} --items ...");
+    }
     suggestion_among(typed, entries().map(|entry| entry.name))
 }
 

@@ -2,8 +2,8 @@
 //! as `run`'s, `generator,table,row,column,count,expected` (documented in README.md).
 //!
 //! Tables: `frequency` (row = item), `run_length` and `gap` (row = length, column = item,
-//! or `all` with the law's expected count where one is known; the last law row holds
-//! that value or more), and `cycle_position` (row = the first and last position of a bin,
+//! or empty for all items together, with the law's expected count where one is known;
+//! the last law row holds that value or more; no item has an empty name), and `cycle_position` (row = the first and last position of a bin,
 //! `0-13`, column = item). Item names cannot hold commas or white space (`--items`
 //! refuses them); a name with a quote is quoted.
 
@@ -59,7 +59,7 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
                 }
                 None => {
                     for (value, count) in all.iter() {
-                        writeln!(out, "{generator},{table},{value},all,{count},")?;
+                        writeln!(out, "{generator},{table},{value},,{count},")?;
                     }
                 }
             }

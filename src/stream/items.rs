@@ -92,6 +92,11 @@ impl Items {
         let mut pairs = Vec::new();
         for part in spec.split(',') {
             let part = part.trim();
+            if part.is_empty() {
+                return Err(bad(
+                    "has an empty item between commas (or a comma at an end)".to_string()
+                ));
+            }
             let Some((name, weight)) = part.split_once(':') else {
                 return Err(bad(format!(
                     "'{part}' has no weight: write NAME:WEIGHT, e.g. A:50,B:25,C:20,D:5"
@@ -128,7 +133,7 @@ impl Items {
                 return Err(format!("item '{name}' is given twice"));
             }
             let (whole, fraction) = parse_decimal(weight)
-                .ok_or_else(|| format!("weight '{weight}' of item '{name}' is not a non-negative number"))?;
+                .map_err(|problem| format!("weight '{weight}' of item '{name}' {problem}"))?;
             if fraction.len() as u32 > MAX_DECIMALS {
                 return Err(format!(
                     "weight '{weight}' of item '{name}' has more than {MAX_DECIMALS} decimal places"
@@ -217,17 +222,26 @@ impl Items {
     }
 }
 
-/// `12.702` as `(12, "702")`; `None` for anything but plain non-negative decimals.
-fn parse_decimal(text: &str) -> Option<(u64, &str)> {
+/// `12.702` as `(12, "702")`, or what is wrong with `text`: weights are plain
+/// non-negative decimals (exact, so no exponent).
+fn parse_decimal(text: &str) -> Result<(u64, &str), &'static str> {
+    const NOT_A_NUMBER: &str = "is not a non-negative decimal number (like 50 or 12.702)";
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     if whole.is_empty() && fraction.is_empty() {
-        return None;
+        return Err(NOT_A_NUMBER);
+    }
+    if text.contains(['e', 'E']) && !text.starts_with(['e', 'E']) {
+        return Err("is in scientific notation; write weights as plain decimals (1000, not 1e3)");
     }
     if !whole.chars().chain(fraction.chars()).all(|c| c.is_ascii_digit()) {
-        return None;
+        return Err(NOT_A_NUMBER);
     }
-    let whole = if whole.is_empty() { 0 } else { whole.parse().ok()? };
-    Some((whole, fraction.trim_end_matches('0')))
+    let whole = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| "is too large")?
+    };
+    Ok((whole, fraction.trim_end_matches('0')))
 }
 
 #[cfg(test)]
@@ -263,7 +277,11 @@ mod tests {
         assert!(message("1").contains("between 2 and"));
         assert!(message("A:1,A:2").contains("given twice"));
         assert!(message("A:1,B").contains("has no weight"));
-        assert!(message("A:-1,B:2").contains("not a non-negative number"));
+        assert!(message("A:-1,B:2").contains("not a non-negative decimal"));
+        assert!(message("A:1e3,B:2").contains("scientific notation"));
+        assert!(message("A:99999999999999999999,B:1").contains("too large"));
+        assert!(message("A:1,,B:2").contains("empty item between commas"));
+        assert!(message("A:1,B:2,").contains("empty item between commas"));
         assert!(message("A:0,B:0").contains("every weight is zero"));
         assert!(message("A:1.0000001,B:1").contains("decimal places"));
         assert!(message("A:18446744073709551615,B:1").contains("too large"));

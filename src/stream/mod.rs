@@ -17,7 +17,9 @@ use crate::catalogue::generators::{
     BagShape, Generator, GeneratorEntry, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario,
 };
 use crate::error::{Error, Result};
+use crate::output::text::group_thousands;
 use crate::randomness::{SimulationSource, seed_from_os};
+use crate::run::MAX_TALLY_BYTES;
 use crate::run::SeedOrigin;
 use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count};
 use crate::stats::Thresholds;
@@ -85,19 +87,52 @@ impl StreamSettings {
                 "applies to the bags with a cursor (shuffle-bag, shuffle-bag-csharp, boggle-truncated, boggle-rounded), and none is being run".to_string(),
             );
         }
+        let threads = self.threads_used() as u64;
         for generator in generators {
-            let largest = generator.largest_bag(&self.items, &self.scenario, self.length)?;
+            let largest = generator.largest_bag(&self.items, &self.effective_scenario(), self.length)?;
             if largest > MAX_BAG_SLOTS {
-                return Err(Error::BadParameter {
+                return Err(Error::BadGenerator {
                     spec: generator.display_name(),
                     problem: format!(
-                        "its bag would grow to {largest} slots over {} draws (at most {MAX_BAG_SLOTS}); add less often or draw fewer",
-                        self.length
+                        "its bag would grow to {} slots over {} draws (at most {}); add less often or draw fewer",
+                        group_thousands(largest),
+                        group_thousands(self.length),
+                        group_thousands(MAX_BAG_SLOTS)
                     ),
                 });
             }
+            let per_thread = self.footprint(largest);
+            if threads.saturating_mul(per_thread) > MAX_TALLY_BYTES {
+                return bad(
+                    "--threads",
+                    format!(
+                        "{threads} would hold {:.1} GB for {} ({:.0} MB per thread); use at most {}",
+                        (threads * per_thread) as f64 / 1e9,
+                        generator.display_name(),
+                        per_thread as f64 / 1e6,
+                        (MAX_TALLY_BYTES / per_thread).max(1)
+                    ),
+                );
+            }
         }
         Thresholds::new(self.alpha)
+    }
+
+    /// The scenario as it plays out: additions every M draws happen only if a stream is
+    /// longer than M.
+    pub fn effective_scenario(&self) -> StreamScenario {
+        StreamScenario {
+            add_every: self.scenario.add_every.filter(|&every| every < self.length),
+        }
+    }
+
+    /// An upper bound on the memory one worker holds for a generator whose bag reaches
+    /// `bag_slots` slots: the bag and its refill copy (2 bytes a slot each), the previous
+    /// cycle and the position lookup (6 bytes a slot), and each item's dense run and gap
+    /// histograms.
+    fn footprint(&self, bag_slots: u64) -> u64 {
+        let histograms = self.items.len() as u64 * 2 * 4096 * 8;
+        bag_slots.saturating_mul(4 + 6).saturating_add(histograms).max(1)
     }
 
     /// The worker threads the run will start: more than one per stream would idle.
@@ -170,7 +205,8 @@ pub fn run_streams(
     for spec in generators {
         let generator_started = Instant::now();
         let items = &settings.items;
-        let shape = spec.shape(items, &settings.scenario)?;
+        let scenario = settings.effective_scenario();
+        let shape = spec.shape(items, &scenario)?;
         let probabilities = items.probabilities();
         let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
         let layout = layout(settings, shape.as_ref(), bag_slots);
@@ -182,7 +218,7 @@ pub fn run_streams(
             || StreamRecorder::new(&layout),
             |recorder, source, stream_progress| {
                 let mut dealer = Dealer {
-                    generator: spec.build(items, &settings.scenario),
+                    generator: spec.build(items, &scenario),
                     source,
                     progress: stream_progress,
                 };
@@ -200,7 +236,7 @@ pub fn run_streams(
             name: spec.display_name(),
             entry: spec.entry,
             expected: spec.expected(items),
-            additions: settings.scenario.add_every.is_some() && spec.takes_additions(),
+            additions: scenario.add_every.is_some() && spec.takes_additions(),
             shape,
             tally,
             analysis,
