@@ -11,7 +11,10 @@
 use crate::analysis::{TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted};
 use crate::catalogue::generators::{BagShape, GeneratorKind};
 use crate::output::text::group_thousands;
-use crate::stats::bag_fits::{cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit};
+use crate::stats::bag_fits::{
+    MOST_GAP_ITEMS, cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit, gap_pairs_needed,
+    one_of_each_gap_fit,
+};
 use crate::stats::chi_square::law_fit;
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
@@ -162,12 +165,25 @@ pub fn analyse_stream(
             outcome,
         ));
     }
-    if matches!(theory, Theory::OneOfEach(_)) {
-        tests.push(law_test(
+    if let Theory::OneOfEach(m) = theory {
+        let pairs = tally.repeats.as_ref().map_or(0, |repeats| repeats.cycle_pairs);
+        let outcome = match (&tally.cycle_gaps, gap_pairs_needed(m)) {
+            (_, None) => TestOutcome::NotTallied(format!(
+                "more than {MOST_GAP_ITEMS} items: the exact covariance of their gaps is not computed"
+            )),
+            (Some(histogram), Some(needed)) if pairs >= needed => {
+                TestOutcome::Fit(one_of_each_gap_fit(histogram, pairs, m))
+            }
+            (_, Some(needed)) => TestOutcome::NotTallied(format!(
+                "needs {} pairs of consecutive complete cycles ({} here): more or longer streams",
+                group_thousands(needed),
+                group_thousands(pairs)
+            )),
+        };
+        tests.push(report(
             "gaps",
-            "gaps between repeats follow the one-of-each bag law",
-            &gap_law,
-            tally.all_gaps(),
+            "gaps between cycles follow the one-of-each bag law (Wald, exact covariance)",
+            outcome,
         ));
     }
     if let (Some(table), Some(cycle), Some(shape)) = (&tally.cycle_positions, &tally.cycle, shape) {

@@ -209,7 +209,9 @@ pub fn run_streams(
         let shape = spec.shape(items, &scenario)?;
         let probabilities = items.probabilities();
         let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
-        let layout = layout(settings, shape.as_ref(), bag_slots);
+        let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
+        let mut layout = layout(settings, shape.as_ref(), bag_slots);
+        layout.cycle_gaps = matches!(theory, Theory::OneOfEach(_));
         let recorders = engine.run_streams(
             settings.streams,
             settings.length,
@@ -230,7 +232,6 @@ pub fn run_streams(
         for other in recorders {
             tally.merge(&other);
         }
-        let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
         let analysis = analyse_stream(&tally, &probabilities, shape.as_ref(), theory, &thresholds);
         results.push(StreamResult {
             name: spec.display_name(),
@@ -292,6 +293,7 @@ fn layout(settings: &StreamSettings, shape: Option<&BagShape>, bag_slots: Option
         items: settings.items.len(),
         length: settings.length,
         cycle,
+        cycle_gaps: false,
         window: window_length
             .filter(|&length| length >= 1 && length <= settings.length)
             .map(|length| (length, settings.items.units.clone())),

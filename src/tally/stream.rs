@@ -136,6 +136,9 @@ pub struct StreamLayout {
     pub length: u64,
     /// The bag's cycle, for bag generators.
     pub cycle: Option<CycleLayout>,
+    /// Whether to count the gaps that end inside complete cycles apart (one-of-each bags,
+    /// whose gap test needs whole pairs of cycles).
+    pub cycle_gaps: bool,
     /// Window length, and each item's weight in units with their total: item `i`
     /// expects `length · units[i] / total` draws per window.
     pub window: Option<(u64, Vec<u64>)>,
@@ -234,6 +237,8 @@ pub struct StreamTally {
     pub cycle: Option<CycleLayout>,
     /// Repeats of the previous cycle, for whole bags.
     pub repeats: Option<RepeatTally>,
+    /// Gaps (index = gap) that end inside a complete cycle, when asked for.
+    pub cycle_gaps: Option<Vec<u64>>,
     /// Windows of one bag length.
     pub windows: Option<WindowTally>,
 }
@@ -256,6 +261,10 @@ impl StreamTally {
                 .as_ref()
                 .filter(|cycle| cycle.repeats)
                 .map(|_| RepeatTally::default()),
+            cycle_gaps: match &layout.cycle {
+                Some(cycle) if layout.cycle_gaps => Some(vec![0; 2 * cycle.slots as usize]),
+                _ => None,
+            },
             windows: layout.window.as_ref().map(|(length, units)| WindowTally {
                 length: *length,
                 units: units.clone(),
@@ -288,6 +297,9 @@ impl StreamTally {
         }
         if let (Some(mine), Some(theirs)) = (&mut self.windows, &other.windows) {
             mine.merge(theirs);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.cycle_gaps, &other.cycle_gaps) {
+            add_into(mine, theirs);
         }
     }
 
@@ -447,6 +459,10 @@ impl StreamRecorder {
         let tally = &mut self.tally;
         let state = &mut self.state;
         let start = state.index;
+        let complete_end = tally
+            .cycle
+            .as_ref()
+            .map_or(0, |cycle| (tally.length / cycle.slots) * cycle.slots);
         for &item in draws {
             tally.frequencies[item as usize] += 1;
         }
@@ -465,7 +481,14 @@ impl StreamRecorder {
             }
             let last = &mut self.last_seen[item as usize];
             if *last != NEVER {
-                tally.gaps[item as usize].add(index - *last);
+                let gap = index - *last;
+                tally.gaps[item as usize].add(gap);
+                if index < complete_end
+                    && let Some(cycle_gaps) = &mut tally.cycle_gaps
+                    && let Some(count) = cycle_gaps.get_mut(gap as usize)
+                {
+                    *count += 1;
+                }
             }
             *last = index;
         }
@@ -473,7 +496,6 @@ impl StreamRecorder {
             // Long cycles: spans of draws that stay within one bin of one cycle, each
             // counted by a plain loop into that bin's row.
             let items = tally.frequencies.len();
-            let complete_end = (tally.length / cycle.slots) * cycle.slots;
             let in_cycles = complete_end.saturating_sub(start).min(draws.len() as u64) as usize;
             if !self.row_of_position.is_empty() {
                 // Short cycles: each position's row looked up, draw by draw.
@@ -572,6 +594,7 @@ mod tests {
             items,
             length,
             cycle: None,
+            cycle_gaps: false,
             window: None,
         }
     }
@@ -598,6 +621,7 @@ mod tests {
             items: 3,
             length: 7,
             cycle: Some(CycleLayout::new(3, 3, true)),
+            cycle_gaps: true,
             window: Some((3, vec![1, 1, 1])),
         };
         // Cycles [0 1 2] [0 2 1] and a partial [2].
