@@ -103,7 +103,7 @@ fn json_has_the_documented_fields() {
 }
 
 #[test]
-fn results_do_not_depend_on_the_thread_count() {
+fn stream_output_does_not_depend_on_the_thread_count() {
     let results = |threads: usize| {
         let mut json = json_of(&format!(
             "stream shuffle-bag unrandomness --items 5 --length 3000 --streams 9 --seed 4 --threads {threads}"

@@ -75,7 +75,9 @@ impl Invariant {
 
     /// What must hold, in words, with the item named.
     pub fn describe(&self, names: &[String]) -> String {
-        let item = self.item.map_or("any item", |item| names[item].as_str());
+        let item = self
+            .item
+            .map_or("any item".to_string(), |item| format!("'{}'", names[item]));
         match self.name {
             "longest-run" => format!(
                 "no run of {item} over {}: twice the copies one cycle deals",
