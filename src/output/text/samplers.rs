@@ -64,7 +64,9 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         )
         .unwrap();
     }
-    if !analysis.items_never_chosen.is_empty() {
+    // As for subsets: only worth saying where each item should have been chosen several
+    // times; with fewer samples, unchosen items are expected.
+    if !analysis.items_never_chosen.is_empty() && trials as f64 * k as f64 / n as f64 >= MIN_EXPECTED {
         writeln!(
             out,
             "  items never chosen: {} (each should be chosen {} times on average)",
