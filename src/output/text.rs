@@ -128,21 +128,7 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
         .unwrap();
     }
     let label = |deviation: &Deviation| outcome_label(deviation, analysis.outcome_table, n);
-    let list = |deviations: &[Deviation]| {
-        deviations
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} x{:.3} ({} vs {})",
-                    label(d),
-                    d.ratio,
-                    group_thousands(d.count),
-                    format_expected(d.expected)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
+    let list = |deviations: &[Deviation]| deviation_list(deviations, label);
     let what = match analysis.outcome_table {
         OutcomeTable::Permutations => "orders",
         OutcomeTable::Positions => "card positions",
@@ -195,6 +181,23 @@ pub(crate) fn render_tests_header(out: &mut String) {
         "test", "statistic", "df", "p-value", "adjusted"
     )
     .unwrap();
+}
+
+/// Outcomes as `label x1.110 (111,042 vs 100,000)`, separated by semicolons.
+pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation) -> String) -> String {
+    deviations
+        .iter()
+        .map(|d| {
+            format!(
+                "{} x{:.3} ({} vs {})",
+                label(d),
+                d.ratio,
+                group_thousands(d.count),
+                format_expected(d.expected)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).

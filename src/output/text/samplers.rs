@@ -79,21 +79,7 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         SelectionOutcomes::Subsets => subset_label(deviation.cell as u64, k),
         SelectionOutcomes::Items => format!("item {}", deviation.cell + 1),
     };
-    let list = |deviations: &[Deviation]| {
-        deviations
-            .iter()
-            .map(|d| {
-                format!(
-                    "{} x{:.3} ({} vs {})",
-                    label(d),
-                    d.ratio,
-                    group_thousands(d.count),
-                    format_expected(d.expected)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
+    let list = |deviations: &[Deviation]| super::deviation_list(deviations, label);
     let (most, least) = match analysis.outcome_table {
         SelectionOutcomes::Subsets => ("most frequent subsets", "least frequent subsets"),
         SelectionOutcomes::Items => ("most chosen items", "least chosen items"),
