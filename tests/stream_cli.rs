@@ -169,6 +169,11 @@ fn bad_input_gets_one_line_and_status_2() {
         ("stream iid --items A:1e3,B:1", "scientific notation"),
         ("stream iid --items A:1,,B:2", "empty item between commas"),
         ("stream tetris-7-bag --items A:2,B:1", "generator 'tetris-7-bag'"),
+        // 64 workers, each holding a 50-million-slot bag, would need 32 GB.
+        (
+            "stream shuffle-bag --items A:49999999,B:1 --length 100 --streams 64 --threads 64",
+            "--threads 64 would hold",
+        ),
     ] {
         let output = command(line).assert().code(2);
         let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();
@@ -231,4 +236,51 @@ fn a_report_reader_that_leaves_early_does_not_cost_the_exports() {
     );
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_eq!(json["results"][0]["items"].as_array().unwrap().len(), 1000);
+}
+
+#[test]
+fn untestable_cases_say_why_instead_of_asking_for_impossible_draws() {
+    let output = command("stream iid shuffle-bag --items A:2,B:0 --length 1000 --streams 10 --seed 1")
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("only one item has positive weight"), "{text}");
+    assert!(text.contains("the bag holds a single item"), "{text}");
+    assert!(!text.contains("18,446,744"), "{text}");
+    // Weights 1e16 : 1 once made the pooling search loop for ever.
+    command("stream iid --items A:10000000000000000,B:1 --length 100 --streams 3 --seed 1")
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("INCONCLUSIVE"));
+}
+
+#[test]
+fn csv_totals_rows_cannot_be_mistaken_for_an_item_named_all() {
+    let output = command("stream iid --items all:1,B:1 --length 500 --streams 4 --seed 2 --csv -")
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').collect())
+        .collect();
+    let item_runs: u64 = rows
+        .iter()
+        .filter(|row| row[1] == "run_length" && row[3] == "all")
+        .map(|row| row[4].parse::<u64>().unwrap())
+        .sum();
+    let all_runs: u64 = rows
+        .iter()
+        .filter(|row| row[1] == "run_length" && row[3].is_empty())
+        .map(|row| row[4].parse::<u64>().unwrap())
+        .sum();
+    assert!(item_runs > 0 && all_runs > item_runs, "{item_runs} {all_runs}");
+    // Law rows carry the expected count; item rows leave it empty.
+    assert!(
+        rows.iter()
+            .filter(|row| row[1] == "run_length" && row[3].is_empty())
+            .all(|row| !row[5].is_empty())
+    );
 }

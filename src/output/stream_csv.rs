@@ -3,9 +3,10 @@
 //!
 //! Tables: `frequency` (row = item), `run_length` and `gap` (row = length, column = item,
 //! or empty for all items together, with the law's expected count where one is known;
-//! the last law row holds that value or more; no item has an empty name), and `cycle_position` (row = the first and last position of a bin,
-//! `0-13`, column = item). Item names cannot hold commas or white space (`--items`
-//! refuses them); a name with a quote is quoted.
+//! the last law row holds that value or more; no item has an empty name), and
+//! `cycle_position` (row = the first and last position of a bin, `0-13`, column = item).
+//! Item names cannot hold commas or white space (`--items` refuses them); a name with a
+//! quote is quoted.
 
 use std::io::Write;
 
@@ -51,7 +52,7 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
                     for (value, count) in all.folded(law.len()).iter().enumerate() {
                         writeln!(
                             out,
-                            "{generator},{table},{},all,{count},{}",
+                            "{generator},{table},{},,{count},{}",
                             value + 1,
                             law[value] * total
                         )?;
