@@ -169,6 +169,16 @@ pub enum SeedOrigin {
     OperatingSystem,
 }
 
+impl SeedOrigin {
+    /// The seed a run uses: the one given, or a fresh one from the operating system.
+    pub fn fix(seed: Option<u64>) -> Result<(u64, SeedOrigin)> {
+        match seed {
+            Some(seed) => Ok((seed, SeedOrigin::Given)),
+            None => Ok((seed_from_os()?, SeedOrigin::OperatingSystem)),
+        }
+    }
+}
+
 /// One algorithm's tally and findings.
 #[derive(Clone, Debug)]
 pub struct AlgorithmResult {
@@ -290,10 +300,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<RunReport> {
     let thresholds = settings.validate(algorithms)?;
-    let (seed, seed_origin) = match settings.seed {
-        Some(seed) => (seed, SeedOrigin::Given),
-        None => (seed_from_os()?, SeedOrigin::OperatingSystem),
-    };
+    let (seed, seed_origin) = SeedOrigin::fix(settings.seed)?;
     let engine = Engine::new(settings.threads_used())?;
     let started = Instant::now();
     let results = algorithms

@@ -27,14 +27,38 @@ use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::stats::{Fit, PValue, Verdict};
 use crate::tally::lehmer::{next_permutation, unrank};
 
+/// What every export opens with: the tool, the command, and the seed with its origin.
 #[derive(Serialize)]
-struct RunJson<'a> {
+pub(crate) struct Provenance {
     tool: &'static str,
     version: &'static str,
     command: &'static str,
     seed: u64,
+    /// The seed as text, for readers that hold numbers as doubles.
     seed_string: String,
     seed_origin: &'static str,
+}
+
+impl Provenance {
+    pub(crate) fn new(command: &'static str, seed: u64, origin: SeedOrigin) -> Self {
+        Self {
+            tool: "shuffle-audit",
+            version: env!("CARGO_PKG_VERSION"),
+            command,
+            seed,
+            seed_string: seed.to_string(),
+            seed_origin: match origin {
+                SeedOrigin::Given => "given",
+                SeedOrigin::OperatingSystem => "os",
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    provenance: Provenance,
     n: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     k: Option<usize>,
@@ -127,15 +151,7 @@ struct OutcomeJson {
 /// Streams the whole run as JSON, ending with a newline, to `out`.
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     let json = RunJson {
-        tool: "shuffle-audit",
-        version: env!("CARGO_PKG_VERSION"),
-        command: "run",
-        seed: report.seed,
-        seed_string: report.seed.to_string(),
-        seed_origin: match report.seed_origin {
-            SeedOrigin::Given => "given",
-            SeedOrigin::OperatingSystem => "os",
-        },
+        provenance: Provenance::new("run", report.seed, report.seed_origin),
         n: report.settings.n,
         k: report.settings.k,
         trials: report.settings.trials,

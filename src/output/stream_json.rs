@@ -12,21 +12,16 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::json::{TestJson, compact, test_json};
+use super::json::{Provenance, TestJson, compact, test_json};
 use crate::catalogue::Expectation;
-use crate::run::SeedOrigin;
 use crate::stats::Verdict;
 use crate::stream::{StreamReport, StreamResult};
 use crate::tally::stream::Histogram;
 
 #[derive(Serialize)]
 struct StreamRunJson<'a> {
-    tool: &'static str,
-    version: &'static str,
-    command: &'static str,
-    seed: u64,
-    seed_string: String,
-    seed_origin: &'static str,
+    #[serde(flatten)]
+    provenance: Provenance,
     items_spec: &'a str,
     length: u64,
     streams: u64,
@@ -171,15 +166,7 @@ struct InvariantJson {
 pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> {
     let settings = &report.settings;
     let json = StreamRunJson {
-        tool: "shuffle-audit",
-        version: env!("CARGO_PKG_VERSION"),
-        command: "stream",
-        seed: report.seed,
-        seed_string: report.seed.to_string(),
-        seed_origin: match report.seed_origin {
-            SeedOrigin::Given => "given",
-            SeedOrigin::OperatingSystem => "os",
-        },
+        provenance: Provenance::new("stream", report.seed, report.seed_origin),
         items_spec: &settings.items.spec,
         length: settings.length,
         streams: settings.streams,

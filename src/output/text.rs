@@ -99,19 +99,7 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     for test in &analysis.tests {
         render_test(out, test, "shuffles");
     }
-    match analysis.total_variation {
-        Some(tv) => writeln!(
-            out,
-            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
-            tv.distance, tv.noise_floor
-        )
-        .unwrap(),
-        None => writeln!(
-            out,
-            "  total variation: not measured (the {n}! orders are not tallied)"
-        )
-        .unwrap(),
-    }
+    render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
     // Only worth saying where every order should have come out several times; with fewer
     // shuffles than orders, most are unseen by chance.
     if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &result.tally.permutation_counts)
@@ -180,6 +168,27 @@ pub(crate) fn render_tests_header(out: &mut String) {
         "  {:<13} {:>14} {:>9} {:>10} {:>10}",
         "test", "statistic", "df", "p-value", "adjusted"
     )
+    .unwrap();
+}
+
+/// The total variation distance beside the level noise alone would reach, or why it was
+/// not measured (`outcomes`, e.g. "the 11! orders", were not tallied).
+pub(crate) fn render_total_variation(
+    out: &mut String,
+    total_variation: Option<TotalVariation>,
+    outcomes: &str,
+) {
+    match total_variation {
+        Some(tv) => writeln!(
+            out,
+            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
+            tv.distance, tv.noise_floor
+        ),
+        None => writeln!(
+            out,
+            "  total variation: not measured ({outcomes} are not tallied)"
+        ),
+    }
     .unwrap();
 }
 

@@ -18,7 +18,7 @@ use crate::catalogue::generators::{
 };
 use crate::error::{Error, Result};
 use crate::output::text::group_thousands;
-use crate::randomness::{SimulationSource, seed_from_os};
+use crate::randomness::SimulationSource;
 use crate::run::MAX_TALLY_BYTES;
 use crate::run::SeedOrigin;
 use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count};
@@ -195,10 +195,7 @@ pub fn run_streams(
     progress: &dyn Progress,
 ) -> Result<StreamReport> {
     let thresholds = settings.validate(generators)?;
-    let (seed, seed_origin) = match settings.seed {
-        Some(seed) => (seed, SeedOrigin::Given),
-        None => (seed_from_os()?, SeedOrigin::OperatingSystem),
-    };
+    let (seed, seed_origin) = SeedOrigin::fix(settings.seed)?;
     let engine = Engine::new(settings.threads_used())?;
     let started = Instant::now();
     let mut results = Vec::with_capacity(generators.len());

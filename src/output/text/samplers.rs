@@ -36,19 +36,7 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         };
         render_test(out, test, unit);
     }
-    match analysis.total_variation {
-        Some(tv) => writeln!(
-            out,
-            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
-            tv.distance, tv.noise_floor
-        )
-        .unwrap(),
-        None => writeln!(
-            out,
-            "  total variation: not measured (the C({n}, {k}) subsets are not tallied)"
-        )
-        .unwrap(),
-    }
+    super::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
     // As for orders: only worth saying where every subset should have come out several
     // times.
     if let (Some(never), Some(counts)) = (analysis.subsets_never_seen, &tally.subset_counts)
