@@ -1,26 +1,11 @@
 //! The real binary, run as users run it: output, JSON and CSV contents, exit codes,
 //! error messages, determinism across thread counts, and atomic file writes.
 
-use assert_cmd::Command;
+mod binary;
+
+use binary::{command, json_of, shuffle_audit};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn shuffle_audit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
-}
-
-/// The binary with the arguments of `line`, written as on a command line.
-fn command(line: &str) -> Command {
-    let mut command = shuffle_audit();
-    command.args(line.split_whitespace());
-    command
-}
-
-/// Runs `line` and parses the JSON written to standard output.
-fn json_of(line: &str) -> Value {
-    let output = command(line).args(["--json", "-"]).assert().success();
-    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
-}
 
 /// The parts of a result that must not depend on threads or timing.
 fn tallies(result: &Value) -> Value {

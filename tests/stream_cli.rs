@@ -1,22 +1,11 @@
 //! `shuffle-audit stream` run as users run it: the report, JSON and CSV contents, exit
 //! codes and one-line errors.
 
-use assert_cmd::Command;
+mod binary;
+
+use binary::{command, json_of};
 use predicates::prelude::*;
 use serde_json::Value;
-
-/// The binary with the arguments of `line`, written as on a command line.
-fn command(line: &str) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
-    command.args(line.split_whitespace());
-    command
-}
-
-/// Runs `line` and parses the JSON written to standard output.
-fn json_of(line: &str) -> Value {
-    let output = command(line).args(["--json", "-"]).assert().success();
-    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
-}
 
 #[test]
 fn the_report_gives_verdicts_bounds_and_the_longest_runs() {

@@ -1,0 +1,22 @@
+//! Running the real binary from the command-line tests.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The binary, without arguments.
+pub fn shuffle_audit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+}
+
+/// The binary with the arguments of `line`, written as on a command line.
+pub fn command(line: &str) -> Command {
+    let mut command = shuffle_audit();
+    command.args(line.split_whitespace());
+    command
+}
+
+/// Runs `line` and parses the JSON written to standard output.
+pub fn json_of(line: &str) -> Value {
+    let output = command(line).args(["--json", "-"]).assert().success();
+    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
+}
