@@ -37,6 +37,7 @@ pub mod error;
 pub mod output;
 pub mod parse;
 pub mod randomness;
+pub mod report;
 pub mod run;
 pub mod simulate;
 pub mod stats;

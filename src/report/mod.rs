@@ -1,0 +1,3 @@
+//! Reports: SVG charts and an HTML and Markdown page per run.
+
+pub mod chart;
