@@ -5,6 +5,7 @@
 //! terminal (progress bar, standard streams) and exit codes.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -20,6 +21,7 @@ use shuffle_audit::output::{
     Destination, csv, json, remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
+use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunSettings, run};
 use shuffle_audit::simulate::Progress;
 use shuffle_audit::stream::items::Items;
@@ -44,6 +46,9 @@ enum Command {
     Stream(StreamArgs),
     /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
+    /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
+    /// written as HTML, Markdown and SVG charts (the same bytes every time).
+    Report(ReportArgs),
 }
 
 #[derive(Args)]
@@ -104,6 +109,20 @@ struct CommonArgs {
     /// Write every tally as CSV to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     csv: Option<String>,
+    /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR,
+    /// replacing an earlier report there.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// The directory to write (replaced as a whole if it holds an earlier report).
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    out: PathBuf,
+    /// Worker threads (default: all cores). The report does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -134,6 +153,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_command(args),
         Command::Stream(args) => stream_command(args),
         Command::List(args) => list_command(&args),
+        Command::Report(args) => report_command(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -180,6 +200,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
+    let report_to = checked_report_directory(args.common.report.as_deref())?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -192,7 +213,7 @@ fn run_command(args: RunArgs) -> Result<()> {
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
-    deliver(
+    let delivered = deliver(
         Exports { json_to, csv_to },
         settings
             .seed
@@ -201,7 +222,27 @@ fn run_command(args: RunArgs) -> Result<()> {
         || text::render(&report),
         |out| json::write(&report, out),
         |out| csv::write(&report, out),
-    )
+    );
+    write_report_to(report_to.as_deref(), || report::run_document(&report))?;
+    delivered
+}
+
+/// The report directory, checked before any work starts.
+fn checked_report_directory(dir: Option<&Path>) -> Result<Option<PathBuf>> {
+    dir.map(|dir| report::check_report_directory(dir).map(|_| dir.to_path_buf()))
+        .transpose()
+}
+
+/// Writes the report (when one was asked for) and says where it went.
+fn write_report_to(dir: Option<&Path>, document: impl FnOnce() -> Document) -> Result<()> {
+    if let Some(dir) = dir {
+        report::write_report(dir, &document())?;
+        eprintln!(
+            "shuffle-audit: report written to {}",
+            dir.join(report::INDEX).display()
+        );
+    }
+    Ok(())
 }
 
 /// Where `--json` and `--csv` go, refused when both name the same place.
@@ -248,6 +289,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
+    let report_to = checked_report_directory(args.common.report.as_deref())?;
     let total = settings
         .length
         .saturating_mul(settings.streams)
@@ -256,7 +298,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
-    deliver(
+    let delivered = deliver(
         Exports { json_to, csv_to },
         settings
             .seed
@@ -265,7 +307,29 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         || stream_text::render(&report),
         |out| stream_json::write(&report, out),
         |out| stream_csv::write(&report, out),
-    )
+    );
+    write_report_to(report_to.as_deref(), || report::stream_document(&report))?;
+    delivered
+}
+
+fn report_command(args: &ReportArgs) -> Result<()> {
+    let threads = args.threads.unwrap_or_else(default_threads);
+    shuffle_audit::simulate::check_thread_count(threads)?;
+    report::check_report_directory(&args.out)?;
+    let mut progress = TerminalProgress::new(report::teaching::total_work(), "shuffles and draws");
+    let document = report::teaching::teaching_document(threads, &progress)?;
+    progress.finish();
+    let mut text = String::new();
+    for result in document.results() {
+        text.push_str(&format!(
+            "{:<28} deserves {:<7} {}\n",
+            result.name,
+            result.expected.to_string(),
+            result.verdict
+        ));
+    }
+    Destination::Stdout.write(&text)?;
+    write_report_to(Some(&args.out), || document)
 }
 
 /// Where the exports of a command go.

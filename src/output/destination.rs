@@ -140,7 +140,7 @@ fn target_of(path: &Path) -> Result<Target> {
 }
 
 /// Checks that files can be created in `directory`, by creating (and removing) one.
-fn probe_directory(path: &Path, directory: &Path) -> Result<()> {
+pub(crate) fn probe_directory(path: &Path, directory: &Path) -> Result<()> {
     if !directory.is_dir() {
         let reason = format!("the directory {} does not exist", directory.display());
         return Err(write_error(
@@ -166,7 +166,7 @@ pub fn write_atomically(
     let mut temporary = temporary_builder()
         .tempfile_in(directory_of(path))
         .map_err(error)?;
-    let _pending = Pending::register(temporary.path());
+    let _pending = Pending::register(Cleanup::File(temporary.path().to_path_buf()));
     {
         let mut buffered = std::io::BufWriter::new(temporary.as_file_mut());
         produce(&mut buffered)
@@ -185,7 +185,7 @@ pub fn write_atomically(
     Ok(())
 }
 
-fn temporary_builder() -> tempfile::Builder<'static, 'static> {
+pub(crate) fn temporary_builder() -> tempfile::Builder<'static, 'static> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".shuffle-audit-").suffix(".tmp");
     // Temporary files are private (0600) by default, and the rename would keep that: ask
@@ -195,19 +195,31 @@ fn temporary_builder() -> tempfile::Builder<'static, 'static> {
     builder
 }
 
-/// Temporary files being written right now.
-static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// What the Ctrl-C handler must undo: temporary files and directories being written, and
+/// a report directory moved aside while its replacement is renamed into place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Cleanup {
+    /// Remove this file.
+    File(PathBuf),
+    /// Remove this directory and everything in it.
+    Directory(PathBuf),
+    /// Put the directory `moved` back at `to` if nothing took its place, else remove it.
+    Restore { moved: PathBuf, to: PathBuf },
+}
 
-/// Registers a temporary file for the duration of its write.
-struct Pending(PathBuf);
+/// Work in progress that an interrupt would leave behind.
+static PENDING: Mutex<Vec<Cleanup>> = Mutex::new(Vec::new());
+
+/// Registers a cleanup for as long as this guard lives.
+pub(crate) struct Pending(Cleanup);
 
 impl Pending {
-    fn register(path: &Path) -> Self {
+    pub(crate) fn register(cleanup: Cleanup) -> Self {
         PENDING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(path.to_path_buf());
-        Pending(path.to_path_buf())
+            .push(cleanup.clone());
+        Pending(cleanup)
     }
 }
 
@@ -216,16 +228,27 @@ impl Drop for Pending {
         PENDING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .retain(|path| *path != self.0);
+            .retain(|cleanup| *cleanup != self.0);
     }
 }
 
-/// Removes every temporary file being written. For an interrupt handler: the process is
-/// about to exit without running destructors, which would otherwise leave them behind.
+/// Removes every temporary file and directory being written (and puts back a report
+/// directory moved aside). For an interrupt handler: the process is about to exit
+/// without running destructors, which would otherwise leave them behind.
 pub fn remove_pending_temporaries() {
     let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-    for path in pending {
-        let _ = std::fs::remove_file(path);
+    for cleanup in pending {
+        let _ = match cleanup {
+            Cleanup::File(path) => std::fs::remove_file(path),
+            Cleanup::Directory(path) => std::fs::remove_dir_all(path),
+            Cleanup::Restore { moved, to } => {
+                if to.exists() {
+                    std::fs::remove_dir_all(moved)
+                } else {
+                    std::fs::rename(moved, to)
+                }
+            }
+        };
     }
 }
 
@@ -251,7 +274,7 @@ fn identity(path: &Path) -> PathBuf {
 }
 
 /// The directory a file goes into (`.` for a bare file name).
-fn directory_of(path: &Path) -> &Path {
+pub(crate) fn directory_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -260,7 +283,7 @@ fn directory_of(path: &Path) -> &Path {
 
 /// An error against the path the user named, with the operating system's reason and
 /// nothing about our temporary file (tempfile adds its name to the messages it wraps).
-fn write_error(path: &Path, source: std::io::Error) -> Error {
+pub(crate) fn write_error(path: &Path, source: std::io::Error) -> Error {
     let os_code = source.raw_os_error().or_else(|| {
         let inner = source.get_ref().and_then(|inner| inner.source());
         inner
@@ -281,14 +304,14 @@ fn write_error(path: &Path, source: std::io::Error) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The registry of pending temporaries is global to the process, and one test empties
     /// it the way an interrupt would: tests that write take turns.
     static WRITING: Mutex<()> = Mutex::new(());
 
-    fn take_turn() -> std::sync::MutexGuard<'static, ()> {
+    pub(crate) fn take_turn() -> std::sync::MutexGuard<'static, ()> {
         WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -348,8 +371,12 @@ mod tests {
         write_atomically(&path, |out| {
             out.write_all(b"partial")?;
             // What the Ctrl-C handler does while a write is under way.
-            let pending: Vec<PathBuf> = PENDING.lock().unwrap().clone();
-            assert!(pending.iter().any(|p| p.starts_with(directory.path())));
+            let pending: Vec<Cleanup> = PENDING.lock().unwrap().clone();
+            assert!(
+                pending
+                    .iter()
+                    .any(|p| matches!(p, Cleanup::File(p) if p.starts_with(directory.path())))
+            );
             remove_pending_temporaries();
             Ok(())
         })

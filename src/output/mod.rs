@@ -1,11 +1,12 @@
 //! Rendering a run's (or a stream run's) report: a terminal text report, JSON and CSV, and writing them to
-//! a file or standard output without ever leaving a half-written file behind.
+//! a file, a directory or standard output without ever leaving a half-written file behind.
 //!
 //! Renderers build strings and never print, so that the binary decides where things go
 //! and the tests can read exactly what a user would see.
 
 pub mod csv;
 mod destination;
+mod directory;
 pub mod json;
 pub mod stream_csv;
 pub mod stream_json;
@@ -13,3 +14,4 @@ pub mod stream_text;
 pub mod text;
 
 pub use destination::{Destination, remove_pending_temporaries};
+pub use directory::{check_directory, write_directory};

@@ -77,7 +77,6 @@ pub fn render(report: &StreamReport) -> String {
 fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult) {
     let names = &report.settings.items.names;
     let analysis = &result.analysis;
-    let tally = &result.tally;
     render_heading(
         out,
         &result.name,
@@ -114,6 +113,16 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
     for test in &analysis.tests {
         render_test(out, test, "draws");
     }
+    render_findings(out, report, result);
+}
+
+/// Everything below the tests table: the bounds, the items never drawn, the table of
+/// items, the run and gap distributions and the windows. The HTML report shows these
+/// lines as they are, below its own table of the tests.
+pub(crate) fn render_findings(out: &mut String, report: &StreamReport, result: &StreamResult) {
+    let names = &report.settings.items.names;
+    let analysis = &result.analysis;
+    let tally = &result.tally;
     for invariant in &analysis.invariants {
         writeln!(
             out,

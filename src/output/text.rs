@@ -8,7 +8,7 @@
 //! Samplers get the same shape, with subsets and items in place of orders and cards
 //! ([`samplers`]).
 
-mod samplers;
+pub(crate) mod samplers;
 
 use std::fmt::Write;
 
@@ -86,7 +86,6 @@ pub fn render(report: &RunReport) -> String {
 
 fn render_result(out: &mut String, result: &AlgorithmResult) {
     let analysis = &result.analysis;
-    let n = result.tally.n;
     render_heading(
         out,
         &result.name,
@@ -99,6 +98,15 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     for test in &analysis.tests {
         render_test(out, test, "shuffles");
     }
+    render_findings(out, result);
+}
+
+/// What a result's tests table leaves out: the total variation, the orders never seen,
+/// the most and least frequent outcomes and, for small decks, the table of orders. The
+/// HTML report shows these lines as they are, below its own table of the tests.
+pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
+    let analysis = &result.analysis;
+    let n = result.tally.n;
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
     // Only worth saying where every order should have come out several times; with fewer
     // shuffles than orders, most are unseen by chance.
@@ -335,7 +343,7 @@ fn cards(permutation: &[u16]) -> String {
         .join(" ")
 }
 
-fn format_statistic(statistic: f64) -> String {
+pub(crate) fn format_statistic(statistic: f64) -> String {
     if statistic < 1e9 {
         format!("{statistic:.2}")
     } else {
@@ -391,7 +399,7 @@ pub fn compact(value: f64) -> String {
 }
 
 /// `1 shuffle`, `600,000 shuffles` (or samples).
-fn counted(count: u64, unit: &str) -> String {
+pub(crate) fn counted(count: u64, unit: &str) -> String {
     match count {
         1 => format!("1 {unit}"),
         _ => format!("{} {unit}s", group_thousands(count)),

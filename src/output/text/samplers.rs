@@ -17,8 +17,6 @@ pub const FULL_TABLE_UP_TO_SUBSETS: usize = 20;
 
 pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
     let analysis = &result.analysis;
-    let tally = &result.tally;
-    let (n, k, trials) = (tally.n, tally.k, tally.trials);
     super::render_heading(
         out,
         &result.name,
@@ -36,6 +34,14 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         };
         render_test(out, test, unit);
     }
+    render_findings(out, result);
+}
+
+/// Everything below the tests table (see [`super::render_findings`]).
+pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
+    let analysis = &result.analysis;
+    let tally = &result.tally;
+    let (n, k, trials) = (tally.n, tally.k, tally.trials);
     super::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
     // As for orders: only worth saying where every subset should have come out several
     // times.
@@ -135,7 +141,7 @@ fn item_list(items: &[usize]) -> String {
 }
 
 /// The subset of colex rank `rank`, as `{2 5 7}`.
-fn subset_label(rank: u64, k: usize) -> String {
+pub(crate) fn subset_label(rank: u64, k: usize) -> String {
     let mut subset = vec![0u16; k];
     unrank(rank, &mut subset);
     items(&subset)

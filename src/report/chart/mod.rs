@@ -126,3 +126,10 @@ fn placeholder(titles: &Titles) -> String {
         titles.title.replace('&', "&amp;").replace('<', "&lt;")
     )
 }
+
+/// The 99.9 % band of a count with `probability` per trial over `trials`.
+pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
+    let expected = trials as f64 * probability;
+    let spread = BAND_Z * (trials as f64 * probability * (1.0 - probability)).sqrt();
+    ((expected - spread).max(0.0), expected + spread)
+}

@@ -1,0 +1,189 @@
+//! What a report says, before it is written as HTML or Markdown.
+//!
+//! A report is a list of parts (one per command that ran: `run`, `stream`, and in the
+//! teaching set one per claim of the source texts), each with its results. Building this
+//! model once and rendering it twice keeps the HTML page and the Markdown page saying
+//! exactly the same thing, and keeps the renderers free of statistics.
+//!
+//! Text written here is plain text: the renderers escape it. Prose may mark code with
+//! backticks (`` `shuffle-audit run` ``), the only markup both renderers understand.
+
+use crate::catalogue::Expectation;
+use crate::stats::{PValue, Verdict};
+
+use super::chart::{self, Summary, SummaryRow, Titles};
+
+/// A whole report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// The page's title.
+    pub title: String,
+    /// Paragraphs before the summary: the guided reading of the teaching set, or the run's
+    /// settings.
+    pub introduction: Vec<String>,
+    /// The parts, in order.
+    pub parts: Vec<Part>,
+    /// The significance level the verdicts used (the summary chart draws it).
+    pub alpha: f64,
+}
+
+/// The results of one command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// Its heading (`Naive swap against Fisher–Yates on 3 cards`); empty for a report of
+    /// a single command, whose title says it all.
+    pub heading: String,
+    /// Paragraphs that explain what the part shows.
+    pub prose: Vec<String>,
+    /// What ran, in a line: `3 cards, 600,000 shuffles per algorithm, seed 1`.
+    pub settings: String,
+    /// What sets its results apart from other parts' results of the same name, in a few
+    /// words (`3 cards`, `items 7`), for the summary.
+    pub label: String,
+    /// The command that repeats it.
+    pub command: String,
+    /// One section per algorithm or generator.
+    pub results: Vec<ResultSection>,
+}
+
+/// One algorithm's (or generator's) findings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultSection {
+    /// Its name as it ran (`naive-repeated:2`).
+    pub name: String,
+    /// An identifier unique in the document, for links and file names (`01-naive-swap`).
+    pub id: String,
+    /// The verdict of the tests.
+    pub verdict: Verdict,
+    /// The verdict it deserves.
+    pub expected: Expectation,
+    /// What it is, and where it comes from.
+    pub summary: String,
+    pub origin: String,
+    /// Its tests.
+    pub tests: Vec<TestRow>,
+    /// The smallest Holm-adjusted p-value, the one the verdict is read from.
+    pub smallest_p: Option<PValue>,
+    /// Total variation distance from uniform, where it was measured.
+    pub total_variation: Option<f64>,
+    /// Everything else the terminal report says about it (effect size, worst outcomes,
+    /// tables), as preformatted lines.
+    pub findings: String,
+    /// Its charts.
+    pub charts: Vec<ChartFile>,
+}
+
+/// One line of a tests table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestRow {
+    /// Short name (`permutations`).
+    pub name: String,
+    /// What it checks.
+    pub description: String,
+    /// The statistic and degrees of freedom, or why the test did not run.
+    pub statistic: String,
+    pub df: String,
+    /// Raw and Holm-adjusted p-values, formatted (empty when the test did not run).
+    pub p: String,
+    pub adjusted: String,
+    /// Whether the adjusted p-value is below the significance level.
+    pub rejects: bool,
+}
+
+/// A chart and the file it is written to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartFile {
+    /// File name inside the report directory (`01-naive-swap-orders.svg`).
+    pub file_name: String,
+    /// What it shows, for the alternative text and the caption.
+    pub caption: String,
+    /// The SVG document.
+    pub svg: String,
+}
+
+impl Part {
+    /// The part's anchor in the page (`part-3`, counting from 1).
+    pub fn anchor(index: usize) -> String {
+        format!("part-{}", index + 1)
+    }
+}
+
+impl Document {
+    /// Every result, in order.
+    pub fn results(&self) -> impl Iterator<Item = &ResultSection> {
+        self.parts.iter().flat_map(|part| &part.results)
+    }
+
+    /// Every result's chart (the summary chart is apart: [`Document::summary_chart`]).
+    pub fn charts(&self) -> impl Iterator<Item = &ChartFile> {
+        self.results().flat_map(|result| &result.charts)
+    }
+
+    /// The summary chart: one bar per result, coloured by verdict.
+    pub fn summary_chart(&self) -> ChartFile {
+        let several = self.parts.len() > 1;
+        let rows = self
+            .parts
+            .iter()
+            .flat_map(|part| part.results.iter().map(move |result| (part, result)))
+            .map(|(part, result)| SummaryRow {
+                name: if several {
+                    format!("{} ({})", result.name, part.label)
+                } else {
+                    result.name.clone()
+                },
+                verdict: result.verdict,
+                minus_log10_p: result.smallest_p.map(|p| -p.log10()),
+            })
+            .collect();
+        ChartFile {
+            file_name: SUMMARY_CHART.to_string(),
+            caption: "Every result's smallest adjusted p-value, as -log10 p: the longer the bar, the stronger the evidence of bias".to_string(),
+            svg: chart::summary(&Summary {
+                titles: Titles {
+                    title: self.title.clone(),
+                    subtitle: "verdicts: -log10 of each result's smallest adjusted p-value".to_string(),
+                },
+                rows,
+                alpha: self.alpha,
+            }),
+        }
+    }
+}
+
+/// The file name of the summary chart.
+pub const SUMMARY_CHART: &str = "summary.svg";
+
+/// `text` as a fragment of a file name or an HTML id: lowercase letters, digits and
+/// dashes (`naive-repeated:2` → `naive-repeated-2`).
+pub fn slug(text: &str) -> String {
+    let mut slug = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    while slug.ends_with('-') {
+        slug.pop();
+    }
+    if slug.is_empty() {
+        "result".to_string()
+    } else {
+        slug
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("naive-repeated:2"), "naive-repeated-2");
+        assert_eq!(slug("Naive swap, 3 cards"), "naive-swap-3-cards");
+        assert_eq!(slug("../<script>"), "script");
+        assert_eq!(slug("♠♥"), "result");
+    }
+}

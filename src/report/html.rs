@@ -1,0 +1,258 @@
+//! The report as one HTML page: summary table and chart first, then a section per part
+//! and per result with its verdict, tests, findings, charts and the command that
+//! reproduces it.
+//!
+//! The page is self-contained: its style sheet is inline, it has no scripts, and its
+//! only links are relative ones to the charts beside it. Charts are `<img>` elements, so
+//! even a label that got past escaping could not run as script inside the page. Every
+//! string that reaches the page is escaped here ([`escape`]).
+
+use std::fmt::Write;
+
+use crate::stats::Verdict;
+
+use super::document::{ChartFile, Document, Part, ResultSection, TestRow};
+
+/// The style sheet: readable on a laptop and on a projector, printable.
+const STYLE: &str = "\
+body{margin:0;background:#f6f7f9;color:#1d2329;font:16px/1.5 -apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}
+main{max-width:1080px;margin:0 auto;padding:24px 32px 64px;background:#fff}
+h1{font-size:1.9em;margin:.4em 0 .2em}
+h2{margin-top:2.2em;padding-bottom:.2em;border-bottom:2px solid #e3e6ea}
+h3{margin-top:1.8em;display:flex;flex-wrap:wrap;gap:.5em;align-items:baseline}
+section.result{border-top:1px solid #e3e6ea;margin-top:1.5em}
+code,pre{font-family:'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.86em}
+code{background:#f0f2f4;padding:.1em .3em;border-radius:3px;overflow-wrap:anywhere}
+pre{background:#f6f8fa;border:1px solid #e3e6ea;border-radius:4px;padding:10px 12px;overflow-x:auto;line-height:1.35}
+table{border-collapse:collapse;margin:.8em 0;font-size:.92em}
+th,td{border-bottom:1px solid #e3e6ea;padding:4px 10px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+tr.part th{background:#eef1f4;font-weight:600;padding-top:8px}
+td.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.rejects td{background:#fdecea}
+.verdict{display:inline-block;padding:.05em .55em;border-radius:3px;color:#fff;font-weight:600;font-size:.8em;letter-spacing:.04em;text-transform:uppercase}
+.verdict.pass{background:#1b7e62}.verdict.suspicious{background:#b8860b}.verdict.fail{background:#c0392b}.verdict.inconclusive{background:#6b7280}
+.deserves{color:#5b6570;font-size:.8em;font-weight:normal}
+.settings,.what,.command{color:#3c4650}
+figure{margin:1.2em 0}
+figure img{max-width:100%;height:auto;border:1px solid #e3e6ea;border-radius:4px}
+figcaption{color:#5b6570;font-size:.9em}
+";
+
+/// The page.
+pub fn render(document: &Document) -> String {
+    let mut out = String::new();
+    let title = escape(&document.title);
+    write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"{GENERATOR}\">\n<title>{title}</title>\n\
+         <style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n"
+    )
+    .unwrap();
+    for paragraph in &document.introduction {
+        writeln!(out, "<p>{}</p>", prose(paragraph)).unwrap();
+    }
+    render_summary(&mut out, document);
+    for (index, part) in document.parts.iter().enumerate() {
+        render_part(&mut out, part, index);
+    }
+    writeln!(
+        out,
+        "<p class=\"settings\">Made by {GENERATOR}.</p>\n</main>\n</body>\n</html>"
+    )
+    .unwrap();
+    out
+}
+
+/// What the page says made it; a report directory is recognised (and may be replaced)
+/// by this mark in its `index.html`.
+pub const GENERATOR: &str = concat!("shuffle-audit ", env!("CARGO_PKG_VERSION"));
+
+fn render_summary(out: &mut String, document: &Document) {
+    writeln!(
+        out,
+        "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>result</th>\
+         <th>deserves</th><th>verdict</th><th>smallest adjusted p</th><th>total variation</th></tr></thead>\n<tbody>"
+    )
+    .unwrap();
+    let several = document.parts.len() > 1;
+    for (index, part) in document.parts.iter().enumerate() {
+        if several && !part.heading.is_empty() {
+            writeln!(
+                out,
+                "<tr class=\"part\"><th colspan=\"5\"><a href=\"#{}\">{}</a></th></tr>",
+                Part::anchor(index),
+                escape(&part.heading)
+            )
+            .unwrap();
+        }
+        for result in &part.results {
+            writeln!(
+                out,
+                "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td></tr>",
+                escape(&result.id),
+                escape(&result.name),
+                result.expected,
+                verdict_badge(result.verdict),
+                result.smallest_p.map_or_else(|| "-".to_string(), |p| escape(&p.to_string())),
+                result
+                    .total_variation
+                    .map_or_else(|| "-".to_string(), |tv| format!("{tv:.4}")),
+            )
+            .unwrap();
+        }
+    }
+    writeln!(out, "</tbody>\n</table>").unwrap();
+    render_chart(out, &document.summary_chart());
+}
+
+fn render_part(out: &mut String, part: &Part, index: usize) {
+    if !part.heading.is_empty() {
+        writeln!(
+            out,
+            "<h2 id=\"{}\">{}</h2>",
+            Part::anchor(index),
+            escape(&part.heading)
+        )
+        .unwrap();
+    }
+    for paragraph in &part.prose {
+        writeln!(out, "<p>{}</p>", prose(paragraph)).unwrap();
+    }
+    writeln!(
+        out,
+        "<p class=\"settings\">{}</p>\n<p class=\"command\">Reproduce: <code>{}</code></p>",
+        escape(&part.settings),
+        escape(&part.command)
+    )
+    .unwrap();
+    for result in &part.results {
+        render_result(out, result, &part.command);
+    }
+}
+
+fn render_result(out: &mut String, result: &ResultSection, command: &str) {
+    writeln!(
+        out,
+        "<section class=\"result\" id=\"{}\">\n<h3>{} {} <span class=\"deserves\">deserves: {}</span></h3>\n\
+         <p class=\"what\">{}; from {}</p>",
+        escape(&result.id),
+        escape(&result.name),
+        verdict_badge(result.verdict),
+        result.expected,
+        escape(&result.summary),
+        escape(&result.origin),
+    )
+    .unwrap();
+    render_tests(out, &result.tests);
+    if !result.findings.trim().is_empty() {
+        writeln!(out, "<pre class=\"findings\">{}</pre>", escape(&result.findings)).unwrap();
+    }
+    for chart in &result.charts {
+        render_chart(out, chart);
+    }
+    writeln!(
+        out,
+        "<p class=\"command\">Reproduce: <code>{}</code></p>\n</section>",
+        escape(command)
+    )
+    .unwrap();
+}
+
+fn render_tests(out: &mut String, tests: &[TestRow]) {
+    writeln!(
+        out,
+        "<table class=\"tests\">\n<thead><tr><th>test</th><th>what it checks</th><th>statistic</th>\
+         <th>df</th><th>p-value</th><th>adjusted</th></tr></thead>\n<tbody>"
+    )
+    .unwrap();
+    for test in tests {
+        let class = if test.rejects { " class=\"rejects\"" } else { "" };
+        if test.p.is_empty() {
+            writeln!(
+                out,
+                "<tr{class}><td>{}</td><td>{}</td><td colspan=\"4\">{}</td></tr>",
+                escape(&test.name),
+                escape(&test.description),
+                escape(&test.statistic)
+            )
+        } else {
+            writeln!(
+                out,
+                "<tr{class}><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
+                 <td class=\"number\">{}</td><td class=\"number\">{}</td></tr>",
+                escape(&test.name),
+                escape(&test.description),
+                escape(&test.statistic),
+                escape(&test.df),
+                escape(&test.p),
+                escape(&test.adjusted)
+            )
+        }
+        .unwrap();
+    }
+    writeln!(out, "</tbody>\n</table>").unwrap();
+}
+
+fn render_chart(out: &mut String, chart: &ChartFile) {
+    let file = escape(&chart.file_name);
+    let caption = escape(&chart.caption);
+    writeln!(
+        out,
+        "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{caption}\"></a><figcaption>{caption}</figcaption></figure>"
+    )
+    .unwrap();
+}
+
+fn verdict_badge(verdict: Verdict) -> String {
+    format!("<span class=\"verdict {verdict}\">{verdict}</span>")
+}
+
+/// A paragraph of prose: escaped, with `` `code` `` spans as `<code>`.
+fn prose(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, piece)| {
+            if i % 2 == 1 {
+                format!("<code>{}</code>", escape(piece))
+            } else {
+                escape(piece)
+            }
+        })
+        .collect()
+}
+
+/// `text` safe inside HTML text and double- or single-quoted attributes.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_in_text_is_escaped() {
+        assert_eq!(
+            escape("<script>alert('x' & \"y\")</script>"),
+            "&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;"
+        );
+        assert_eq!(
+            prose("run `a <b>` & see"),
+            "run <code>a &lt;b&gt;</code> &amp; see"
+        );
+    }
+}

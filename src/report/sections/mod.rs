@@ -1,0 +1,256 @@
+//! From the findings of a run to the sections of a report: which charts each kind of
+//! result gets, with what titles, and the rows of its tests table.
+//!
+//! Shuffles, samplers and streams each have their own file; what they share (test rows,
+//! charts of a count against an exact law, titles, file names) is here. The findings text
+//! below each tests table is the terminal report's own ([`crate::output::text`]), so the
+//! two never disagree.
+
+mod samplers;
+mod shuffles;
+mod streams;
+
+pub use samplers::sampler_section;
+pub use shuffles::shuffle_section;
+pub use streams::{stream_part, stream_settings_line};
+
+use crate::analysis::{TestOutcome, TestReport};
+use crate::output::text::{format_statistic, group_thousands};
+use crate::run::RunReport;
+use crate::stats::Fit;
+
+use super::chart::{self, Bars, Titles};
+use super::document::{ChartFile, Part, TestRow, slug};
+
+/// The most bars a chart of a law gets; the rest of the tail is summed into the last.
+pub const MOST_LAW_BARS: usize = 40;
+
+/// The part of a report that one `run` makes: a section per algorithm. Results are
+/// numbered from `first`, so that their files do not clash with other parts'.
+pub fn run_part(report: &RunReport, heading: &str, prose: &[String], first: usize) -> Part {
+    let results = report
+        .results
+        .iter()
+        .map(|result| shuffle_section(report, result))
+        .chain(
+            report
+                .sampler_results
+                .iter()
+                .map(|result| sampler_section(report, result)),
+        )
+        .enumerate()
+        .map(|(i, mut section)| {
+            number(&mut section, first + i);
+            section
+        })
+        .collect();
+    Part {
+        heading: heading.to_string(),
+        prose: prose.to_vec(),
+        settings: run_settings_line(report),
+        label: match report.settings.k {
+            None => format!("{} cards", report.settings.n),
+            Some(k) => format!("{k} of {}", report.settings.n),
+        },
+        command: crate::output::text::reproduce_command(report),
+        results,
+    }
+}
+
+/// `3 cards, 600,000 shuffles per algorithm, seed 1`.
+pub fn run_settings_line(report: &RunReport) -> String {
+    let settings = &report.settings;
+    let (size, unit) = match settings.k {
+        None => (format!("{} cards", settings.n), "shuffle"),
+        Some(k) => (format!("{k} of {} items", settings.n), "sample"),
+    };
+    format!(
+        "{size}, {} per algorithm, seed {}, alpha {}",
+        crate::output::text::counted(settings.trials, unit),
+        report.seed,
+        crate::output::text::format_probability(settings.alpha)
+    )
+}
+
+/// Gives a section its number: its id and its charts' file names start with it, so that
+/// names are unique in a report and sort in reading order.
+pub(crate) fn number(section: &mut super::document::ResultSection, index: usize) {
+    section.id = format!("{:02}-{}", index, slug(&section.name));
+    for chart in &mut section.charts {
+        chart.file_name = format!("{}-{}", section.id, chart.file_name);
+    }
+}
+
+/// The rows of a tests table, `rejects` marking adjusted p-values below `alpha`.
+pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<TestRow> {
+    tests
+        .iter()
+        .map(|test| {
+            let (statistic, df, p) = match &test.outcome {
+                TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => {
+                    (format_statistic(*statistic), group_thousands(*df), p.to_string())
+                }
+                TestOutcome::Fit(Fit::TooFewTrials { needed }) => (
+                    format!(
+                        "too few trials: every cell must expect 5 {unit}, which needs at least {}",
+                        group_thousands(*needed)
+                    ),
+                    String::new(),
+                    String::new(),
+                ),
+                TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
+                    (reason.clone(), String::new(), String::new())
+                }
+            };
+            TestRow {
+                name: test.name.to_string(),
+                description: test.description.to_string(),
+                statistic,
+                df,
+                p,
+                adjusted: test.p_adjusted.map_or_else(String::new, |p| p.to_string()),
+                rejects: test.p_adjusted.is_some_and(|p| p.is_below(alpha)),
+            }
+        })
+        .collect()
+}
+
+/// The terminal report's findings, without its two-space indent.
+pub(crate) fn findings(render: impl FnOnce(&mut String)) -> String {
+    let mut text = String::new();
+    render(&mut text);
+    text.lines()
+        .map(|line| line.strip_prefix("  ").unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A chart file named `name.svg` (numbered later by [`number`]).
+pub(crate) fn chart_file(name: &str, caption: String, svg: String) -> ChartFile {
+    ChartFile {
+        file_name: format!("{name}.svg"),
+        caption,
+        svg,
+    }
+}
+
+/// Bars of counts that should all be `trials · probability` each.
+pub(crate) fn uniform_bars(
+    titles: Titles,
+    labels: Vec<String>,
+    observed: &[u64],
+    trials: u64,
+    axes: (&str, &str),
+) -> Bars {
+    let probability = 1.0 / observed.len() as f64;
+    per_cell_bars(titles, labels, observed, trials, |_| probability, axes)
+}
+
+/// Bars of counts where cell `i` has probability `probability(i)` in each of `trials`.
+pub(crate) fn per_cell_bars(
+    titles: Titles,
+    labels: Vec<String>,
+    observed: &[u64],
+    trials: u64,
+    probability: impl Fn(usize) -> f64,
+    (x_axis, y_axis): (&str, &str),
+) -> Bars {
+    let cells = 0..observed.len();
+    Bars {
+        titles,
+        labels,
+        observed: observed.to_vec(),
+        expected: cells.clone().map(|i| trials as f64 * probability(i)).collect(),
+        band: cells
+            .map(|i| chart::binomial_band(trials, probability(i)))
+            .collect(),
+        x_axis: x_axis.to_string(),
+        y_axis: y_axis.to_string(),
+        log_scale: false,
+    }
+}
+
+/// Observed counts of the values `first, first + 1, …` against an exact law over the
+/// same values, out of `total`. Bars run while either side still has something to
+/// show (an expected count of at least one half, or a count), at most
+/// [`MOST_LAW_BARS`]; whatever lies beyond is summed into the last bar, labelled `v+`.
+pub(crate) fn law_bars(
+    titles: Titles,
+    first: usize,
+    observed: &[u64],
+    law: &[f64],
+    total: u64,
+    (x_axis, y_axis): (&str, &str),
+    log_scale: bool,
+) -> Bars {
+    let len = observed.len().max(law.len());
+    let observed_at = |i: usize| observed.get(i).copied().unwrap_or(0);
+    let law_at = |i: usize| law.get(i).copied().unwrap_or(0.0);
+    let shown = (0..len)
+        .filter(|&i| observed_at(i) > 0 || law_at(i) * total as f64 >= 0.5)
+        .max()
+        .map_or(1, |last| last + 1)
+        .min(MOST_LAW_BARS);
+    let folded = shown < len;
+    let mut counts: Vec<u64> = (0..shown).map(observed_at).collect();
+    let mut probabilities: Vec<f64> = (0..shown).map(law_at).collect();
+    if folded {
+        counts[shown - 1] += (shown..len).map(observed_at).sum::<u64>();
+        probabilities[shown - 1] += (shown..len).map(law_at).sum::<f64>();
+    }
+    let labels = (0..shown)
+        .map(|i| {
+            let value = first + i;
+            if folded && i + 1 == shown {
+                format!("{value}+")
+            } else {
+                value.to_string()
+            }
+        })
+        .collect();
+    let mut bars = per_cell_bars(
+        titles,
+        labels,
+        &counts,
+        total,
+        |i| probabilities[i],
+        (x_axis, y_axis),
+    );
+    bars.log_scale = log_scale;
+    bars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titles() -> Titles {
+        Titles {
+            title: "t".to_string(),
+            subtitle: "s".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_law_chart_folds_its_tail_into_the_last_bar() {
+        // Values 0..=5; only 0..=2 expect half a count or more, and 4 was seen once.
+        let law = [0.5, 0.3, 0.15, 0.03, 0.015, 0.005];
+        let observed = [50, 30, 14, 0, 1, 5];
+        let bars = law_bars(titles(), 0, &observed[..5], &law, 10, ("x", "y"), false);
+        assert_eq!(bars.labels, ["0", "1", "2", "3", "4+"]);
+        assert_eq!(bars.observed, [50, 30, 14, 0, 1]);
+        assert!((bars.expected[4] - 0.2).abs() < 1e-12, "{:?}", bars.expected);
+        // With everything to show and room for it, nothing is folded.
+        let whole = law_bars(titles(), 1, &observed, &law, 1000, ("x", "y"), true);
+        assert_eq!(whole.labels.last().unwrap(), "6");
+        assert_eq!(whole.observed.iter().sum::<u64>(), 100);
+        assert!(whole.log_scale);
+    }
+
+    #[test]
+    fn uniform_bars_expect_an_equal_share_each() {
+        let bars = uniform_bars(titles(), vec!["a".into(), "b".into()], &[40, 60], 100, ("x", "y"));
+        assert_eq!(bars.expected, [50.0, 50.0]);
+        assert!(bars.band[0].0 < 50.0 && bars.band[0].1 > 50.0);
+    }
+}

@@ -1,0 +1,93 @@
+//! The section of one sampler: how often each subset came out (bars up to 720 subsets,
+//! a histogram of ratios beyond) and how often each item was chosen.
+//!
+//! The inclusion chart is the one that tells text 002's C code apart at a glance: it
+//! always outputs the same k values, so k bars reach the top and the rest are empty.
+
+use crate::output::text::group_thousands;
+use crate::output::text::samplers::{render_findings, subset_label};
+use crate::run::{RunReport, SamplerResult};
+
+use super::super::chart::{self, Ratios, Titles};
+use super::super::document::ResultSection;
+use super::{chart_file, findings, per_cell_bars, test_rows, uniform_bars};
+
+/// Subset tables up to this size get one bar per subset.
+pub const SUBSET_BARS_UP_TO: usize = 720;
+
+/// The section of `result`, a sampler of `report`.
+pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSection {
+    let tally = &result.tally;
+    let (n, k, trials) = (tally.n, tally.k, tally.trials);
+    let title = format!(
+        "{} · {k} of {n} items · {} samples · seed {}",
+        result.name,
+        group_thousands(trials),
+        report.seed
+    );
+    let titles = |subtitle: &str| Titles {
+        title: title.clone(),
+        subtitle: subtitle.to_string(),
+    };
+    let mut charts = Vec::new();
+    if let Some(counts) = &tally.subset_counts {
+        if counts.len() <= SUBSET_BARS_UP_TO {
+            let labels = (0..counts.len() as u64)
+                .map(|rank| subset_label(rank, k))
+                .collect();
+            charts.push(chart_file(
+                "subsets",
+                format!("How often each of the C({n}, {k}) subsets came out, against the equal share each deserves"),
+                chart::bars(&uniform_bars(
+                    titles("how often each subset came out"),
+                    labels,
+                    counts,
+                    trials,
+                    ("subset", "samples"),
+                )),
+            ));
+        } else {
+            let expected = trials as f64 / counts.len() as f64;
+            let (low, high) = chart::binomial_band(trials, 1.0 / counts.len() as f64);
+            charts.push(chart_file(
+                "subset-ratios",
+                format!(
+                    "The {} subsets by how often each came out, as a ratio to the equal share",
+                    group_thousands(counts.len() as u64)
+                ),
+                chart::ratio_histogram(&Ratios {
+                    titles: titles("subsets by count / expected count"),
+                    ratios: counts.iter().map(|&count| count as f64 / expected).collect(),
+                    band: (low / expected, high / expected),
+                    cell: "subset".to_string(),
+                }),
+            ));
+        }
+    }
+    let share = k as f64 / n as f64;
+    charts.push(chart_file(
+        "inclusion",
+        format!("How often each item was chosen: each should be in {k} of every {n} samples"),
+        chart::bars(&per_cell_bars(
+            titles("how often each item was chosen"),
+            (1..=n).map(|item| item.to_string()).collect(),
+            &tally.inclusion_counts,
+            trials,
+            |_| share,
+            ("item", "samples that chose it"),
+        )),
+    ));
+    ResultSection {
+        name: result.name.clone(),
+        id: String::new(),
+        verdict: result.analysis.verdict,
+        expected: result.expected,
+        summary: result.entry.summary.to_string(),
+        origin: result.entry.origin.to_string(),
+        tests: test_rows(&result.analysis.tests, report.settings.alpha, "samples"),
+        smallest_p: result.analysis.smallest_p_adjusted(),
+        total_variation: result.analysis.total_variation.map(|tv| tv.distance),
+        findings: findings(|out| render_findings(out, result)),
+        charts,
+    }
+}

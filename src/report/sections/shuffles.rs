@@ -1,0 +1,188 @@
+//! The section of one shuffle: its tests and the charts that show where its bias lies.
+//!
+//! - Orders: one bar per order up to 6 cards (720 bars); 7 to 10 cards have too many
+//!   orders for bars, so a histogram of their count/expected ratios takes their place.
+//! - The card × position heat map, for every deck size.
+//! - From 7 cards, the two slices of that map a reader asks about first: where card 1
+//!   ends up (text 004's "histogram the position of the first card") and which card
+//!   lands on top. They can disagree: under the naive swap card 1 lands everywhere
+//!   equally often, while the top position favours card 2.
+//! - Fixed points and cycles against their exact laws, which catch the single-cycle
+//!   shuffles (Sattolo) that a position map cannot.
+
+use crate::output::text::{group_thousands, render_findings};
+use crate::run::{AlgorithmResult, RunReport};
+use crate::stats::laws::{cycle_count_law, fixed_point_law};
+use crate::tally::lehmer::unrank;
+
+use super::super::chart::{self, HeatMap, Ratios, Titles};
+use super::super::document::ResultSection;
+use super::{chart_file, findings, law_bars, test_rows, uniform_bars};
+
+/// Decks up to this size get one bar per order.
+pub const ORDER_BARS_UP_TO_N: usize = 6;
+
+/// Decks from this size get the card-1 and top-position charts.
+pub const SLICES_FROM_N: usize = ORDER_BARS_UP_TO_N + 1;
+
+/// The section of `result`, a shuffle of `report`.
+pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSection {
+    let tally = &result.tally;
+    let (n, trials) = (tally.n, tally.trials);
+    let title = format!(
+        "{} · {n} cards · {} shuffles · seed {}",
+        result.name,
+        group_thousands(trials),
+        report.seed
+    );
+    let titles = |subtitle: &str| Titles {
+        title: title.clone(),
+        subtitle: subtitle.to_string(),
+    };
+    let mut charts = Vec::new();
+    if let Some(counts) = &tally.permutation_counts {
+        if n <= ORDER_BARS_UP_TO_N {
+            let labels = (0..counts.len()).map(|rank| order_label(rank, n)).collect();
+            charts.push(chart_file(
+                "orders",
+                format!("How often each of the {n}! orders came out, against the equal share each deserves"),
+                chart::bars(&uniform_bars(
+                    titles("how often each order came out (cards 1..n from the top)"),
+                    labels,
+                    counts,
+                    trials,
+                    ("order", "shuffles"),
+                )),
+            ));
+        } else {
+            let expected = trials as f64 / counts.len() as f64;
+            let (low, high) = chart::binomial_band(trials, 1.0 / counts.len() as f64);
+            charts.push(chart_file(
+                "order-ratios",
+                format!(
+                    "The {} orders by how often each came out, as a ratio to the equal share",
+                    group_thousands(counts.len() as u64)
+                ),
+                chart::ratio_histogram(&Ratios {
+                    titles: titles("orders by count / expected count"),
+                    ratios: counts.iter().map(|&count| count as f64 / expected).collect(),
+                    band: (low / expected, high / expected),
+                    cell: "order".to_string(),
+                }),
+            ));
+        }
+    }
+    if let Some(matrix) = &tally.position_counts {
+        let expected = trials as f64 / n as f64;
+        let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
+        let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        charts.push(chart_file(
+            "positions",
+            "Where each card ended up: red cells hold their card more often than chance, blue less"
+                .to_string(),
+            chart::heat_map(&HeatMap {
+                titles: titles("card × position: observed / expected (grey: within the 99.9 % band)"),
+                rows: labels.clone(),
+                columns: labels.clone(),
+                row_axis: "card (starting position)".to_string(),
+                column_axis: "position after the shuffle".to_string(),
+                observed: matrix.clone(),
+                expected: vec![expected; n * n],
+                standard_deviation: vec![deviation; n * n],
+            }),
+        ));
+        if n >= SLICES_FROM_N {
+            let card_one: Vec<u64> = matrix[..n].to_vec();
+            let top: Vec<u64> = (0..n).map(|card| matrix[card * n]).collect();
+            charts.push(chart_file(
+                "card-1",
+                "Where card 1 ended up: one bar per position".to_string(),
+                chart::bars(&uniform_bars(
+                    titles("where card 1 (the top card before the shuffle) ended up"),
+                    labels.clone(),
+                    &card_one,
+                    trials,
+                    ("position after the shuffle", "shuffles"),
+                )),
+            ));
+            charts.push(chart_file(
+                "top-card",
+                "Which card landed on top: one bar per card".to_string(),
+                chart::bars(&uniform_bars(
+                    titles("which card ended on top (position 1)"),
+                    labels,
+                    &top,
+                    trials,
+                    ("card (starting position)", "shuffles"),
+                )),
+            ));
+        }
+    }
+    if let Some(counts) = &tally.fixed_point_counts {
+        charts.push(chart_file(
+            "fixed-points",
+            "Cards left where they started, against the exact law of a uniform shuffle".to_string(),
+            chart::bars(&law_bars(
+                titles("cards left in place, against the exact (rencontres) law"),
+                0,
+                counts,
+                &fixed_point_law(n),
+                trials,
+                ("cards left in place", "shuffles"),
+                false,
+            )),
+        ));
+    }
+    if let Some(counts) = &tally.cycle_counts {
+        charts.push(chart_file(
+            "cycles",
+            "The number of cycles of each shuffled deck, against the exact law of a uniform shuffle"
+                .to_string(),
+            chart::bars(&law_bars(
+                titles("number of cycles, against the exact (Stirling) law"),
+                1,
+                &counts[1..],
+                &cycle_count_law(n)[1..],
+                trials,
+                ("cycles", "shuffles"),
+                false,
+            )),
+        ));
+    }
+    ResultSection {
+        name: result.name.clone(),
+        id: String::new(),
+        verdict: result.analysis.verdict,
+        expected: result.expected,
+        summary: result.entry.summary.to_string(),
+        origin: result.entry.origin.to_string(),
+        tests: test_rows(&result.analysis.tests, report.settings.alpha, "shuffles"),
+        smallest_p: result.analysis.smallest_p_adjusted(),
+        total_variation: result.analysis.total_variation.map(|tv| tv.distance),
+        findings: findings(|out| render_findings(out, result)),
+        charts,
+    }
+}
+
+/// The order of Lehmer rank `rank`, cards from 1: `1 3 2`.
+fn order_label(rank: usize, n: usize) -> String {
+    let mut order = vec![0u16; n];
+    unrank(rank, &mut order);
+    order
+        .iter()
+        .map(|&card| (card + 1).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_are_labelled_from_1_in_lexicographic_order() {
+        assert_eq!(order_label(0, 3), "1 2 3");
+        assert_eq!(order_label(5, 3), "3 2 1");
+        assert_eq!(order_label(1, 4), "1 2 4 3");
+    }
+}
