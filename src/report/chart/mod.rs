@@ -99,6 +99,18 @@ pub struct Summary {
 /// thousand.
 pub const BAND_Z: f64 = 3.290_526_731_491_926;
 
+/// The 99.9 % band of a count of `trials` events each of `probability`: the expected
+/// count ± [`BAND_Z`] binomial standard deviations, clamped to `[0, trials]`.
+pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
+    let trials = trials as f64;
+    let expected = trials * probability;
+    let half_width = BAND_Z * (trials * probability * (1.0 - probability)).max(0.0).sqrt();
+    (
+        (expected - half_width).max(0.0),
+        (expected + half_width).min(trials),
+    )
+}
+
 /// The bar chart of `bars`.
 pub fn bars(bars: &Bars) -> String {
     placeholder(&bars.titles)
@@ -125,4 +137,23 @@ fn placeholder(titles: &Titles) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><title>{}</title></svg>\n",
         titles.title.replace('&', "&amp;").replace('<', "&lt;")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_band_is_expected_plus_minus_z_deviations() {
+        // 600,000 shuffles of 3 cards: 100,000 each, deviation sqrt(600,000 · 1/6 · 5/6).
+        let (low, high) = binomial_band(600_000, 1.0 / 6.0);
+        let half = BAND_Z * (600_000.0_f64 / 6.0 * 5.0 / 6.0).sqrt();
+        assert!((low - (100_000.0 - half)).abs() < 1e-6, "{low}");
+        assert!((high - (100_000.0 + half)).abs() < 1e-6, "{high}");
+        assert!((high - low - 1_899.8).abs() < 0.1, "{}", high - low);
+        // Small expectations clamp at zero, certain events at the trial count.
+        assert_eq!(binomial_band(10, 0.01).0, 0.0);
+        assert_eq!(binomial_band(10, 1.0), (10.0, 10.0));
+        assert_eq!(binomial_band(0, 0.5), (0.0, 0.0));
+    }
 }
