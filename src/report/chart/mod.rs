@@ -9,8 +9,25 @@
 //! Text from outside the tool (labels, names) is escaped by plotters' SVG backend.
 //! Plotters is built without font features, so text is laid out with fixed estimates
 //! of glyph widths: the output depends on nothing but the input, byte for byte.
+//!
+//! Each chart has its own file, whose documentation says why it is drawn the way it
+//! is; `style` holds the colours, fonts and number formats they share, and `canvas`
+//! the drawing surface, header, legend and axes.
+//!
+//! The charts can be checked by counting: data marks (bars, histogram bins, heat-map
+//! cells, summary bars) are the only `<rect>` elements of a chart. The bars of [`bars`]
+//! are filled with [`BAR_FILL`] or [`OUTSIDE_FILL`], which nothing else uses, so
+//! [`count_bars`] counts them (one per outcome, zero counts included); `count_cells`
+//! will count a heat map's cells.
 
 use crate::stats::Verdict;
+
+mod bars;
+mod canvas;
+mod style;
+
+pub use bars::bars;
+pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
 
 /// The two lines at the top of every chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,11 +126,6 @@ pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
         (expected - half_width).max(0.0),
         (expected + half_width).min(trials),
     )
-}
-
-/// The bar chart of `bars`.
-pub fn bars(bars: &Bars) -> String {
-    placeholder(&bars.titles)
 }
 
 /// The histogram of `ratios`.
