@@ -24,9 +24,11 @@ use crate::stats::Verdict;
 
 mod bars;
 mod canvas;
+mod ratios;
 mod style;
 
 pub use bars::bars;
+pub use ratios::ratio_histogram;
 pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
 
 /// The two lines at the top of every chart.
@@ -126,11 +128,6 @@ pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
         (expected - half_width).max(0.0),
         (expected + half_width).min(trials),
     )
-}
-
-/// The histogram of `ratios`.
-pub fn ratio_histogram(ratios: &Ratios) -> String {
-    placeholder(&ratios.titles)
 }
 
 /// The heat map of `map`.
