@@ -17,17 +17,19 @@
 //! The charts can be checked by counting: data marks (bars, histogram bins, heat-map
 //! cells, summary bars) are the only `<rect>` elements of a chart. The bars of [`bars`]
 //! are filled with [`BAR_FILL`] or [`OUTSIDE_FILL`], which nothing else uses, so
-//! [`count_bars`] counts them (one per outcome, zero counts included); `count_cells`
-//! will count a heat map's cells.
+//! [`count_bars`] counts them (one per outcome, zero counts included); [`count_cells`]
+//! counts a heat map's cells.
 
 use crate::stats::Verdict;
 
 mod bars;
 mod canvas;
+mod heat_map;
 mod ratios;
 mod style;
 
 pub use bars::bars;
+pub use heat_map::{count_cells, heat_map};
 pub use ratios::ratio_histogram;
 pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
 
@@ -128,11 +130,6 @@ pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
         (expected - half_width).max(0.0),
         (expected + half_width).min(trials),
     )
-}
-
-/// The heat map of `map`.
-pub fn heat_map(map: &HeatMap) -> String {
-    placeholder(&map.titles)
 }
 
 /// The summary chart.
