@@ -27,11 +27,13 @@ mod canvas;
 mod heat_map;
 mod ratios;
 mod style;
+mod summary;
 
 pub use bars::bars;
 pub use heat_map::{count_cells, heat_map};
 pub use ratios::ratio_histogram;
 pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
+pub use summary::summary;
 
 /// The two lines at the top of every chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,19 +131,6 @@ pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
     (
         (expected - half_width).max(0.0),
         (expected + half_width).min(trials),
-    )
-}
-
-/// The summary chart.
-pub fn summary(summary: &Summary) -> String {
-    placeholder(&summary.titles)
-}
-
-// Replaced by the plotters charts before this lands.
-fn placeholder(titles: &Titles) -> String {
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><title>{}</title></svg>\n",
-        titles.title.replace('&', "&amp;").replace('<', "&lt;")
     )
 }
 
