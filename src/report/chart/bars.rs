@@ -19,8 +19,8 @@
 
 use super::Bars;
 use super::canvas::{
-    AXIS_FONT, Anchor, Area, CENTER_TOP, Canvas, Drawn, Header, Legend, LogAxis, Swatch, TICK_FONT,
-    every_kth, render,
+    AXIS_FONT, Anchor, Area, CENTER_TOP, Canvas, Drawn, Header, Legend, LogAxis, Swatch, TICK_FONT, render,
+    sparse,
 };
 use super::style::{
     AXIS, BAND, BAND_OPACITY, BAR, BAR_SWATCH, INK, MARGIN, OUTSIDE, OUTSIDE_SWATCH, SOFT_INK, counted,
@@ -99,8 +99,8 @@ enum Labels {
     Level { counts: bool },
     /// Every bar, reading upwards, `length` pixels long at most.
     Upright { length: i32 },
-    /// Every k-th bar, level.
-    Sparse { k: usize },
+    /// The first and every k-th bar, level.
+    Sparse { k: usize, shown: Vec<usize> },
 }
 
 /// The layout of one chart, computed from the input before anything is drawn.
@@ -160,8 +160,8 @@ impl Chart {
             let length = widest(&upright).ceil() as i32;
             (Labels::Upright { length }, upright)
         } else {
-            let k = every_kth(n, pitch, widest(&level));
-            (Labels::Sparse { k }, level)
+            let (k, shown) = sparse(n, pitch, widest(&level) + 10.0);
+            (Labels::Sparse { k, shown }, level)
         };
         let label_height = match labels {
             Labels::Level { counts: true } => 36,
@@ -189,7 +189,7 @@ impl Chart {
         let height = plot.bottom() + label_height + 22 + MARGIN;
 
         let x_title = match labels {
-            Labels::Sparse { k } => format!(
+            Labels::Sparse { k, .. } => format!(
                 "{} ({}, every {} labelled)",
                 bars.x_axis,
                 counted(n, "bar"),
@@ -367,14 +367,15 @@ impl Chart {
                     canvas.text_up(text, (x, below), TICK_FONT, anchor)?;
                 }
             }
-            Labels::Sparse { k } => {
+            Labels::Sparse { ref shown, .. } => {
                 // A last label that would run off the chart's right edge is left out.
                 let fits = |i: &usize| {
                     let half = TICK_FONT.width(&self.texts[*i]) / 2.0;
                     f64::from(centre(*i)) + half <= f64::from(self.width - 4)
                 };
-                let ticks: Vec<(i32, String)> = (0..self.texts.len())
-                    .step_by(k)
+                let ticks: Vec<(i32, String)> = shown
+                    .iter()
+                    .copied()
                     .filter(fits)
                     .map(|i| (centre(i), self.texts[i].clone()))
                     .collect();
@@ -532,7 +533,8 @@ mod tests {
         // Sparse labels: the first order is labelled, its neighbour is not.
         assert!(svg.contains(">\norder 0\n<"));
         assert!(!svg.contains(">\norder 1\n<"));
-        assert!(svg.contains("every 80th labelled"));
+        assert!(svg.contains(">\norder 99\n<"), "the 100th");
+        assert!(svg.contains("every 100th labelled"));
         // Bars sit edge to edge within the plot and never leave it.
         let doc = parse(&svg);
         let xs: Vec<i32> = doc
@@ -553,7 +555,7 @@ mod tests {
             let chart = Chart::new(&chart_bars);
             let shown: Vec<usize> = match chart.labels {
                 Labels::Level { .. } => (0..n).collect(),
-                Labels::Sparse { k } => (0..n).step_by(k).collect(),
+                Labels::Sparse { ref shown, .. } => shown.clone(),
                 Labels::Upright { .. } => panic!("short labels stay level"),
             };
             for pair in shown.windows(2) {

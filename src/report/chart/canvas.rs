@@ -472,20 +472,24 @@ impl LogAxis {
     }
 }
 
-/// The indices to label among `count` slots `pitch` pixels apart, each label needing
-/// `width` pixels: every k-th, for the smallest round k that keeps them apart.
-pub(super) fn every_kth(count: usize, pitch: f64, width: f64) -> usize {
-    const ROUND: [usize; 13] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 24, 25];
-    let needed = (width + 10.0) / pitch.max(1e-9);
-    let mut scale = 1;
-    loop {
-        for k in ROUND.iter().map(|k| k * scale) {
-            if k as f64 >= needed || k >= count.max(1) {
-                return k;
-            }
-        }
-        scale *= 10;
+/// Which of `count` labels `pitch` pixels apart to show, each needing `need` pixels
+/// (its width and a gap): all of them, or the first and every k-th counting from 1
+/// (1, 5, 10, 15…) for the smallest round k that keeps them apart. Returns k too.
+pub(super) fn sparse(count: usize, pitch: f64, need: f64) -> (usize, Vec<usize>) {
+    let k = [
+        1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
+    ]
+    .into_iter()
+    .find(|&k| k as f64 * pitch >= need)
+    .unwrap_or(10_000);
+    if k == 1 {
+        return (1, (0..count).collect());
     }
+    let mut shown: Vec<usize> = (0..count).filter(|i| (i + 1) % k == 0).collect();
+    if count > 0 && shown.first().is_none_or(|&first| first as f64 * pitch >= need) {
+        shown.insert(0, 0);
+    }
+    (k, shown)
 }
 
 #[cfg(test)]
@@ -516,10 +520,19 @@ mod tests {
 
     #[test]
     fn labels_are_spaced_by_round_steps() {
-        assert_eq!(every_kth(6, 120.0, 40.0), 1);
-        assert_eq!(every_kth(720, 1.0, 70.0), 80);
-        assert_eq!(every_kth(60, 10.0, 14.0), 3);
-        assert_eq!(every_kth(3, 1.0, 500.0), 3);
+        assert_eq!(sparse(3, 72.0, 14.0), (1, vec![0, 1, 2]));
+        // 52 rows of 10 pixels: every other, from the 2nd (the 1st would touch it).
+        let (k, shown) = sparse(52, 10.0, 14.0);
+        assert_eq!(k, 2);
+        assert_eq!(shown, (0..52).filter(|i| i % 2 == 1).collect::<Vec<_>>());
+        let (k, hundred) = sparse(100, 5.6, 14.0);
+        assert_eq!(k, 5);
+        assert_eq!(&hundred[..4], &[0, 4, 9, 14]);
+        assert_eq!(hundred.len(), 21);
+        let (k, orders) = sparse(720, 1.0, 80.0);
+        assert_eq!((k, orders.len()), (100, 8));
+        assert_eq!(sparse(3, 1.0, 500.0).1, vec![0]);
+        assert!(sparse(0, 1.0, 500.0).1.is_empty());
     }
 
     #[test]

@@ -18,10 +18,11 @@
 
 use super::canvas::{
     AXIS_FONT, Anchor, Area, CENTER_MIDDLE, CENTER_TOP, Canvas, Drawn, Font, Header, LEFT_MIDDLE, LEFT_TOP,
-    LEGEND_FONT, RIGHT_MIDDLE, TICK_FONT, render,
+    LEGEND_FONT, RIGHT_MIDDLE, TICK_FONT, render, sparse,
 };
 use super::style::{
-    AXIS, CELL_SIZE, DIVERGING, INK, MARGIN, MUTED, SOFT_INK, WHITE, counted, dark, ratio, rect_tags,
+    AXIS, CELL_SIZE, DIVERGING, INK, LEGEND_SIZE, MARGIN, MUTED, SOFT_INK, WHITE, counted, dark, ratio,
+    rect_tags,
 };
 use super::{BAND_Z, HeatMap, Titles};
 use plotters::style::RGBColor;
@@ -32,7 +33,7 @@ const MAX_CELLS: usize = 100;
 /// The map's longer side in pixels, at most.
 const MAP_SIDE: i32 = 560;
 /// The largest cell side.
-const CELL_MAX: i32 = 72;
+const CELL_MAX: i32 = 88;
 /// The colour scale reaches at least ×1.05 and at most ×8 (÷8 below).
 const SCALE_MIN: f64 = 0.048_790_164_169_432; // ln 1.05
 const SCALE_MAX: f64 = 2.079_441_541_679_836; // ln 8
@@ -131,6 +132,16 @@ fn block_labels(labels: &[String], size: usize) -> Vec<String> {
         .collect()
 }
 
+/// A ratio with two decimals, so that ratios printed together line up: `×1.35`,
+/// `×1.00`; `×12` and `×0.005` beyond.
+fn two_decimals(r: f64) -> String {
+    match r {
+        r if r.is_nan() => "–".to_string(),
+        r if (0.01..9.995).contains(&r) => format!("×{r:.2}"),
+        r => ratio(r),
+    }
+}
+
 /// The diverging colour of `t` in `[-1, 1]`: blue, white at 0, red.
 fn diverging(t: f64) -> RGBColor {
     let t = if t.is_nan() { 0.0 } else { t.clamp(-1.0, 1.0) };
@@ -140,23 +151,6 @@ fn diverging(t: f64) -> RGBColor {
     let (a, b) = (DIVERGING[i], DIVERGING[i + 1]);
     let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f).round() as u8;
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
-}
-
-/// Which of `count` labels `pitch` pixels apart to show, each needing `need` pixels:
-/// all, or the first and every k-th (5, 10, 15… counting from 1) for a round k.
-fn shown(count: usize, pitch: f64, need: f64) -> Vec<usize> {
-    let k = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500]
-        .into_iter()
-        .find(|&k| k as f64 * pitch >= need)
-        .unwrap_or(1000);
-    if k == 1 {
-        return (0..count).collect();
-    }
-    let mut shown: Vec<usize> = (0..count).filter(|i| (i + 1) % k == 0).collect();
-    if count > 0 && (shown.first().is_none_or(|&first| first as f64 * pitch >= need)) {
-        shown.insert(0, 0);
-    }
-    shown
 }
 
 struct Chart {
@@ -212,7 +206,8 @@ impl Chart {
         );
 
         let row_texts: Vec<String> = table.rows.iter().map(|l| TICK_FONT.fit(l, 140.0)).collect();
-        let row_labels: Vec<(usize, String)> = shown(r, f64::from(cell.1), TICK_FONT.size + 3.0)
+        let row_labels: Vec<(usize, String)> = sparse(r, f64::from(cell.1), TICK_FONT.size + 3.0)
+            .1
             .into_iter()
             .map(|i| (i, row_texts[i].clone()))
             .collect();
@@ -226,7 +221,8 @@ impl Chart {
             .iter()
             .map(|t| TICK_FONT.width(t))
             .fold(0.0, f64::max);
-        let column_labels: Vec<(usize, String)> = shown(c, f64::from(cell.0), widest + 8.0)
+        let column_labels: Vec<(usize, String)> = sparse(c, f64::from(cell.0), widest + 8.0)
+            .1
             .into_iter()
             .map(|i| (i, column_texts[i].clone()))
             .collect();
@@ -308,18 +304,18 @@ impl Chart {
                 canvas.mark(x, y, x + w - gap, y + h - gap, color)?;
                 if text {
                     let ratio = self.table.ratio(k);
-                    let label = match ratio {
-                        r if r.is_nan() => "–".to_string(),
-                        // Two decimals throughout, so the printed ratios line up.
-                        r if (0.01..9.995).contains(&r) => format!("×{r:.2}"),
-                        r => super::style::ratio(r),
-                    };
+                    let label = two_decimals(ratio);
                     let ink = match (self.table.significant(k), dark(color)) {
                         (false, _) => SOFT_INK,
                         (true, true) => WHITE,
                         (true, false) => INK,
                     };
-                    let font = Font::new(CELL_SIZE, ink);
+                    let size = if w >= 60 && h >= 30 {
+                        LEGEND_SIZE + 0.5
+                    } else {
+                        CELL_SIZE
+                    };
+                    let font = Font::new(size, ink);
                     canvas.text(
                         &label,
                         (x + (w - gap) / 2, y + (h - gap) / 2),
@@ -381,7 +377,7 @@ impl Chart {
         }
         for t in [1.0, 0.5, 0.0, -0.5, -1.0] {
             let y = bar.top + ((1.0 - t) / 2.0 * f64::from(bar.height)).round() as i32;
-            let mut label = ratio((t * self.reach).exp());
+            let mut label = two_decimals((t * self.reach).exp());
             if t == 1.0 && self.beyond.1 {
                 label = format!("≥ {label}");
             }
@@ -492,6 +488,10 @@ mod tests {
         let svg = heat_map(&map);
         assert!(svg.contains("≥ ×8"));
         assert!(svg.contains("≤ ×0.1"));
+        assert_eq!(two_decimals(1.1), "×1.10");
+        assert_eq!(two_decimals(0.25), "×0.25");
+        assert_eq!(two_decimals(30.0), "×30");
+        assert_eq!(two_decimals(f64::NAN), "–");
     }
 
     #[test]
@@ -548,6 +548,15 @@ mod tests {
     }
 
     #[test]
+    fn no_cell_colour_is_a_bar_colour() {
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        for i in -1000..=1000 {
+            let fill = hex(diverging(f64::from(i) / 1000.0));
+            assert!(fill != super::super::BAR_FILL && fill != super::super::OUTSIDE_FILL);
+        }
+    }
+
+    #[test]
     fn the_diverging_scale_is_blue_white_red() {
         assert_eq!(diverging(-1.0), DIVERGING[0]);
         assert_eq!(diverging(0.0), DIVERGING[2]);
@@ -557,18 +566,6 @@ mod tests {
         assert!(halfway.0 > halfway.2, "reddish");
         assert!(diverging(-0.25).2 > diverging(-0.25).0, "bluish");
         assert_eq!(diverging(f64::NAN), DIVERGING[2]);
-    }
-
-    #[test]
-    fn labels_are_shown_at_round_steps() {
-        assert_eq!(shown(3, 72.0, 14.0), vec![0, 1, 2]);
-        assert_eq!(
-            shown(52, 10.0, 14.0),
-            (0..52).filter(|i| i % 2 == 1).collect::<Vec<_>>()
-        );
-        let hundred = shown(100, 5.6, 14.0);
-        assert_eq!(&hundred[..3], &[0, 4, 9]);
-        assert_eq!(hundred.len(), 21);
     }
 
     #[test]
