@@ -62,6 +62,9 @@ pub(super) const PASS: RGBColor = rgb("#1B9E77");
 pub(super) const SUSPICIOUS: RGBColor = rgb("#E6AB02");
 pub(super) const FAIL: RGBColor = rgb("#B2182B");
 pub(super) const INCONCLUSIVE: RGBColor = rgb("#999999");
+/// The `suspicious` threshold line and label: the amber of the bars is too light for a
+/// thin line on white.
+pub(super) const SUSPICIOUS_LINE: RGBColor = rgb("#A6761D");
 
 /// Font sizes in SVG pixels. Each is a value whose round trip through plotters' 1.24
 /// factor prints exactly (13 and 15 would print as 13.000000000000002).

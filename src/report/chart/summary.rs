@@ -15,8 +15,8 @@ use super::canvas::{
     RIGHT_MIDDLE, Swatch, TICK_FONT, render,
 };
 use super::style::{
-    FAIL, GRID, INCONCLUSIVE, INK, LEGEND_SIZE, MARGIN, PASS, SOFT_INK, SUSPICIOUS, WHITE, dark, nice_step,
-    p_value, tick_number, ticks,
+    FAIL, GRID, INCONCLUSIVE, INK, LEGEND_SIZE, MARGIN, PASS, SOFT_INK, SUSPICIOUS, SUSPICIOUS_LINE, WHITE,
+    dark, nice_step, p_value, tick_number, ticks,
 };
 use super::{Summary, SummaryRow};
 use crate::output::text::format_probability;
@@ -31,8 +31,6 @@ const BAR_HEIGHT: i32 = 16;
 const CAP: f64 = 50.0;
 /// Where `suspicious` begins.
 const SUSPICIOUS_LEVEL: f64 = 3.0;
-/// The suspicious line and label: the amber of the bars is too light for thin lines.
-const SUSPICIOUS_INK: RGBColor = RGBColor(0xA6, 0x76, 0x1D);
 
 const LABEL_FONT: Font = Font::new(LEGEND_SIZE, INK);
 
@@ -79,6 +77,7 @@ struct Chart {
 
 impl Chart {
     fn new(summary: &Summary) -> Self {
+        // A level outside (0, 1) cannot be drawn: the usual 1e-6 stands in.
         let alpha = if summary.alpha > 0.0 && summary.alpha < 1.0 {
             summary.alpha
         } else {
@@ -91,9 +90,12 @@ impl Chart {
             .filter_map(evidence)
             .filter(|v| *v <= CAP)
             .fold(0.0_f64, f64::max);
-        let wanted = 10.0_f64.max(fail_at + 4.0).max(largest * 1.05);
-        let step = nice_step(wanted.min(CAP.max(fail_at + 4.0)), 8).max(1.0);
-        let axis_max = (wanted.min(CAP.max(fail_at + 4.0)) / step).ceil() * step;
+        // At least ten decades and four past the fail line; at most the cap, unless the
+        // fail line itself lies beyond it.
+        let limit = CAP.max(fail_at + 4.0);
+        let wanted = 10.0_f64.max(fail_at + 4.0).max(largest * 1.05).min(limit);
+        let step = nice_step(wanted, 8).max(1.0);
+        let axis_max = (wanted / step).ceil() * step;
 
         let names: Vec<String> = summary
             .rows
@@ -118,7 +120,7 @@ impl Chart {
             thresholds.push(Threshold {
                 at: SUSPICIOUS_LEVEL,
                 label: "suspicious: 1e-3".to_string(),
-                ink: SUSPICIOUS_INK,
+                ink: SUSPICIOUS_LINE,
                 row: 0,
             });
             // Labels centred on lines closer than their half-widths would touch.
@@ -244,8 +246,8 @@ impl Chart {
             let ink = if dark(fill) { WHITE } else { INK };
             canvas.text(&words, (end - 6, middle), LABEL_FONT.color(ink), RIGHT_MIDDLE)
         } else {
-            // A bar too short to hold its words and too long to have them after it
-            // cannot be: the axis is at least ten decades wide.
+            // Neither after the bar nor in it (only on a very narrow plot): after it,
+            // over the edge if need be.
             on_white(canvas, &words, (end + 6, middle), INK)
         }
     }
