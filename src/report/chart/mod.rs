@@ -9,8 +9,31 @@
 //! Text from outside the tool (labels, names) is escaped by plotters' SVG backend.
 //! Plotters is built without font features, so text is laid out with fixed estimates
 //! of glyph widths: the output depends on nothing but the input, byte for byte.
+//!
+//! Each chart has its own file, whose documentation says why it is drawn the way it
+//! is; `style` holds the colours, fonts and number formats they share, and `canvas`
+//! the drawing surface, header, legend and axes.
+//!
+//! The charts can be checked by counting: data marks (bars, histogram bins, heat-map
+//! cells, summary bars) are the only `<rect>` elements of a chart. The bars of [`bars`]
+//! are filled with [`BAR_FILL`] or [`OUTSIDE_FILL`], which nothing else uses, so
+//! [`count_bars`] counts them (one per outcome, zero counts included); [`count_cells`]
+//! counts a heat map's cells.
 
 use crate::stats::Verdict;
+
+mod bars;
+mod canvas;
+mod heat_map;
+mod ratios;
+mod style;
+mod summary;
+
+pub use bars::bars;
+pub use heat_map::{count_cells, heat_map};
+pub use ratios::ratio_histogram;
+pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
+pub use summary::summary;
 
 /// The two lines at the top of every chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,37 +122,33 @@ pub struct Summary {
 /// thousand.
 pub const BAND_Z: f64 = 3.290_526_731_491_926;
 
-/// The bar chart of `bars`.
-pub fn bars(bars: &Bars) -> String {
-    placeholder(&bars.titles)
-}
-
-/// The histogram of `ratios`.
-pub fn ratio_histogram(ratios: &Ratios) -> String {
-    placeholder(&ratios.titles)
-}
-
-/// The heat map of `map`.
-pub fn heat_map(map: &HeatMap) -> String {
-    placeholder(&map.titles)
-}
-
-/// The summary chart.
-pub fn summary(summary: &Summary) -> String {
-    placeholder(&summary.titles)
-}
-
-// Replaced by the plotters charts before this lands.
-fn placeholder(titles: &Titles) -> String {
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><title>{}</title></svg>\n",
-        titles.title.replace('&', "&amp;").replace('<', "&lt;")
+/// The 99.9 % band of a count of `trials` events each of `probability`: the expected
+/// count ± [`BAND_Z`] binomial standard deviations, clamped to `[0, trials]`.
+pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
+    let trials = trials as f64;
+    let expected = trials * probability;
+    let half_width = BAND_Z * (trials * probability * (1.0 - probability)).max(0.0).sqrt();
+    (
+        (expected - half_width).max(0.0),
+        (expected + half_width).min(trials),
     )
 }
 
-/// The 99.9 % band of a count with `probability` per trial over `trials`.
-pub fn binomial_band(trials: u64, probability: f64) -> (f64, f64) {
-    let expected = trials as f64 * probability;
-    let spread = BAND_Z * (trials as f64 * probability * (1.0 - probability)).sqrt();
-    ((expected - spread).max(0.0), expected + spread)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_band_is_expected_plus_minus_z_deviations() {
+        // 600,000 shuffles of 3 cards: 100,000 each, deviation sqrt(600,000 · 1/6 · 5/6).
+        let (low, high) = binomial_band(600_000, 1.0 / 6.0);
+        let half = BAND_Z * (600_000.0_f64 / 6.0 * 5.0 / 6.0).sqrt();
+        assert!((low - (100_000.0 - half)).abs() < 1e-6, "{low}");
+        assert!((high - (100_000.0 + half)).abs() < 1e-6, "{high}");
+        assert!((high - low - 1_899.8).abs() < 0.1, "{}", high - low);
+        // Small expectations clamp at zero, certain events at the trial count.
+        assert_eq!(binomial_band(10, 0.01).0, 0.0);
+        assert_eq!(binomial_band(10, 1.0), (10.0, 10.0));
+        assert_eq!(binomial_band(0, 0.5), (0.0, 0.0));
+    }
 }

@@ -1,0 +1,618 @@
+//! A table of observed against expected counts (item × position), coloured by ratio.
+//!
+//! The colour is log(observed / expected) on a diverging scale: white at ×1, blue below,
+//! red above, so that ×0.74 and ×1.35 look equally strong, as they are. The scale is
+//! symmetric in log space and fitted to the data (the largest deviation among
+//! significant cells, at least ×1.05, at most ×8) so that a 35 % bias fills it and a
+//! 2 % one still shows. Cells within 3.29 standard deviations of their expectation are
+//! grey whatever their ratio: noise is not painted as bias, and the colours that remain
+//! are the findings.
+//!
+//! The map is readable from 3 × 3 (large cells, each with its ratio printed) to 100 ×
+//! 100 (small cells, every 5th or 10th label). Larger tables are summed into blocks
+//! (observed, expected and variances, treating cells as independent) so that at most
+//! 100 × 100 cells are drawn, and the subtitle says how many each cell sums.
+//!
+//! Cells are the map's only `<rect>` elements (the colour bar and swatches are
+//! polygons), which is how [`count_cells`] counts them.
+
+use super::canvas::{
+    AXIS_FONT, Anchor, Area, CENTER_MIDDLE, CENTER_TOP, Canvas, Drawn, Font, Header, LEFT_MIDDLE, LEFT_TOP,
+    LEGEND_FONT, RIGHT_MIDDLE, TICK_FONT, render, sparse,
+};
+use super::style::{
+    AXIS, CELL_SIZE, DIVERGING, INK, LEGEND_SIZE, MARGIN, MUTED, SOFT_INK, WHITE, counted, dark, ratio,
+    rect_tags,
+};
+use super::{BAND_Z, HeatMap, Titles};
+use plotters::style::RGBColor;
+use plotters::style::text_anchor::{HPos, VPos};
+
+/// At most this many cells are drawn across and down.
+const MAX_CELLS: usize = 100;
+/// The map's longer side in pixels, at most.
+const MAP_SIDE: i32 = 560;
+/// The largest cell side.
+const CELL_MAX: i32 = 88;
+/// The colour scale reaches at least ×1.05 and at most ×8 (÷8 below).
+const SCALE_MIN: f64 = 0.048_790_164_169_432; // ln 1.05
+const SCALE_MAX: f64 = 2.079_441_541_679_836; // ln 8
+const BAR_WIDTH: i32 = 16;
+
+/// The heat map of `map`. Missing entries (vectors shorter than `rows × columns`) are
+/// drawn grey as cells without data.
+pub fn heat_map(map: &HeatMap) -> String {
+    let chart = Chart::new(map);
+    render(chart.width, chart.height, |canvas| chart.draw(canvas))
+}
+
+/// The number of cells in an SVG drawn by [`heat_map`]: its `<rect>` elements, since
+/// nothing else in a heat map is drawn as one. For tests and checks.
+pub fn count_cells(svg: &str) -> usize {
+    rect_tags(svg).count()
+}
+
+/// The table as drawn: blocks of `block.0` rows × `block.1` columns summed.
+struct Table {
+    rows: Vec<String>,
+    columns: Vec<String>,
+    block: (usize, usize),
+    observed: Vec<f64>,
+    expected: Vec<f64>,
+    variance: Vec<f64>,
+}
+
+impl Table {
+    fn new(map: &HeatMap) -> Self {
+        let (r, c) = (map.rows.len(), map.columns.len());
+        let block = (r.div_ceil(MAX_CELLS).max(1), c.div_ceil(MAX_CELLS).max(1));
+        let (br, bc) = (r.div_ceil(block.0), c.div_ceil(block.1));
+        let mut table = Table {
+            rows: block_labels(&map.rows, block.0),
+            columns: block_labels(&map.columns, block.1),
+            block,
+            observed: vec![0.0; br * bc],
+            expected: vec![0.0; br * bc],
+            variance: vec![0.0; br * bc],
+        };
+        for i in 0..r {
+            for j in 0..c {
+                let k = i * c + j;
+                let at = (i / block.0) * bc + j / block.1;
+                table.observed[at] += map.observed.get(k).map_or(f64::NAN, |&o| o as f64);
+                table.expected[at] += map.expected.get(k).copied().unwrap_or(f64::NAN);
+                let sd = map.standard_deviation.get(k).copied().unwrap_or(f64::NAN);
+                table.variance[at] += sd * sd;
+            }
+        }
+        table
+    }
+
+    fn aggregated(&self) -> bool {
+        self.block != (1, 1)
+    }
+
+    /// Observed / expected of cell `k` (∞ for counts where none were expected; NaN for
+    /// no data).
+    fn ratio(&self, k: usize) -> f64 {
+        let (o, e) = (self.observed[k], self.expected[k]);
+        if o.is_nan() || e.is_nan() || e < 0.0 {
+            f64::NAN
+        } else if e > 0.0 {
+            o / e
+        } else if o == 0.0 {
+            1.0
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Whether cell `k` lies outside its 99.9 % band.
+    fn significant(&self, k: usize) -> bool {
+        let (o, e, sd) = (self.observed[k], self.expected[k], self.variance[k].sqrt());
+        if !(o.is_finite() && e.is_finite() && sd.is_finite()) {
+            return false;
+        }
+        match sd > 0.0 {
+            true => (o - e).abs() > BAND_Z * sd,
+            false => (o - e).abs() > 1e-9 * e.max(1.0),
+        }
+    }
+}
+
+/// The labels of blocks of `size`: the label itself, or `first–last`.
+fn block_labels(labels: &[String], size: usize) -> Vec<String> {
+    labels
+        .chunks(size)
+        .map(|chunk| match chunk {
+            [one] => one.clone(),
+            [first, .., last] => format!("{first}–{last}"),
+            [] => String::new(),
+        })
+        .collect()
+}
+
+/// A ratio with two decimals, so that ratios printed together line up: `×1.35`,
+/// `×1.00`; `×12` and `×0.005` beyond.
+fn two_decimals(r: f64) -> String {
+    match r {
+        r if r.is_nan() => "–".to_string(),
+        r if (0.01..9.995).contains(&r) => format!("×{r:.2}"),
+        r => ratio(r),
+    }
+}
+
+/// The diverging colour of `t` in `[-1, 1]`: blue, white at 0, red.
+fn diverging(t: f64) -> RGBColor {
+    let t = if t.is_nan() { 0.0 } else { t.clamp(-1.0, 1.0) };
+    let at = (t + 1.0) * 2.0; // 0..4 across the five stops
+    let i = (at.floor() as usize).min(3);
+    let f = at - i as f64;
+    let (a, b) = (DIVERGING[i], DIVERGING[i + 1]);
+    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+struct Chart {
+    width: i32,
+    height: i32,
+    header: Header,
+    table: Table,
+    map: Area,
+    cell: (i32, i32),
+    /// The scale's reach: ln of the largest ratio it tells apart.
+    reach: f64,
+    /// Whether some cells lie beyond the scale (below, above).
+    beyond: (bool, bool),
+    row_labels: Vec<(usize, String)>,
+    column_labels: Vec<(usize, String)>,
+    row_title: String,
+    column_title: String,
+    /// The colour bar's area.
+    bar: Area,
+    legend_left: i32,
+}
+
+impl Chart {
+    fn new(input: &HeatMap) -> Self {
+        let table = Table::new(input);
+        let (r, c) = (table.rows.len(), table.columns.len());
+        // Square cells as large as fit, except that a table with few rows or columns
+        // gets cells up to three times longer that way rather than a thin strip.
+        let across = (MAP_SIDE / c.max(1) as i32).clamp(3, CELL_MAX);
+        let down = (MAP_SIDE / r.max(1) as i32).clamp(3, CELL_MAX);
+        let side = across.min(down);
+        let cell = (across.min(3 * side), down.min(3 * side));
+
+        let logs: Vec<f64> = (0..r * c)
+            .filter(|&k| table.significant(k))
+            .map(|k| table.ratio(k).ln().abs())
+            .collect();
+        let largest = logs.iter().copied().filter(|l| l.is_finite()).fold(0.0, f64::max);
+        // Only infinite deviations (counts where none were expected, or none where
+        // some were): the widest scale.
+        let reach = if largest == 0.0 && logs.iter().any(|l| l.is_infinite()) {
+            SCALE_MAX
+        } else {
+            largest.clamp(SCALE_MIN, SCALE_MAX)
+        };
+        let all: Vec<f64> = (0..r * c)
+            .map(|k| table.ratio(k).ln())
+            .filter(|l| !l.is_nan())
+            .collect();
+        let beyond = (
+            all.iter().any(|&l| l < -reach * (1.0 + 1e-9)),
+            all.iter().any(|&l| l > reach * (1.0 + 1e-9)),
+        );
+
+        let row_texts: Vec<String> = table.rows.iter().map(|l| TICK_FONT.fit(l, 140.0)).collect();
+        let row_labels: Vec<(usize, String)> = sparse(r, f64::from(cell.1), TICK_FONT.size + 3.0)
+            .1
+            .into_iter()
+            .map(|i| (i, row_texts[i].clone()))
+            .collect();
+        let row_width = row_labels
+            .iter()
+            .map(|(_, t)| TICK_FONT.width(t))
+            .fold(0.0, f64::max)
+            .ceil() as i32;
+        let column_texts: Vec<String> = table.columns.iter().map(|l| TICK_FONT.fit(l, 120.0)).collect();
+        let widest = column_texts
+            .iter()
+            .map(|t| TICK_FONT.width(t))
+            .fold(0.0, f64::max);
+        let column_labels: Vec<(usize, String)> = sparse(c, f64::from(cell.0), widest + 8.0)
+            .1
+            .into_iter()
+            .map(|i| (i, column_texts[i].clone()))
+            .collect();
+
+        let left = MARGIN + 18 + 10 + row_width + 8;
+        let map_width = cell.0 * c as i32;
+        let map_height = cell.1 * r as i32;
+        // Clear of the last column's label, which may be wider than its column.
+        let overhang = column_labels
+            .last()
+            .map_or(0.0, |(_, t)| TICK_FONT.width(t) / 2.0 - f64::from(cell.0) / 2.0);
+        let legend_left = left + map_width + 32 + overhang.max(0.0).ceil() as i32;
+        let legend_width = 160;
+        let width = (legend_left + legend_width + MARGIN).max(560);
+
+        let mut titles: Titles = input.titles.clone();
+        if table.aggregated() {
+            titles.subtitle.push_str(&format!(
+                " · each cell sums {} × {}",
+                counted(table.block.0, &input.row_axis),
+                counted(table.block.1, &input.column_axis)
+            ));
+        }
+        let header = Header::new(&titles, width);
+        let top = header.height() + 8;
+        let map = Area {
+            left,
+            top,
+            width: map_width,
+            height: map_height,
+        };
+        let bar_height = map_height.clamp(120, 240);
+        let bar = Area {
+            left: legend_left,
+            top: top + 22,
+            width: BAR_WIDTH,
+            height: bar_height,
+        };
+        let legend_bottom = bar.bottom() + 16 + 3 * 16;
+        let height = (map.bottom() + 4 + 18 + 22).max(legend_bottom) + MARGIN;
+        Chart {
+            width,
+            height,
+            header,
+            table,
+            map,
+            cell,
+            reach,
+            beyond,
+            row_labels,
+            column_labels,
+            row_title: AXIS_FONT.fit(&input.row_axis, f64::from(map_height.max(120))),
+            column_title: AXIS_FONT.fit(&input.column_axis, f64::from(map_width.max(200))),
+            bar,
+            legend_left,
+        }
+    }
+
+    /// The colour of cell `k`.
+    fn color(&self, k: usize) -> RGBColor {
+        match self.table.significant(k) {
+            true => diverging(self.table.ratio(k).ln() / self.reach),
+            false => MUTED,
+        }
+    }
+
+    fn draw(&self, canvas: &Canvas<'_>) -> Drawn {
+        self.header.draw(canvas)?;
+        let (r, c) = (self.table.rows.len(), self.table.columns.len());
+        let (w, h) = self.cell;
+        // Large cells are parted by a white line; small ones touch.
+        let gap = i32::from(w >= 8 && h >= 8);
+        let text = w >= 44 && h >= 20;
+        for i in 0..r {
+            for j in 0..c {
+                let k = i * c + j;
+                let (x, y) = (self.map.left + j as i32 * w, self.map.top + i as i32 * h);
+                let color = self.color(k);
+                canvas.mark(x, y, x + w - gap, y + h - gap, color)?;
+                if text {
+                    let ratio = self.table.ratio(k);
+                    let label = two_decimals(ratio);
+                    let ink = match (self.table.significant(k), dark(color)) {
+                        (false, _) => SOFT_INK,
+                        (true, true) => WHITE,
+                        (true, false) => INK,
+                    };
+                    let size = if w >= 60 && h >= 30 {
+                        LEGEND_SIZE + 0.5
+                    } else {
+                        CELL_SIZE
+                    };
+                    let font = Font::new(size, ink);
+                    canvas.text(
+                        &label,
+                        (x + (w - gap) / 2, y + (h - gap) / 2),
+                        font,
+                        CENTER_MIDDLE,
+                    )?;
+                }
+            }
+        }
+        for (i, label) in &self.row_labels {
+            let y = self.map.top + *i as i32 * h + h / 2;
+            canvas.text(label, (self.map.left - 6, y), TICK_FONT, RIGHT_MIDDLE)?;
+        }
+        for (j, label) in &self.column_labels {
+            let x = self.map.left + *j as i32 * w + w / 2;
+            canvas.line(vec![(x, self.map.bottom()), (x, self.map.bottom() + 3)], AXIS, 1)?;
+            canvas.text(label, (x, self.map.bottom() + 6), TICK_FONT, CENTER_TOP)?;
+        }
+        let centre_x = self.map.left + self.map.width / 2;
+        canvas.text(
+            &self.column_title,
+            (centre_x, self.map.bottom() + 26),
+            AXIS_FONT,
+            CENTER_TOP,
+        )?;
+        let centre_y = self.map.top + self.map.height / 2;
+        let middle = Anchor(HPos::Center, VPos::Center);
+        canvas.text_up(&self.row_title, (MARGIN + 8, centre_y), AXIS_FONT, middle)?;
+        self.draw_legend(canvas)
+    }
+
+    /// The colour bar with ratio labels, its caption and what grey means.
+    fn draw_legend(&self, canvas: &Canvas<'_>) -> Drawn {
+        let bar = self.bar;
+        canvas.text(
+            "observed / expected",
+            (self.legend_left, bar.top - 20),
+            LEGEND_FONT.bold(),
+            LEFT_TOP,
+        )?;
+        // Strips from red at the top to blue at the bottom.
+        let strip = 2;
+        let mut y = bar.top;
+        while y < bar.bottom() {
+            let bottom = (y + strip).min(bar.bottom());
+            let middle = f64::from(y + bottom) / 2.0 - f64::from(bar.top);
+            let t = 1.0 - 2.0 * middle / f64::from(bar.height);
+            canvas.panel(
+                Area {
+                    left: bar.left,
+                    top: y,
+                    width: bar.width,
+                    height: bottom - y,
+                },
+                diverging(t),
+                1.0,
+            )?;
+            y = bottom;
+        }
+        for t in [1.0, 0.5, 0.0, -0.5, -1.0] {
+            let y = bar.top + ((1.0 - t) / 2.0 * f64::from(bar.height)).round() as i32;
+            let mut label = two_decimals((t * self.reach).exp());
+            if t == 1.0 && self.beyond.1 {
+                label = format!("≥ {label}");
+            }
+            if t == -1.0 && self.beyond.0 {
+                label = format!("≤ {label}");
+            }
+            if t == 0.0 {
+                label = "×1 as expected".to_string();
+            }
+            canvas.line(vec![(bar.right(), y), (bar.right() + 4, y)], AXIS, 1)?;
+            canvas.text(&label, (bar.right() + 7, y), TICK_FONT, LEFT_MIDDLE)?;
+        }
+        let y = bar.bottom() + 16;
+        let swatch = Area {
+            left: bar.left,
+            top: y,
+            width: bar.width,
+            height: 14,
+        };
+        canvas.panel(swatch, MUTED, 1.0)?;
+        let note = LEGEND_FONT.color(SOFT_INK);
+        canvas.text("grey: within the", (bar.right() + 7, y + 7), note, LEFT_MIDDLE)?;
+        canvas.text("99.9 % band, not", (bar.right() + 7, y + 23), note, LEFT_MIDDLE)?;
+        canvas.text("significant", (bar.right() + 7, y + 39), note, LEFT_MIDDLE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An n × n table of `trials` shuffles, cards drifting toward early or late
+    /// positions, the corners by ×(1 + `strength`) and its inverse (a fixed smooth
+    /// pattern, no randomness).
+    fn table(n: usize, trials: f64, strength: f64) -> HeatMap {
+        let p = 1.0 / n as f64;
+        let (mut observed, mut expected, mut deviation) = (vec![], vec![], vec![]);
+        for card in 0..n {
+            for position in 0..n {
+                let x = card as f64 / (n - 1) as f64 - 0.5;
+                let y = 0.5 - position as f64 / (n - 1) as f64;
+                let e = trials * p;
+                expected.push(e);
+                deviation.push((trials * p * (1.0 - p)).sqrt());
+                observed.push((e * (1.0 + strength).powf(4.0 * x * y)).round() as u64);
+            }
+        }
+        HeatMap {
+            titles: Titles {
+                title: format!("naive-swap · {n} cards · {trials} shuffles · seed 1"),
+                subtitle: "where each card ended up".to_string(),
+            },
+            rows: (1..=n).map(|i| i.to_string()).collect(),
+            columns: (1..=n).map(|i| i.to_string()).collect(),
+            row_axis: "card".to_string(),
+            column_axis: "position".to_string(),
+            observed,
+            expected,
+            standard_deviation: deviation,
+        }
+    }
+
+    fn parse(svg: &str) -> roxmltree::Document<'_> {
+        let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        doc
+    }
+
+    fn muted_cells(svg: &str) -> usize {
+        let doc = parse(svg);
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#E4E4E4"))
+            .count()
+    }
+
+    #[test]
+    fn three_by_three_draws_nine_cells_with_their_ratios() {
+        let svg = heat_map(&table(3, 600_000.0, 0.35));
+        parse(&svg);
+        assert_eq!(count_cells(&svg), 9);
+        // Corners are off by ×1.35 and ×0.74, the middle row and column are exact.
+        assert!(svg.contains(">\n×1.35\n<"));
+        assert!(svg.contains(">\n×0.74\n<"));
+        assert_eq!(svg.matches(">\n×1.00\n<").count(), 5);
+        assert_eq!(muted_cells(&svg), 5);
+        assert!(svg.contains("observed / expected"));
+        assert!(svg.contains("grey: within the"));
+        assert!(!svg.contains("each cell sums"));
+    }
+
+    #[test]
+    fn the_scale_fits_the_largest_significant_deviation() {
+        let svg = heat_map(&table(3, 600_000.0, 0.35));
+        // ln 1.35 is the reach: the bar's ends are ×1.35 and ×0.74.
+        assert!(svg.contains(">\n×1.35\n<"));
+        assert!(svg.contains(">\n×0.74\n<"));
+        // A fair table: nothing significant, everything grey, the scale at its minimum.
+        let fair = heat_map(&table(3, 600_000.0, 0.0));
+        assert_eq!(muted_cells(&fair), 9);
+        assert!(fair.contains(">\n×1.05\n<"));
+    }
+
+    #[test]
+    fn extreme_cells_saturate_and_the_scale_says_so() {
+        let mut map = table(3, 600_000.0, 0.35);
+        map.observed[4] = 2_000_000; // ×30 in the middle
+        map.observed[3] = 0;
+        let svg = heat_map(&map);
+        assert!(svg.contains("≥ ×8"));
+        assert!(svg.contains("≤ ×0.1"));
+        assert_eq!(two_decimals(1.1), "×1.10");
+        assert_eq!(two_decimals(0.25), "×0.25");
+        assert_eq!(two_decimals(30.0), "×30");
+        assert_eq!(two_decimals(f64::NAN), "–");
+    }
+
+    #[test]
+    fn large_tables_are_summed_into_at_most_100_by_100_cells() {
+        let svg = heat_map(&table(150, 1_000_000.0, 0.3));
+        parse(&svg);
+        assert_eq!(count_cells(&svg), 75 * 75);
+        assert!(svg.contains("where each card ended up · each cell sums 2 cards × 2 positions"));
+        assert!(svg.contains("1–2"), "block labels");
+
+        let svg = heat_map(&table(100, 1_000_000.0, 0.3));
+        assert_eq!(count_cells(&svg), 100 * 100);
+        assert!(!svg.contains("each cell sums"));
+        // Sparse labels on a 100 × 100 map.
+        assert!(svg.contains(">\n10\n<") && !svg.contains(">\n11\n<"));
+    }
+
+    #[test]
+    fn rectangular_tables_and_blocks() {
+        let mut map = table(4, 40_000.0, 0.2);
+        map.rows = ["A", "B", "C", "D"].map(String::from).to_vec();
+        map.columns = ["1–3", "4–6", "7–9", "10–12"].map(String::from).to_vec();
+        assert_eq!(count_cells(&heat_map(&map)), 16);
+
+        // Few rows, many columns: longer cells down, not a thin strip.
+        let strip = HeatMap {
+            rows: (1..=3).map(|i| i.to_string()).collect(),
+            columns: (1..=100).map(|i| i.to_string()).collect(),
+            observed: vec![10; 300],
+            expected: vec![10.0; 300],
+            standard_deviation: vec![3.0; 300],
+            ..map.clone()
+        };
+        let chart = Chart::new(&strip);
+        assert_eq!(chart.cell, (5, 15));
+        assert!(chart.legend_left > chart.map.right());
+        assert_eq!(count_cells(&heat_map(&strip)), 300);
+
+        let table = Table::new(&HeatMap {
+            rows: (0..250).map(|i| i.to_string()).collect(),
+            columns: (0..3).map(|i| i.to_string()).collect(),
+            observed: vec![1; 750],
+            expected: vec![1.0; 750],
+            standard_deviation: vec![1.0; 750],
+            ..map
+        });
+        assert_eq!(table.block, (3, 1));
+        assert_eq!(table.rows.len(), 84);
+        assert_eq!(table.rows[83], "249");
+        assert_eq!(table.rows[0], "0–2");
+        assert_eq!(table.observed[0], 3.0);
+        assert_eq!(table.variance[0], 3.0);
+        assert_eq!(table.observed[83 * 3], 1.0);
+    }
+
+    #[test]
+    fn no_cell_colour_is_a_bar_colour() {
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        for i in -1000..=1000 {
+            let fill = hex(diverging(f64::from(i) / 1000.0));
+            assert!(fill != super::super::BAR_FILL && fill != super::super::OUTSIDE_FILL);
+        }
+    }
+
+    #[test]
+    fn the_diverging_scale_is_blue_white_red() {
+        assert_eq!(diverging(-1.0), DIVERGING[0]);
+        assert_eq!(diverging(0.0), DIVERGING[2]);
+        assert_eq!(diverging(1.0), DIVERGING[4]);
+        assert_eq!(diverging(5.0), DIVERGING[4]);
+        let halfway = diverging(0.25);
+        assert!(halfway.0 > halfway.2, "reddish");
+        assert!(diverging(-0.25).2 > diverging(-0.25).0, "bluish");
+        assert_eq!(diverging(f64::NAN), DIVERGING[2]);
+    }
+
+    #[test]
+    fn missing_data_and_empty_tables_do_not_break() {
+        let mut map = table(3, 600.0, 0.0);
+        map.observed.truncate(4);
+        map.expected[0] = 0.0;
+        let svg = heat_map(&map);
+        parse(&svg);
+        assert_eq!(count_cells(&svg), 9);
+        let empty = HeatMap {
+            rows: vec![],
+            columns: vec![],
+            ..table(3, 600.0, 0.0)
+        };
+        let svg = heat_map(&empty);
+        parse(&svg);
+        assert_eq!(count_cells(&svg), 0);
+    }
+
+    #[test]
+    fn hostile_labels_are_escaped() {
+        let mut map = table(3, 600.0, 0.0);
+        map.rows[0] = "<script>alert(1)</script>".to_string();
+        map.columns[1] = "&\"'".to_string();
+        map.titles.title = "<script>alert(1)</script>".to_string();
+        map.titles.subtitle = "<b>".to_string();
+        let svg = heat_map(&map);
+        let doc = parse(&svg);
+        assert!(!svg.contains("<script") && !svg.contains("<b>"));
+        assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        // The row label, cut to fit, is escaped too.
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        assert!(
+            texts.iter().filter(|t| t.starts_with("<script>alert")).count() >= 2,
+            "{texts:?}"
+        );
+        assert!(svg.contains("&amp;&quot;&apos;"));
+    }
+
+    #[test]
+    fn the_same_input_draws_the_same_svg() {
+        let map = table(52, 1_000_000.0, 0.3);
+        assert_eq!(heat_map(&map), heat_map(&map));
+    }
+}
