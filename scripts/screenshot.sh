@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders a report as a reader sees it, to PNG files, with headless Chromium: the top of
-# DIR/index.html, each result's section of the page (by its anchor), and every chart on
-# its own. Look at the pictures before committing a report: overlapping labels, colours
+# DIR/index.html, each result's section of the page on its own, and every chart on its
+# own. Look at the pictures before committing a report: overlapping labels, colours
 # that do not read, empty charts and legends that do not explain show up here and
 # nowhere else.
 #
@@ -43,10 +43,16 @@ shot() { # shot PNG WIDTH HEIGHT URL
 }
 
 shot "$out/page-top.png" 1280 2400 "file://$dir/index.html"
-# Each result's section, by its anchor (ids look like 07-sattolo).
+# Each result's section alone (ids look like 07-sattolo). Headless Chromium does not
+# paint a page scrolled to an anchor, so a copy of the report shows only the targeted
+# section; the report itself is not touched.
+sections=$(mktemp -d)
+trap 'rm -rf "$sections"' EXIT
+cp -r "$dir/." "$sections"
+sed -i 's|</style>|main > *{display:none} main > :target{display:block}\n</style>|' "$sections/index.html"
 grep -o '<section class="result" id="[a-z0-9-]*"' "$dir/index.html" | sed 's/.*id="\(.*\)"/\1/' |
     while read -r id; do
-        shot "$out/page-$id.png" 1280 1800 "file://$dir/index.html#$id"
+        shot "$out/page-$id.png" 1280 2400 "file://$sections/index.html#$id"
     done
 # Every chart at its own size (plus a margin).
 for svg in "$dir"/*.svg; do

@@ -17,7 +17,8 @@
 //!   underflow, Holm's correction, verdicts and effect sizes.
 //! - [`run`]: the `shuffle-audit run` command as a library call; [`stream`]: the
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
-//!   [`output`] renders their reports as text, JSON and CSV.
+//!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
+//!   page with SVG charts (and the committed teaching report).
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;

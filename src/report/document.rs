@@ -101,6 +101,18 @@ pub struct ChartFile {
     pub svg: String,
 }
 
+impl ChartFile {
+    /// The width and height the SVG declares on its root element.
+    pub fn size(&self) -> Option<(u32, u32)> {
+        let root = &self.svg[..self.svg.find('>')?];
+        let attribute = |name: &str| -> Option<u32> {
+            let start = root.find(&format!(" {name}=\""))? + name.len() + 3;
+            root[start..].split('"').next()?.parse().ok()
+        };
+        Some((attribute("width")?, attribute("height")?))
+    }
+}
+
 impl Part {
     /// The part's anchor in the page (`part-3`, counting from 1).
     pub fn anchor(index: usize) -> String {
@@ -178,6 +190,22 @@ pub fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chart_knows_its_size_from_its_root_element() {
+        let chart = |svg: &str| ChartFile {
+            file_name: "x.svg".to_string(),
+            caption: String::new(),
+            svg: svg.to_string(),
+        };
+        let sized =
+            chart("<svg width=\"849\" height=\"535\" viewBox=\"0 0 849 535\"><rect width=\"3\"/></svg>");
+        assert_eq!(sized.size(), Some((849, 535)));
+        assert_eq!(
+            chart("<svg viewBox=\"0 0 1 1\"><rect width=\"3\"/></svg>").size(),
+            None
+        );
+    }
 
     #[test]
     fn slugs_are_safe_file_names() {

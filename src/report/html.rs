@@ -199,9 +199,13 @@ fn render_tests(out: &mut String, tests: &[TestRow]) {
 fn render_chart(out: &mut String, chart: &ChartFile) {
     let file = escape(&chart.file_name);
     let caption = escape(&chart.caption);
+    // The chart's own size, so that the page keeps its layout while images load.
+    let size = chart.size().map_or_else(String::new, |(width, height)| {
+        format!(" width=\"{width}\" height=\"{height}\"")
+    });
     writeln!(
         out,
-        "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{caption}\"></a><figcaption>{caption}</figcaption></figure>"
+        "<figure><a href=\"{file}\"><img src=\"{file}\"{size} alt=\"{caption}\"></a><figcaption>{caption}</figcaption></figure>"
     )
     .unwrap();
 }

@@ -116,9 +116,10 @@ pub const CLAIMS: &[Claim] = &[
     Claim {
         heading: "1b. Text 004: the naive swap against Fisher–Yates, 4 cards",
         prose: &[
-            "With 4 cards the naive swap has 256 paths for 24 orders; the most likely order comes out \
-             about 1.4 times as often as the least likely. Look at the heat map too: the bias has a \
-             shape (each card tends to move one place towards the top).",
+            "With 4 cards the naive swap has 256 paths for 24 orders, and the most likely order comes \
+             out almost twice as often as the least likely. The heat map shows the bias has a shape: \
+             every card but the first tends to end one place nearer the top than it started (the red \
+             cells below the diagonal), while card 1 and the bottom position are exactly uniform.",
         ],
         job: Job::Run {
             algorithms: &["naive-swap", "fisher-yates"],
@@ -161,12 +162,13 @@ pub const CLAIMS: &[Claim] = &[
         heading: "3. Text 004's comments: the readers' alternatives, 6 cards",
         prose: &[
             "Sorting by a random floating-point key is fair (ties are practically impossible); with \
-             8-bit keys, ties are common and a stable sort keeps tied cards in their old order. A \
-             comparator that answers at random is not a random order for any sorting algorithm: \
-             insertion sort leaves cards near where they started, merge sort favours other orders. \
-             Inserting each card at a random free index (drawing again when taken) is fair, if slow. \
-             One riffle cannot reach most orders. Repeating the naive pass twice shrinks its bias but \
-             does not remove it.",
+             8-bit keys, ties are common and a stable sort keeps tied cards in their old order, a \
+             small bias that 2,000,000 shuffles make plain. A comparator that answers at random does \
+             not give a random order with any sorting algorithm: insertion sort and merge sort both \
+             leave the deck close to its starting order (insertion sort returns it unchanged over \
+             twenty times as often as chance). Inserting each card at a random free index, drawing \
+             again when the index is taken, is fair, if slow. One riffle cannot reach most orders. \
+             Repeating the naive pass twice shrinks its bias but does not remove it.",
         ],
         job: Job::Run {
             algorithms: &[
@@ -180,16 +182,17 @@ pub const CLAIMS: &[Claim] = &[
             ],
             n: 6,
             k: None,
-            trials: 600_000,
+            trials: 2_000_000,
         },
     },
     Claim {
         heading: "4. Text 002: BAG-PICK against its C code",
         prose: &[
             "The pseudocode picks each of the 20 subsets of 3 out of 6 equally often. The C code \
-             stores the number of picks left instead of the item, so it always returns {1 2 3}: one \
-             bar reaches the top, the 19 others are empty, and three items are chosen every time while \
-             the other three never are.",
+             stores the number of picks left instead of the item: it outputs the values 3, 2, 1 every \
+             time, which are the items numbered 2, 3 and 4 here (items are numbered from 1). One bar \
+             reaches the top and the 19 others are empty; three items are chosen every time and the \
+             other three never.",
         ],
         job: Job::Run {
             algorithms: &["bag-pick", "bag-pick-c"],
@@ -220,7 +223,7 @@ pub const CLAIMS: &[Claim] = &[
             "Text 003 builds its Boggle bag with `(int)letter.Value * 1000`, which truncates the \
              frequency before multiplying: every letter rarer than 1 % gets no copy at all. That is \
              V, K, J, X, Q and Z, six letters, missing from the frequency chart. Rounding after \
-             multiplying gives the intended bag of 100,000 letters.",
+             multiplying gives the intended bag of about 100,000 letters.",
         ],
         job: Job::Stream {
             generators: &["boggle-truncated", "boggle-rounded"],
@@ -252,8 +255,9 @@ pub const CLAIMS: &[Claim] = &[
              naive swap. Here that histogram is flat: card 1 is swapped away at the first step to a \
              uniformly random place, and this naive swap never favours where it goes. The bias is \
              elsewhere: the top position holds card 2 about 1.35 times as often as it should and card \
-             52 only 0.74 times as often, and the heat map shows the pattern across the whole deck. \
-             Fisher–Yates gives a grey map.",
+             52 only 0.74 times as often. The heat map shows the pattern across the whole deck: as on \
+             4 cards, cards tend to end a little nearer the top than they started, card 1's row and \
+             the bottom position are uniform, and Fisher–Yates gives a grey map.",
         ],
         job: Job::Run {
             algorithms: &["naive-swap", "fisher-yates"],

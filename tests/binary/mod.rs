@@ -16,6 +16,10 @@ pub fn command(line: &str) -> Command {
 }
 
 /// Runs `line` and parses the JSON written to standard output.
+#[allow(
+    dead_code,
+    reason = "each test file compiles this module; not all of them read JSON"
+)]
 pub fn json_of(line: &str) -> Value {
     let output = command(line).args(["--json", "-"]).assert().success();
     serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
