@@ -145,7 +145,8 @@ fn main() -> ExitCode {
     // Ctrl-C ends the process at once, as it would without a handler, but first removes
     // the temporary file of any export being written, which would otherwise stay behind.
     let _ = ctrlc::set_handler(|| {
-        remove_pending_temporaries();
+        // Held until the process exits: no writer renames anything into place after this.
+        let _cleaned = remove_pending_temporaries();
         eprintln!("\nshuffle-audit: interrupted");
         std::process::exit(130);
     });
@@ -200,7 +201,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref())?;
+    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -227,10 +228,29 @@ fn run_command(args: RunArgs) -> Result<()> {
     delivered
 }
 
-/// The report directory, checked before any work starts.
-fn checked_report_directory(dir: Option<&Path>) -> Result<Option<PathBuf>> {
-    dir.map(|dir| report::check_report_directory(dir).map(|_| dir.to_path_buf()))
-        .transpose()
+/// The report directory, checked before any work starts, with the exports: one written
+/// inside it would be thrown away with the old report when the new one replaces it.
+fn checked_report_directory(
+    dir: Option<&Path>,
+    exports: [&Option<Destination>; 2],
+) -> Result<Option<PathBuf>> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    let target = report::check_report_directory(dir)?;
+    for (option, export) in ["--json", "--csv"].into_iter().zip(exports) {
+        if let Some(Destination::File(path)) = export
+            && export.as_ref().is_some_and(|export| export.is_inside(&target))
+        {
+            return Err(Error::Usage(format!(
+                "{option} {} is inside the report directory {}, which is replaced as a whole; \
+                 write it elsewhere",
+                path.display(),
+                dir.display()
+            )));
+        }
+    }
+    Ok(Some(dir.to_path_buf()))
 }
 
 /// Writes the report (when one was asked for) and says where it went.
@@ -289,7 +309,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref())?;
+    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
     let total = settings
         .length
         .saturating_mul(settings.streams)

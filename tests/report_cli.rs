@@ -277,3 +277,44 @@ fn the_chart_in_the_readme_is_what_its_command_draws() {
     ));
     assert!(readme.contains("](reports/01-naive-swap-orders.svg)"));
 }
+
+#[test]
+fn places_a_report_cannot_go_are_refused_before_the_run() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("rep");
+    command("run naive-swap --n 3 --trials 6000 --seed 1 --report")
+        .arg(&dir)
+        .assert()
+        .success();
+    let before = files_of(&dir);
+    // An export inside the report would be thrown away with the old report.
+    command("run naive-swap --n 3 --trials 1e9 --seed 1 --report")
+        .arg(&dir)
+        .arg("--json")
+        .arg(dir.join("x.json"))
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is inside the report directory"));
+    // The current directory (or one holding it) would leave the shell in a deleted one.
+    command("run naive-swap --n 3 --trials 1e9 --seed 1 --report .")
+        .current_dir(&dir)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "it is the current directory or holds it",
+        ));
+    assert!(files_of(&dir) == before, "the report is untouched");
+    #[cfg(unix)]
+    {
+        let link = parent.path().join("dangling");
+        std::os::unix::fs::symlink(parent.path().join("missing"), &link).unwrap();
+        command("run naive-swap --n 3 --trials 1e9 --seed 1 --report")
+            .arg(&link)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("which does not exist"));
+    }
+}

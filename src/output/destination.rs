@@ -15,7 +15,7 @@
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
 
@@ -66,6 +66,15 @@ impl Destination {
             (Destination::Stdout, Destination::Stdout) => true,
             (Destination::File(a), Destination::File(b)) => identity(a) == identity(b),
             _ => false,
+        }
+    }
+
+    /// Whether this is a file inside the directory `dir` (an absolute path with its links
+    /// resolved, as [`crate::output::check_directory`] gives it).
+    pub fn is_inside(&self, dir: &Path) -> bool {
+        match self {
+            Destination::Stdout => false,
+            Destination::File(path) => identity(path).starts_with(dir),
         }
     }
 
@@ -163,10 +172,15 @@ pub fn write_atomically(
 ) -> Result<()> {
     let error = |source| write_error(path, source);
     probe_directory(path, directory_of(path))?;
-    let mut temporary = temporary_builder()
-        .tempfile_in(directory_of(path))
-        .map_err(error)?;
-    let _pending = Pending::register(Cleanup::File(temporary.path().to_path_buf()));
+    let (mut temporary, _pending) = {
+        // Created and registered as one step: an interrupt in between would leave it.
+        let _critical = critical_section();
+        let temporary = temporary_builder()
+            .tempfile_in(directory_of(path))
+            .map_err(error)?;
+        let pending = Pending::register(Cleanup::File(temporary.path().to_path_buf()));
+        (temporary, pending)
+    };
     {
         let mut buffered = std::io::BufWriter::new(temporary.as_file_mut());
         produce(&mut buffered)
@@ -181,6 +195,9 @@ pub fn write_atomically(
             .map_err(error)?;
     }
     temporary.as_file().sync_all().map_err(error)?;
+    // Either the interrupt handler removed the temporary file (and holds this lock until
+    // the process exits), or the file is renamed into place before the handler looks.
+    let _critical = critical_section();
     temporary.persist(path).map_err(|persist| error(persist.error))?;
     Ok(())
 }
@@ -195,20 +212,28 @@ pub(crate) fn temporary_builder() -> tempfile::Builder<'static, 'static> {
     builder
 }
 
-/// What the Ctrl-C handler must undo: temporary files and directories being written, and
-/// a report directory moved aside while its replacement is renamed into place.
+/// What the Ctrl-C handler must undo: temporary files and directories being written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Cleanup {
     /// Remove this file.
     File(PathBuf),
     /// Remove this directory and everything in it.
     Directory(PathBuf),
-    /// Put the directory `moved` back at `to` if nothing took its place, else remove it.
-    Restore { moved: PathBuf, to: PathBuf },
 }
 
 /// Work in progress that an interrupt would leave behind.
 static PENDING: Mutex<Vec<Cleanup>> = Mutex::new(Vec::new());
+
+/// Held by a writer while it creates and registers a temporary, and while it renames
+/// work into place; held by the interrupt handler from its cleanup until the process
+/// exits. So the handler never removes a directory that is being renamed, and a writer
+/// never renames anything after the handler has cleaned up.
+static CRITICAL: Mutex<()> = Mutex::new(());
+
+/// Holds off the interrupt handler (see [`CRITICAL`]).
+pub(crate) fn critical_section() -> MutexGuard<'static, ()> {
+    CRITICAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Registers a cleanup for as long as this guard lives.
 pub(crate) struct Pending(Cleanup);
@@ -232,24 +257,22 @@ impl Drop for Pending {
     }
 }
 
-/// Removes every temporary file and directory being written (and puts back a report
-/// directory moved aside). For an interrupt handler: the process is about to exit
+/// Removes every temporary file and directory being written. For an interrupt handler: the process is about to exit
 /// without running destructors, which would otherwise leave them behind.
-pub fn remove_pending_temporaries() {
+///
+/// Returns a guard that keeps every writer from renaming anything into place: an
+/// interrupt handler holds it until the process exits.
+#[must_use = "an interrupt handler holds the guard until the process exits"]
+pub fn remove_pending_temporaries() -> MutexGuard<'static, ()> {
+    let critical = critical_section();
     let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     for cleanup in pending {
         let _ = match cleanup {
             Cleanup::File(path) => std::fs::remove_file(path),
             Cleanup::Directory(path) => std::fs::remove_dir_all(path),
-            Cleanup::Restore { moved, to } => {
-                if to.exists() {
-                    std::fs::remove_dir_all(moved)
-                } else {
-                    std::fs::rename(moved, to)
-                }
-            }
         };
     }
+    critical
 }
 
 /// The file a path would write, for comparing two destinations: the resolved target with
@@ -377,7 +400,7 @@ pub(crate) mod tests {
                     .iter()
                     .any(|p| matches!(p, Cleanup::File(p) if p.starts_with(directory.path())))
             );
-            remove_pending_temporaries();
+            drop(remove_pending_temporaries());
             Ok(())
         })
         .unwrap_err();

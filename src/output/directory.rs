@@ -1,23 +1,30 @@
 //! A directory of files written as one: a report's page, its Markdown twin and its charts
 //! appear together or not at all.
 //!
-//! The files are written into a temporary directory beside the target and the whole
-//! directory is renamed into place, so an interrupted run never leaves a page whose
-//! charts are missing, or new charts beside an old page. A directory already there is
-//! moved aside first and removed after the rename, so a re-run replaces the old report
-//! cleanly (no chart of an algorithm that is no longer in the run stays behind). Only a
-//! directory that is empty or that the caller recognises as its own is ever replaced:
-//! `--report .` must not delete someone's working directory.
+//! The files are written into a temporary directory beside the target, and that
+//! directory is then swapped with the target in one atomic step (`renameat2` with
+//! `RENAME_EXCHANGE` on Linux; two renames elsewhere) and the old report, now under the
+//! temporary name, removed. So a reader (or a second run) always finds either the old
+//! report or the new one at the target, never a page whose charts are missing, and a
+//! re-run leaves no chart of an algorithm that is no longer in the run. The write and
+//! the interrupt handler exclude each other ([`critical_section`]): Ctrl-C during the
+//! write waits the fraction of a second until the new report is in place.
+//!
+//! Only a directory that is empty or that the caller recognises as its own is ever
+//! replaced, and never the current directory or one that holds it: `--report .` must
+//! not delete someone's work, nor leave their shell in a deleted directory.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::destination::{Cleanup, Pending, directory_of, probe_directory, temporary_builder, write_error};
+use super::destination::{
+    Cleanup, Pending, critical_section, directory_of, probe_directory, temporary_builder, write_error,
+};
 use crate::error::Result;
 
 /// Checks, before any work starts, that `path` can take a new directory: it is new,
-/// empty, or a directory `is_ours` recognises. Returns the path to write, with a
-/// symbolic link resolved to the directory it names.
+/// empty, or a directory `is_ours` recognises, and not the current directory or one that
+/// holds it. Returns the absolute path to write, with symbolic links resolved.
 pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<PathBuf> {
     let refuse = |reason: String| Err(write_error(path, std::io::Error::other(reason)));
     if path.as_os_str().is_empty() {
@@ -25,8 +32,16 @@ pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<P
     }
     let target = match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_dir() => return refuse("it exists and is not a directory".to_string()),
-        Ok(_) => {
+        Ok(metadata) => {
             let target = std::fs::canonicalize(path).map_err(|source| write_error(path, source))?;
+            let Some(parent) = target.parent() else {
+                return refuse("the root directory cannot be replaced".to_string());
+            };
+            if is_mount_point(&metadata, parent) {
+                return refuse(
+                    "it is a mount point, which cannot be replaced; give a directory inside it".to_string(),
+                );
+            }
             let empty = std::fs::read_dir(&target)
                 .map_err(|source| write_error(path, source))?
                 .next()
@@ -38,20 +53,57 @@ pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<P
                         .to_string(),
                 );
             }
-            if target.parent().is_none() {
-                return refuse("the root directory cannot be replaced".to_string());
+            if let Ok(current) = std::env::current_dir().and_then(std::fs::canonicalize)
+                && current.starts_with(&target)
+            {
+                return refuse(
+                    "it is the current directory or holds it; replacing it would leave this shell \
+                     in a deleted directory: give a directory below it"
+                        .to_string(),
+                );
             }
             target
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            if let Ok(link) = std::fs::read_link(path) {
+                return refuse(format!(
+                    "it is a symbolic link to {}, which does not exist",
+                    link.display()
+                ));
+            }
+            let Some(name) = path.file_name() else {
+                return refuse("the name does not end in a directory name".to_string());
+            };
+            let parent = directory_of(path);
+            let parent = std::fs::canonicalize(parent).map_err(|source| {
+                let reason = format!("the directory {} does not exist ({source})", parent.display());
+                write_error(path, std::io::Error::new(source.kind(), reason))
+            })?;
+            parent.join(name)
+        }
         Err(error) => return Err(write_error(path, error)),
     };
     probe_directory(path, directory_of(&target))?;
     Ok(target)
 }
 
+/// Whether the directory with `metadata` is a mount point (on another device than its
+/// parent): it cannot be renamed.
+fn is_mount_point(metadata: &std::fs::Metadata, parent: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(parent).is_ok_and(|parent| parent.dev() != metadata.dev())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (metadata, parent);
+        false
+    }
+}
+
 /// Writes `files` (name, contents) as the only files of the directory `path`, replacing
-/// whatever directory `check_directory` allowed there.
+/// whatever directory [`check_directory`] allowed there.
 pub fn write_directory(
     path: &Path,
     files: &[(String, Vec<u8>)],
@@ -63,37 +115,102 @@ pub fn write_directory(
     let mut builder = temporary_builder();
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777));
-    let staging = builder.tempdir_in(parent).map_err(error)?;
-    let _staging_pending = Pending::register(Cleanup::Directory(staging.path().to_path_buf()));
-    for (name, contents) in files {
-        let mut file = std::fs::File::create(staging.path().join(name)).map_err(error)?;
-        file.write_all(contents)
-            .and_then(|()| file.sync_all())
-            .map_err(error)?;
+    // The whole write holds off the interrupt handler: removing the staging directory
+    // while files are still being created in it could leave some behind, and a report
+    // is written in a fraction of a second, so Ctrl-C waits for it and then finds
+    // nothing to clean up.
+    let _critical = critical_section();
+    let staging = builder.tempdir_in(parent).map_err(error)?.keep();
+    let pending = Pending::register(Cleanup::Directory(staging.clone()));
+    let written = files.iter().try_for_each(|(name, contents)| {
+        let mut file = std::fs::File::create(staging.join(name))?;
+        file.write_all(contents)?;
+        file.sync_all()
+    });
+    let swapped = written.and_then(|()| swap_into_place(&staging, &target));
+    // Whatever is under the temporary name now (the old report, or the new one after a
+    // failure) goes; after a plain rename there is nothing left to remove.
+    let _ = std::fs::remove_dir_all(&staging);
+    drop(pending);
+    swapped.map_err(error)
+}
+
+/// Puts the directory `staging` at `target`: renamed there if there is nothing, else
+/// exchanged with what is there in one step, leaving the old directory at `staging`.
+#[cfg(target_os = "linux")]
+fn swap_into_place(staging: &Path, target: &Path) -> std::io::Result<()> {
+    loop {
+        match rename_with(staging, target, libc::RENAME_NOREPLACE) {
+            Ok(()) => return Ok(()),
+            Err(error) if error.raw_os_error() == Some(libc::EEXIST) => {}
+            Err(error) if unsupported(&error) => return swap_by_renames(staging, target),
+            Err(error) => return Err(error),
+        }
+        match rename_with(staging, target, libc::RENAME_EXCHANGE) {
+            Ok(()) => return Ok(()),
+            // Removed since (another run's swap): try the plain rename again.
+            Err(error) if error.raw_os_error() == Some(libc::ENOENT) => {}
+            Err(error) if unsupported(&error) => return swap_by_renames(staging, target),
+            Err(error) => return Err(error),
+        }
     }
-    if target.exists() {
-        // An empty directory to rename the old report onto: renaming a directory over an
-        // empty one is allowed, and this way the name is ours alone.
-        let aside_path = builder.tempdir_in(parent).map_err(error)?.keep();
-        let _restore = Pending::register(Cleanup::Restore {
-            moved: aside_path.clone(),
-            to: target.clone(),
-        });
-        if let Err(source) = std::fs::rename(&target, &aside_path) {
-            let _ = std::fs::remove_dir(&aside_path);
-            return Err(error(source));
-        }
-        if let Err(source) = std::fs::rename(staging.path(), &target) {
-            let _ = std::fs::rename(&aside_path, &target);
-            return Err(error(source));
-        }
-        let _ = std::fs::remove_dir_all(&aside_path);
+}
+
+#[cfg(target_os = "linux")]
+fn unsupported(error: &std::io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    )
+}
+
+/// `renameat2(from, to, flags)`.
+#[cfg(target_os = "linux")]
+fn rename_with(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = |path: &Path| {
+        std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a path holds a NUL byte"))
+    };
+    let (from, to) = (c_path(from)?, c_path(to)?);
+    // SAFETY: both paths are NUL-terminated strings that live across the call, and
+    // renameat2 reads nothing else.
+    let status = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            flags,
+        )
+    };
+    if status == 0 {
+        Ok(())
     } else {
-        std::fs::rename(staging.path(), &target).map_err(error)?;
+        Err(std::io::Error::last_os_error())
     }
-    // The staging directory now lives at `target`: nothing left for its guard to remove.
-    let _ = staging.keep();
-    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn swap_into_place(staging: &Path, target: &Path) -> std::io::Result<()> {
+    swap_by_renames(staging, target)
+}
+
+/// Without an atomic exchange: the old directory is renamed aside, the new one into
+/// place, and the old one to the temporary name. The interrupt handler cannot run in
+/// between ([`critical_section`]); another process may briefly see no directory.
+fn swap_by_renames(staging: &Path, target: &Path) -> std::io::Result<()> {
+    if !target.exists() {
+        return std::fs::rename(staging, target);
+    }
+    let aside = staging.with_extension("old");
+    std::fs::rename(target, &aside)?;
+    if let Err(error) = std::fs::rename(staging, target) {
+        let _ = std::fs::rename(&aside, target);
+        return Err(error);
+    }
+    std::fs::rename(&aside, staging)
 }
 
 #[cfg(test)]
@@ -162,32 +279,32 @@ mod tests {
     }
 
     #[test]
-    fn an_interrupt_between_the_renames_puts_the_old_report_back() {
+    fn no_swap_happens_while_the_interrupt_handler_holds_on() {
         let _turn = take_turn();
         let parent = tempfile::tempdir().unwrap();
-        let target = parent.path().join("report");
-        let aside = parent.path().join(".aside");
-        std::fs::create_dir(&aside).unwrap();
-        std::fs::write(aside.join("index.html"), "old").unwrap();
-        let staging = parent.path().join(".staging");
-        std::fs::create_dir(&staging).unwrap();
-        // The old report is aside and the new one not yet in place: Ctrl-C now.
-        let _staging = Pending::register(Cleanup::Directory(staging.clone()));
-        let _restore = Pending::register(Cleanup::Restore {
-            moved: aside.clone(),
-            to: target.clone(),
+        let report = parent.path().join("report");
+        let ours = |dir: &Path| dir.join("index.html").exists();
+        write_directory(&report, &files(&["index.html", "old.svg"]), ours).unwrap();
+        // The handler has cleaned up and holds the lock until the process would exit: a
+        // writer must not swap anything in meanwhile, nor leave anything behind later.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let target = report.clone();
+        let writer = std::thread::spawn(move || {
+            let interrupted = crate::output::remove_pending_temporaries();
+            sender.send(()).unwrap();
+            // As long as the handler holds on, the writer waits at the swap.
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            assert_eq!(listing(&target), ["index.html", "old.svg"], "nothing swapped");
+            drop(interrupted);
         });
-        crate::output::remove_pending_temporaries();
-        assert_eq!(listing(parent.path()), ["report"]);
-        assert_eq!(std::fs::read_to_string(target.join("index.html")).unwrap(), "old");
-        // Once the new report is in place, the old one is only removed.
-        std::fs::create_dir(&aside).unwrap();
-        let _restore = Pending::register(Cleanup::Restore {
-            moved: aside,
-            to: target,
-        });
-        crate::output::remove_pending_temporaries();
-        assert_eq!(listing(parent.path()), ["report"]);
+        receiver.recv().unwrap();
+        let _ = write_directory(&report, &files(&["index.html", "new.svg"]), ours);
+        writer.join().unwrap();
+        assert_eq!(
+            listing(parent.path()),
+            ["report"],
+            "no staging directory left behind"
+        );
     }
 
     #[cfg(unix)]

@@ -96,15 +96,25 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
         } else {
             text(&test.name)
         };
-        writeln!(
-            out,
-            "| {name} | {} | {} | {} | {} | {} |",
-            text(&test.description),
-            text(&test.statistic),
-            text(&test.df),
-            text(&test.p),
-            text(&test.adjusted)
-        )
+        if test.p.is_empty() {
+            // A test that did not run says why in the wide column, as the page does.
+            writeln!(
+                out,
+                "| {name} | {}: {} | | | | |",
+                text(&test.description),
+                text(&test.statistic)
+            )
+        } else {
+            writeln!(
+                out,
+                "| {name} | {} | {} | {} | {} | {} |",
+                text(&test.description),
+                number(&test.statistic),
+                number(&test.df),
+                number(&test.p),
+                number(&test.adjusted)
+            )
+        }
         .unwrap();
     }
     out.push('\n');
@@ -149,6 +159,11 @@ pub fn text(text: &str) -> String {
     escaped
 }
 
+/// A number for a table cell, kept on one line: `< 1e-300` must not break after `1e-`.
+fn number(value: &str) -> String {
+    text(value).replace(' ', "&nbsp;").replace('-', "&#8209;")
+}
+
 /// Prose: escaped, with its `` `code` `` spans kept.
 fn prose(paragraph: &str) -> String {
     paragraph
@@ -190,5 +205,6 @@ mod tests {
         assert_eq!(fence_for("````"), "`````");
         assert_eq!(fence_for("plain"), "```");
         assert_eq!(prose("run `x|y` now"), "run `x|y` now");
+        assert_eq!(number("< 1e-300"), "&lt;&nbsp;1e&#8209;300");
     }
 }

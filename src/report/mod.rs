@@ -97,8 +97,18 @@ pub fn write_report(dir: &Path, document: &Document) -> Result<()> {
     write_directory(dir, &files(document), is_report)
 }
 
-/// Whether `dir` holds a report this tool wrote (its page carries the generator mark).
+/// Whether `dir` holds a report this tool wrote: its page is a regular file whose head
+/// carries the generator mark (a FIFO named `index.html` must not hang the check).
 fn is_report(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join(INDEX))
-        .is_ok_and(|page| page.contains("<meta name=\"generator\" content=\"shuffle-audit "))
+    use std::io::Read;
+    let page = dir.join(INDEX);
+    if !std::fs::symlink_metadata(&page).is_ok_and(|metadata| metadata.is_file()) {
+        return false;
+    }
+    let mut head = Vec::new();
+    std::fs::File::open(&page)
+        .and_then(|file| file.take(2048).read_to_end(&mut head))
+        .is_ok_and(|_| {
+            String::from_utf8_lossy(&head).contains("<meta name=\"generator\" content=\"shuffle-audit ")
+        })
 }

@@ -81,19 +81,22 @@ pub const GUIDE: &[&str] = &[
      are drawn in red: one or two of those among hundreds of bars is luck, a whole pattern of them is \
      a bias. In a heat map (card × position) each cell is coloured by how often that card ended at \
      that position divided by how often it should: red is too often, blue too rarely, grey is within \
-     the band. A fair shuffle gives an all-grey map.",
+     the band. A fair shuffle gives an almost all-grey map: about one cell in a thousand is \
+     coloured by chance.",
     "What to look for. Part 1 is the classic: the naive swap (`for i: swap a[i] with a[random(n)]`) \
      has n^n equally likely ways to run but only n! orders to land on, and n^n is not a multiple of \
-     n!, so some orders must come out more often than others. On 3 cards, 27 paths fall on 6 orders \
-     as 4, 5, 5, 5, 4, 4: three orders get 5/27 instead of 1/6. Fisher–Yates has exactly n! paths, \
-     one per order. Part 2 shows a different failure: an off-by-one that makes every order a single \
-     cycle, invisible in a card's position but obvious in the cycle count. Part 3 goes through the \
+     n!, so some orders must come out more often than others. On 3 cards its 27 paths fall on the \
+     orders 1 2 3, 1 3 2, 2 1 3, 2 3 1, 3 1 2 and 3 2 1 as 4, 5, 5, 5, 4 and 4: the orders 1 3 2, \
+     2 1 3 and 2 3 1 get 5/27 instead of 1/6, as text 004 found. Fisher–Yates has exactly n! paths, \
+     one per order. Part 2 shows a different failure: an off-by-one that never leaves a card in \
+     place and makes every deck a single cycle. Part 3 goes through the \
      readers' alternatives, part 4 a sampler whose C code returns the wrong variable, part 5 the \
      shuffle bags of texts 000 and 003, and part 6 a 52-card deck, where the naive swap's bias \
      shows as a pattern across the whole card × position map.",
     "The summary table lists every result with its verdict: pass, suspicious (smallest adjusted \
-     p-value below 1e-3) or fail (below 1e-6). Every algorithm the texts call wrong fails, every \
-     correct one passes; the summary chart shows how far apart the two groups are.",
+     p-value below 1e-3) or fail (below 1e-6). Every algorithm that is wrong fails, including those \
+     the texts present as correct, and every correct one passes; the summary chart shows how far \
+     apart the two groups are. Cards and items are numbered from 1 throughout, as in text 004.",
 ];
 
 /// The claims, in the order the report tells them.
@@ -146,10 +149,12 @@ pub const CLAIMS: &[Claim] = &[
         heading: "2. Texts 002 and 003: the off-by-one family makes only single cycles",
         prose: &[
             "Text 002's SHUFFLE swaps a[f] with a[random(f)] and text 003's bag draws \
-             `random.Next(position)`: both exclude the card's own place, which is Sattolo's algorithm. \
-             Every card still lands on every other position equally often, but never stays in place, \
-             and the deck always forms one single cycle. The heat map's diagonal is empty, the \
-             fixed-points chart has one bar at 0, and the cycles chart one bar at 1.",
+             `random.Next(position)`: both exclude the card's own place, which is Sattolo's algorithm \
+             (text 002's random(0) is undefined; it is taken as 0 here). No card ever stays in place: \
+             each lands on the 4 other positions a quarter of the time each instead of a fifth, so \
+             the heat map's diagonal is ×0 (dark blue) and every other cell ×1.25. And the deck \
+             always forms one single cycle: the fixed-points chart has one bar, at 0, and the cycles \
+             chart one bar, at 1.",
         ],
         job: Job::Run {
             algorithms: &["sattolo", "roguelike-shuffle"],
@@ -164,9 +169,10 @@ pub const CLAIMS: &[Claim] = &[
             "Sorting by a random floating-point key is fair (ties are practically impossible); with \
              8-bit keys, ties are common and a stable sort keeps tied cards in their old order, a \
              small bias that 2,000,000 shuffles make plain. A comparator that answers at random does \
-             not give a random order with any sorting algorithm: insertion sort and merge sort both \
-             leave the deck close to its starting order (insertion sort returns it unchanged over \
-             twenty times as often as chance). Inserting each card at a random free index, drawing \
+             not give a random order with any sorting algorithm: insertion sort leaves the deck close \
+             to its starting order (it returns it unchanged over twenty times as often as chance), \
+             while merge sort keeps each half's cards in their order and favours the heads of the \
+             halves (cards 1 and 4) on top. Inserting each card at a random free index, drawing \
              again when the index is taken, is fair, if slow. One riffle cannot reach most orders. \
              Repeating the naive pass twice shrinks its bias but does not remove it.",
         ],
@@ -189,10 +195,10 @@ pub const CLAIMS: &[Claim] = &[
         heading: "4. Text 002: BAG-PICK against its C code",
         prose: &[
             "The pseudocode picks each of the 20 subsets of 3 out of 6 equally often. The C code \
-             stores the number of picks left instead of the item: it outputs the values 3, 2, 1 every \
-             time, which are the items numbered 2, 3 and 4 here (items are numbered from 1). One bar \
-             reaches the top and the 19 others are empty; three items are chosen every time and the \
-             other three never.",
+             stores the number of picks left instead of the item, so it outputs 3, 2, 1 every time. \
+             Text 002 numbers items from 0, so these are its items 3, 2 and 1; this report numbers \
+             items from 1, where they are {2 3 4}. One bar reaches the top and the 19 others are \
+             empty; items 2, 3 and 4 are chosen every time and items 1, 5 and 6 never.",
         ],
         job: Job::Run {
             algorithms: &["bag-pick", "bag-pick-c"],
@@ -208,7 +214,9 @@ pub const CLAIMS: &[Claim] = &[
              the same item there are then between 1 and 13 draws, with a triangle-shaped law (7 is \
              the most likely gap). Text 000's bag and the Tetris 7-bag follow it. Text 003's C# bag \
              never deals the item under its cursor, so an item never comes back at the place it had \
-             in the previous cycle: the gap of exactly 7 never happens.",
+             in the previous cycle: the gap of exactly 7 never happens, and every other gap comes \
+             7/6 as often as it should. Text 000's bag and the 7-bag are the same algorithm in two \
+             shapes and see the same random numbers here, so their counts mirror each other.",
         ],
         job: Job::Stream {
             generators: &["shuffle-bag", "shuffle-bag-csharp", "tetris-7-bag"],
@@ -239,10 +247,13 @@ pub const CLAIMS: &[Claim] = &[
              an item many times in a row and starve a rare one for hundreds of draws; a bag of 20 \
              cannot run an item more than twice its copies (20) and cannot starve D for more than 39 \
              draws. The table below each result gives the longest run and the longest gap of every \
-             item; the run and gap charts of `iid` follow the exact law of independent draws.",
+             item; the run and gap charts of `iid` follow the exact law of independent draws. The \
+             comments' `unrandomness` generator, which makes an item less likely each time it is \
+             drawn, does shorten the droughts, but forgets the weights: it deals each of the four \
+             items about a quarter of the time, and fails.",
         ],
         job: Job::Stream {
-            generators: &["iid", "refill-list", "shuffle-bag"],
+            generators: &["iid", "refill-list", "shuffle-bag", "unrandomness"],
             items: "A:10,B:5,C:4,D:1",
             length: 10_000,
             streams: 1_000,
@@ -253,11 +264,13 @@ pub const CLAIMS: &[Claim] = &[
         prose: &[
             "A reader suggests histogramming the position of the first card in a large deck after the \
              naive swap. Here that histogram is flat: card 1 is swapped away at the first step to a \
-             uniformly random place, and this naive swap never favours where it goes. The bias is \
-             elsewhere: the top position holds card 2 about 1.35 times as often as it should and card \
-             52 only 0.74 times as often. The heat map shows the pattern across the whole deck: as on \
-             4 cards, cards tend to end a little nearer the top than they started, card 1's row and \
-             the bottom position are uniform, and Fisher–Yates gives a grey map.",
+             uniformly random place, and this naive swap never favours where it goes. The reader's \
+             picture is right about the top position instead: low-numbered cards land there too \
+             often, card 2 about 1.35 times as often as it should and card 52 only 0.74 times. The \
+             heat map shows the pattern across the whole deck: as on 4 cards, cards tend to end a \
+             little nearer the top than they started, while card 1's row and the bottom position are \
+             uniform. Fisher–Yates gives an almost grey map (a few of its 2,704 cells are coloured \
+             by chance).",
         ],
         job: Job::Run {
             algorithms: &["naive-swap", "fisher-yates"],

@@ -13,6 +13,10 @@ use crate::error::{Error, Result};
 /// own run and gap histograms).
 pub const MAX_ITEMS: usize = 1_000;
 
+/// The longest item name, in characters: names are columns of tables and labels of
+/// charts.
+pub const MAX_NAME_CHARS: usize = 64;
+
 /// The most decimal places a weight may have.
 pub const MAX_DECIMALS: u32 = 6;
 
@@ -123,11 +127,8 @@ impl Items {
             if name.is_empty() {
                 return Err(format!("item {} has an empty name", i + 1));
             }
-            if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                return Err(format!(
-                    "item name '{}' contains white space",
-                    name.escape_debug()
-                ));
+            if let Some(problem) = name_problem(name) {
+                return Err(format!("item name '{}' {problem}", name.escape_debug()));
             }
             if pairs[..i].iter().any(|(earlier, _)| earlier == name) {
                 return Err(format!("item '{name}' is given twice"));
@@ -224,6 +225,34 @@ impl Items {
 
 /// `12.702` as `(12, "702")`, or what is wrong with `text`: weights are plain
 /// non-negative decimals (exact, so no exponent).
+/// Why `name` cannot name an item, if it cannot. Names end up in tables, charts and
+/// web pages: they are kept short, printable, and free of characters that XML forbids
+/// or that reorder the text around them.
+fn name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        return Some(format!(
+            "is {length} characters long; at most {MAX_NAME_CHARS} are allowed"
+        ));
+    }
+    for c in name.chars() {
+        let code = u32::from(c);
+        let problem = if c.is_whitespace() {
+            "contains white space"
+        } else if c.is_control() {
+            "contains a control character"
+        } else if (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE {
+            "contains a Unicode noncharacter"
+        } else if matches!(code, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069) {
+            "contains a bidirectional control character"
+        } else {
+            continue;
+        };
+        return Some(format!("{problem} (U+{code:04X})"));
+    }
+    None
+}
+
 fn parse_decimal(text: &str) -> Result<(u64, &str), &'static str> {
     const NOT_A_NUMBER: &str = "is not a non-negative decimal number (like 50 or 12.702)";
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
@@ -247,6 +276,20 @@ fn parse_decimal(text: &str) -> Result<(u64, &str), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_would_break_tables_charts_or_pages_are_refused() {
+        let error = |spec: &str| Items::parse(spec).unwrap_err().to_string();
+        let long = "W".repeat(MAX_NAME_CHARS + 1);
+        assert!(error(&format!("{long}:1,b:1")).contains("is 65 characters long; at most 64"));
+        assert!(error("a\u{7}:1,b:1").contains("contains a control character (U+0007)"));
+        assert!(error("a\u{FFFF}:1,b:1").contains("noncharacter (U+FFFF)"));
+        assert!(error("a\u{202E}x:1,b:1").contains("bidirectional control character (U+202E)"));
+        assert!(error("a b:1,c:1").contains("white space"));
+        // Markup and any other printable text is fine: the pages escape it.
+        assert!(Items::parse("<script>:1,&\"':2,♠K:1").is_ok());
+        assert!(Items::parse(&format!("{}:1,b:1", "W".repeat(MAX_NAME_CHARS))).is_ok());
+    }
 
     #[test]
     fn counts_weights_and_boggle_parse_exactly() {

@@ -258,6 +258,17 @@ impl Chart {
             let top = self.y(bars.observed[i] as f64);
             let color = if self.outside[i] { OUTSIDE } else { BAR };
             canvas.mark(left, top, right, baseline, color)?;
+            // A bar too short to see that is outside its band (an outcome that never
+            // came out) still shows its colour: a stub on the baseline.
+            if self.outside[i] && baseline - top < 3 {
+                let stub = Area {
+                    left,
+                    top: baseline - 3,
+                    width: (right - left).max(1),
+                    height: 3,
+                };
+                canvas.panel(stub, OUTSIDE_SWATCH, 1.0)?;
+            }
         }
         self.draw_band(canvas, bars)?;
         self.draw_expected(canvas, bars)?;

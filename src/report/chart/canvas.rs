@@ -283,13 +283,14 @@ impl Canvas<'_> {
     }
 }
 
-/// Text without control characters, which XML cannot hold even escaped. Escaping itself
-/// is plotters' job.
+/// Text without control characters and noncharacters (U+FFFE, U+FFFF), which XML cannot
+/// hold even escaped. Escaping itself is plotters' job.
 fn printable(text: &str) -> Cow<'_, str> {
-    match text.chars().any(char::is_control) {
+    let unfit = |c: char| c.is_control() || u32::from(c) & 0xFFFE == 0xFFFE;
+    match text.chars().any(unfit) {
         true => text
             .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
+            .map(|c| if unfit(c) { ' ' } else { c })
             .collect::<String>()
             .into(),
         false => text.into(),
@@ -473,8 +474,10 @@ impl LogAxis {
 }
 
 /// Which of `count` labels `pitch` pixels apart to show, each needing `need` pixels
-/// (its width and a gap): all of them, or the first and every k-th counting from 1
-/// (1, 5, 10, 15…) for the smallest round k that keeps them apart. Returns k too.
+/// (its width and a gap): all of them, every other one (1, 3, 5…), or the first and
+/// every k-th counting from 1 (1, 10, 15…, or 1, 5, 10… when 5 is far enough from 1) for
+/// the smallest round k that keeps them apart. The first is always labelled: it is the
+/// card a reader looks for first. Returns k too.
 pub(super) fn sparse(count: usize, pitch: f64, need: f64) -> (usize, Vec<usize>) {
     let k = [
         1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
@@ -482,14 +485,16 @@ pub(super) fn sparse(count: usize, pitch: f64, need: f64) -> (usize, Vec<usize>)
     .into_iter()
     .find(|&k| k as f64 * pitch >= need)
     .unwrap_or(10_000);
-    if k == 1 {
-        return (1, (0..count).collect());
+    match k {
+        1 => (1, (0..count).collect()),
+        // Every other label: 1, 3, 5… (2, 4, 6… would leave the first unlabelled).
+        2 => (2, (0..count).step_by(2).collect()),
+        // The first, then round numbers far enough from it: 1, 10, 15… when 5 is too close.
+        _ => {
+            let round = (0..count).filter(|i| (i + 1) % k == 0 && *i as f64 * pitch >= need);
+            (k, std::iter::once(0).take(count.min(1)).chain(round).collect())
+        }
     }
-    let mut shown: Vec<usize> = (0..count).filter(|i| (i + 1) % k == 0).collect();
-    if count > 0 && shown.first().is_none_or(|&first| first as f64 * pitch >= need) {
-        shown.insert(0, 0);
-    }
-    (k, shown)
 }
 
 #[cfg(test)]
@@ -514,17 +519,21 @@ mod tests {
 
     #[test]
     fn control_characters_become_spaces() {
-        assert_eq!(printable("a\u{0}b\nc"), "a b c");
+        assert_eq!(printable("a\u{0}b\nc\u{FFFF}"), "a b c ");
         assert!(matches!(printable("plain"), Cow::Borrowed(_)));
     }
 
     #[test]
     fn labels_are_spaced_by_round_steps() {
         assert_eq!(sparse(3, 72.0, 14.0), (1, vec![0, 1, 2]));
-        // 52 rows of 10 pixels: every other, from the 2nd (the 1st would touch it).
+        // 52 rows of 10 pixels: every other, from the 1st (card 1 is always labelled).
         let (k, shown) = sparse(52, 10.0, 14.0);
         assert_eq!(k, 2);
-        assert_eq!(shown, (0..52).filter(|i| i % 2 == 1).collect::<Vec<_>>());
+        assert_eq!(shown, (0..52).filter(|i| i % 2 == 0).collect::<Vec<_>>());
+        // 52 bars of 6 pixels need k = 5, and 5 is too close to 1: 1, 10, 15…
+        let (k, shown) = sparse(52, 6.0, 28.0);
+        assert_eq!(k, 5);
+        assert_eq!(&shown[..3], &[0, 9, 14]);
         let (k, hundred) = sparse(100, 5.6, 14.0);
         assert_eq!(k, 5);
         assert_eq!(&hundred[..4], &[0, 4, 9, 14]);

@@ -241,9 +241,9 @@ impl Chart {
         let mut titles: Titles = input.titles.clone();
         if table.aggregated() {
             titles.subtitle.push_str(&format!(
-                " · each cell sums {} × {}",
-                counted(table.block.0, &input.row_axis),
-                counted(table.block.1, &input.column_axis)
+                " · each cell sums a block of {} × {}",
+                counted(table.block.0, "row"),
+                counted(table.block.1, "column")
             ));
         }
         let header = Header::new(&titles, width);
@@ -499,7 +499,7 @@ mod tests {
         let svg = heat_map(&table(150, 1_000_000.0, 0.3));
         parse(&svg);
         assert_eq!(count_cells(&svg), 75 * 75);
-        assert!(svg.contains("where each card ended up · each cell sums 2 cards × 2 positions"));
+        assert!(svg.contains("where each card ended up · each cell sums a block of 2 rows × 2 columns"));
         assert!(svg.contains("1–2"), "block labels");
 
         let svg = heat_map(&table(100, 1_000_000.0, 0.3));

@@ -169,30 +169,6 @@ pub(super) fn ratio(value: f64) -> String {
     format!("×{text}")
 }
 
-/// A p-value given as −log10 p, without underflow: `0.41`, `0.012`, `3.2e-9`,
-/// `1e-250`, and `< 1e-300` beyond what a double holds.
-pub(super) fn p_value(minus_log10_p: f64) -> String {
-    if !minus_log10_p.is_finite() || minus_log10_p > 300.0 {
-        return "< 1e-300".to_string();
-    }
-    let v = minus_log10_p.max(0.0);
-    if v < 3.0 {
-        let p = 10f64.powf(-v);
-        let text = format!("{p:.3}");
-        return text.trim_end_matches('0').trim_end_matches('.').to_string();
-    }
-    // p = m·10^-k with m in [1, 10).
-    let mut k = v.ceil();
-    let mut m = 10f64.powf(k - v);
-    if format!("{m:.1}") == "10.0" {
-        m = 1.0;
-        k -= 1.0;
-    }
-    let m = format!("{m:.1}");
-    let m = m.strip_suffix(".0").unwrap_or(&m);
-    format!("{m}e-{k}")
-}
-
 /// `1 bar`, `2 bars`.
 pub(super) fn counted(count: usize, noun: &str) -> String {
     match count {
@@ -284,14 +260,6 @@ mod tests {
         assert_eq!(ratio(12.4), "×12");
         assert_eq!(ratio(0.0), "×0");
         assert_eq!(ratio(0.05), "×0.05");
-        assert_eq!(p_value(0.0), "1");
-        assert_eq!(p_value(-1e-12), "1");
-        assert_eq!(p_value(1.920_818_75), "0.012");
-        assert_eq!(p_value(8.494_85), "3.2e-9");
-        assert_eq!(p_value(250.0), "1e-250");
-        assert_eq!(p_value(5.999_999_99), "1e-6");
-        assert_eq!(p_value(400.0), "< 1e-300");
-        assert_eq!(p_value(f64::INFINITY), "< 1e-300");
         assert_eq!(counted(1, "bar"), "1 bar");
         assert_eq!(counted(1200, "order"), "1,200 orders");
         assert_eq!(plural("subset"), "subsets");

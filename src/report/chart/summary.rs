@@ -16,7 +16,7 @@ use super::canvas::{
 };
 use super::style::{
     FAIL, GRID, INCONCLUSIVE, INK, LEGEND_SIZE, MARGIN, PASS, SOFT_INK, SUSPICIOUS, SUSPICIOUS_LINE, WHITE,
-    dark, nice_step, p_value, tick_number, ticks,
+    dark, nice_step, tick_number, ticks,
 };
 use super::{Summary, SummaryRow};
 use crate::output::text::format_probability;
@@ -238,7 +238,12 @@ impl Chart {
             let tip = (end + 9, middle);
             canvas.polygon(vec![(end, top - 2), tip, (end, bottom + 2)], fill, 1.0)?;
         }
-        let words = format!("{} · p = {}", row.verdict, p_value(value)).replace("= <", "<");
+        let words = format!(
+            "{} · p = {}",
+            row.verdict,
+            crate::stats::PValue::from_log10(-value)
+        )
+        .replace("= <", "<");
         let width = LABEL_FONT.width(&words).ceil() as i32;
         if !beyond && end + 6 + width <= self.plot.right() {
             on_white(canvas, &words, (end + 6, middle), INK)
@@ -368,8 +373,8 @@ mod tests {
             "{bars:?}"
         );
         assert!(svg.contains("fail · p &lt; 1e-300"));
-        assert!(svg.contains("fail · p = 1e-250"));
-        assert!(svg.contains("fail · p = 2e-9"));
+        assert!(svg.contains("fail · p = 1.0e-250"));
+        assert!(svg.contains("fail · p = 2.0e-9"));
         // The axis stops at its cap, not at 250: 8.7 keeps a readable length.
         assert!(bars[4].2 * 8 > bars[1].2, "{bars:?}");
         assert!(svg.contains(">\n50\n<") || svg.contains(">\n10\n<"));

@@ -19,11 +19,15 @@ use crate::output::text::{format_statistic, group_thousands};
 use crate::run::RunReport;
 use crate::stats::Fit;
 
-use super::chart::{self, Bars, Titles};
-use super::document::{ChartFile, Part, TestRow, slug};
+use super::chart::{self, Bars, Ratios, Titles};
+use super::document::{ChartFile, Part, ResultSection, TestRow, slug};
 
 /// The most bars a chart of a law gets; the rest of the tail is summed into the last.
 pub const MOST_LAW_BARS: usize = 40;
+
+/// A law chart asked for a logarithmic axis gets one when its largest expected count is
+/// more than this many times its smallest.
+pub const LOG_SCALE_FROM_SPAN: f64 = 100.0;
 
 /// The part of a report that one `run` makes: a section per algorithm. Results are
 /// numbered from `first`, so that their files do not clash with other parts'.
@@ -37,23 +41,17 @@ pub fn run_part(report: &RunReport, heading: &str, prose: &[String], first: usiz
                 .sampler_results
                 .iter()
                 .map(|result| sampler_section(report, result)),
-        )
-        .enumerate()
-        .map(|(i, mut section)| {
-            number(&mut section, first + i);
-            section
-        })
-        .collect();
+        );
     Part {
         heading: heading.to_string(),
         prose: prose.to_vec(),
+        results: numbered(results, first),
         settings: run_settings_line(report),
         label: match report.settings.k {
             None => format!("{} cards", report.settings.n),
             Some(k) => format!("{k} of {}", report.settings.n),
         },
         command: crate::output::text::reproduce_command(report),
-        results,
     }
 }
 
@@ -72,13 +70,19 @@ pub fn run_settings_line(report: &RunReport) -> String {
     )
 }
 
-/// Gives a section its number: its id and its charts' file names start with it, so that
-/// names are unique in a report and sort in reading order.
-pub(crate) fn number(section: &mut super::document::ResultSection, index: usize) {
-    section.id = format!("{:02}-{}", index, slug(&section.name));
-    for chart in &mut section.charts {
-        chart.file_name = format!("{}-{}", section.id, chart.file_name);
-    }
+/// Numbers the sections from `first`: their ids and their charts' file names start with
+/// the number, so that names are unique in a report and sort in reading order.
+pub(crate) fn numbered(sections: impl Iterator<Item = ResultSection>, first: usize) -> Vec<ResultSection> {
+    sections
+        .enumerate()
+        .map(|(i, mut section)| {
+            section.id = format!("{:02}-{}", first + i, slug(&section.name));
+            for chart in &mut section.charts {
+                chart.file_name = format!("{}-{}", section.id, chart.file_name);
+            }
+            section
+        })
+        .collect()
 }
 
 /// The rows of a tests table, `rejects` marking adjusted p-values below `alpha`.
@@ -146,6 +150,19 @@ pub(crate) fn uniform_bars(
     per_cell_bars(titles, labels, observed, trials, |_| probability, axes)
 }
 
+/// The count/expected ratios of cells that should all be `trials / cells` each, with
+/// the 99.9 % band of one cell's ratio: tables too large for a bar per cell.
+pub(crate) fn uniform_ratios(titles: Titles, counts: &[u64], trials: u64, cell: &str) -> Ratios {
+    let expected = trials as f64 / counts.len() as f64;
+    let (low, high) = chart::binomial_band(trials, 1.0 / counts.len() as f64);
+    Ratios {
+        titles,
+        ratios: counts.iter().map(|&count| count as f64 / expected).collect(),
+        band: (low / expected, high / expected),
+        cell: cell.to_string(),
+    }
+}
+
 /// Bars of counts where cell `i` has probability `probability(i)` in each of `trials`.
 pub(crate) fn per_cell_bars(
     titles: Titles,
@@ -174,6 +191,7 @@ pub(crate) fn per_cell_bars(
 /// same values, out of `total`. Bars run while either side still has something to
 /// show (an expected count of at least one half, or a count), at most
 /// [`MOST_LAW_BARS`]; whatever lies beyond is summed into the last bar, labelled `v+`.
+/// `log_scale` asks for a logarithmic count axis, given where the law spans decades.
 pub(crate) fn law_bars(
     titles: Titles,
     first: usize,
@@ -216,7 +234,14 @@ pub(crate) fn law_bars(
         |i| probabilities[i],
         (x_axis, y_axis),
     );
-    bars.log_scale = log_scale;
+    // A logarithmic axis only where the law's tail spans decades: on a law within one
+    // decade (a 7-bag's gaps) it would flatten the very shape the chart is there to show.
+    let positive = bars.expected.iter().copied().filter(|&e| e > 0.0);
+    let span = positive.clone().fold(0.0, f64::max) / positive.fold(f64::INFINITY, f64::min);
+    bars.log_scale = log_scale && span > LOG_SCALE_FROM_SPAN;
+    if bars.log_scale {
+        bars.titles.subtitle.push_str(" (log scale)");
+    }
     bars
 }
 
@@ -244,7 +269,16 @@ mod tests {
         let whole = law_bars(titles(), 1, &observed, &law, 1000, ("x", "y"), true);
         assert_eq!(whole.labels.last().unwrap(), "6");
         assert_eq!(whole.observed.iter().sum::<u64>(), 100);
-        assert!(whole.log_scale);
+        // Expected counts from 500 down to 5 span two decades exactly: still linear.
+        assert!(!whole.log_scale);
+        assert_eq!(whole.titles.subtitle, "s");
+        // One more decade of tail, and the axis turns logarithmic (and says so).
+        let tail = [0.5, 0.3, 0.15, 0.03, 0.0195, 0.0005];
+        let wide = law_bars(titles(), 1, &observed, &tail, 10_000, ("x", "y"), true);
+        assert!(wide.log_scale);
+        assert_eq!(wide.titles.subtitle, "s (log scale)");
+        // Asked for a linear axis, a law gets one whatever its span.
+        assert!(!law_bars(titles(), 1, &observed, &tail, 10_000, ("x", "y"), false).log_scale);
     }
 
     #[test]

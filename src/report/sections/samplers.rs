@@ -8,9 +8,9 @@ use crate::output::text::group_thousands;
 use crate::output::text::samplers::{render_findings, subset_label};
 use crate::run::{RunReport, SamplerResult};
 
-use super::super::chart::{self, Ratios, Titles};
+use super::super::chart::{self, Titles};
 use super::super::document::ResultSection;
-use super::{chart_file, findings, per_cell_bars, test_rows, uniform_bars};
+use super::{chart_file, findings, per_cell_bars, test_rows, uniform_bars, uniform_ratios};
 
 /// Subset tables up to this size get one bar per subset.
 pub const SUBSET_BARS_UP_TO: usize = 720;
@@ -20,7 +20,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
     let title = format!(
-        "{} · {k} of {n} items · {} samples · seed {}",
+        "{} · {k} of {n} items · {} samples · seed\u{a0}{}",
         result.name,
         group_thousands(trials),
         report.seed
@@ -47,20 +47,18 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
                 )),
             ));
         } else {
-            let expected = trials as f64 / counts.len() as f64;
-            let (low, high) = chart::binomial_band(trials, 1.0 / counts.len() as f64);
             charts.push(chart_file(
                 "subset-ratios",
                 format!(
                     "The {} subsets by how often each came out, as a ratio to the equal share",
                     group_thousands(counts.len() as u64)
                 ),
-                chart::ratio_histogram(&Ratios {
-                    titles: titles("subsets by count / expected count"),
-                    ratios: counts.iter().map(|&count| count as f64 / expected).collect(),
-                    band: (low / expected, high / expected),
-                    cell: "subset".to_string(),
-                }),
+                chart::ratio_histogram(&uniform_ratios(
+                    titles("subsets by count / expected count"),
+                    counts,
+                    trials,
+                    "subset",
+                )),
             ));
         }
     }

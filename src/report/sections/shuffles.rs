@@ -15,9 +15,9 @@ use crate::run::{AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
-use super::super::chart::{self, HeatMap, Ratios, Titles};
+use super::super::chart::{self, HeatMap, Titles};
 use super::super::document::ResultSection;
-use super::{chart_file, findings, law_bars, test_rows, uniform_bars};
+use super::{chart_file, findings, law_bars, test_rows, uniform_bars, uniform_ratios};
 
 /// Decks up to this size get one bar per order.
 pub const ORDER_BARS_UP_TO_N: usize = 6;
@@ -30,7 +30,7 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
     let tally = &result.tally;
     let (n, trials) = (tally.n, tally.trials);
     let title = format!(
-        "{} · {n} cards · {} shuffles · seed {}",
+        "{} · {n} cards · {} shuffles · seed\u{a0}{}",
         result.name,
         group_thousands(trials),
         report.seed
@@ -55,20 +55,18 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
                 )),
             ));
         } else {
-            let expected = trials as f64 / counts.len() as f64;
-            let (low, high) = chart::binomial_band(trials, 1.0 / counts.len() as f64);
             charts.push(chart_file(
                 "order-ratios",
                 format!(
                     "The {} orders by how often each came out, as a ratio to the equal share",
                     group_thousands(counts.len() as u64)
                 ),
-                chart::ratio_histogram(&Ratios {
-                    titles: titles("orders by count / expected count"),
-                    ratios: counts.iter().map(|&count| count as f64 / expected).collect(),
-                    band: (low / expected, high / expected),
-                    cell: "order".to_string(),
-                }),
+                chart::ratio_histogram(&uniform_ratios(
+                    titles("orders by count / expected count"),
+                    counts,
+                    trials,
+                    "order",
+                )),
             ));
         }
     }

@@ -13,27 +13,31 @@ use crate::stream::{StreamReport, StreamResult};
 
 use super::super::chart::{self, HeatMap, Titles};
 use super::super::document::{ChartFile, Part, ResultSection};
-use super::{chart_file, findings, law_bars, number, per_cell_bars, test_rows};
+use super::{chart_file, findings, law_bars, numbered, per_cell_bars, test_rows};
 
 /// The part of a report that one `stream` run makes, results numbered from `first`.
 pub fn stream_part(report: &StreamReport, heading: &str, prose: &[String], first: usize) -> Part {
-    let results = report
-        .results
-        .iter()
-        .enumerate()
-        .map(|(i, result)| {
-            let mut section = stream_section(report, result);
-            number(&mut section, first + i);
-            section
-        })
-        .collect();
+    let results = report.results.iter().map(|result| stream_section(report, result));
     Part {
         heading: heading.to_string(),
         prose: prose.to_vec(),
         settings: stream_settings_line(report),
-        label: format!("items {}", report.settings.items.spec),
+        label: items_label(report),
         command: reproduce_command(report),
-        results,
+        results: numbered(results, first),
+    }
+}
+
+/// The items in a few words, for the summary: `7 items`, `4 weighted items`, `Boggle
+/// letters`.
+fn items_label(report: &StreamReport) -> String {
+    let items = &report.settings.items;
+    if items.spec == "boggle" {
+        "Boggle letters".to_string()
+    } else if items.units.iter().all(|&units| units == items.units[0]) {
+        format!("{} items", items.len())
+    } else {
+        format!("{} weighted items", items.len())
     }
 }
 
@@ -56,7 +60,7 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
     let tally = &result.tally;
     let analysis = &result.analysis;
     let title = format!(
-        "{} · {} items · {} streams × {} draws · seed {}",
+        "{} · {} items · {} streams × {} draws · seed\u{a0}{}",
         result.name,
         names.len(),
         group_thousands(settings.streams),
@@ -84,9 +88,9 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         let runs = tally.all_runs();
         charts.push(chart_file(
             "runs",
-            "Lengths of runs of one item, against the exact law of independent draws (log scale)".to_string(),
+            "Lengths of runs of one item, against the exact law of independent draws".to_string(),
             chart::bars(&law_bars(
-                titles("run lengths, against theory (log scale)"),
+                titles("run lengths, against theory"),
                 1,
                 &runs.folded(law.len()),
                 law,
@@ -101,11 +105,11 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         charts.push(chart_file(
             "gaps",
             format!(
-                "Gaps between two draws of the same item, against theory: {} (log scale)",
+                "Gaps between two draws of the same item, against theory: {}",
                 analysis.theory.describe()
             ),
             chart::bars(&law_bars(
-                titles("gaps between copies of an item, against theory (log scale)"),
+                titles("gaps between copies of an item, against theory"),
                 1,
                 &gaps.folded(law.len()),
                 law,
