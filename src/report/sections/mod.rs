@@ -129,6 +129,14 @@ pub(crate) fn findings(render: impl FnOnce(&mut String)) -> String {
         .join("\n")
 }
 
+/// The titles of a result's charts: its own title (what ran) above each chart's subtitle.
+pub(crate) fn titled(title: String) -> impl Fn(&str) -> Titles {
+    move |subtitle| Titles {
+        title: title.clone(),
+        subtitle: subtitle.to_string(),
+    }
+}
+
 /// A chart file named `name.svg` (numbered later by [`number`]).
 pub(crate) fn chart_file(name: &str, caption: String, svg: String) -> ChartFile {
     ChartFile {

@@ -8,9 +8,9 @@ use crate::output::text::group_thousands;
 use crate::output::text::samplers::{render_findings, subset_label};
 use crate::run::{RunReport, SamplerResult};
 
-use super::super::chart::{self, Titles};
+use super::super::chart;
 use super::super::document::ResultSection;
-use super::{chart_file, findings, per_cell_bars, test_rows, uniform_bars, uniform_ratios};
+use super::{chart_file, findings, per_cell_bars, test_rows, titled, uniform_bars, uniform_ratios};
 
 /// Subset tables up to this size get one bar per subset.
 pub const SUBSET_BARS_UP_TO: usize = 720;
@@ -25,10 +25,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
         group_thousands(trials),
         report.seed
     );
-    let titles = |subtitle: &str| Titles {
-        title: title.clone(),
-        subtitle: subtitle.to_string(),
-    };
+    let titles = titled(title);
     let mut charts = Vec::new();
     if let Some(counts) = &tally.subset_counts {
         if counts.len() <= SUBSET_BARS_UP_TO {

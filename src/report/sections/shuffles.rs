@@ -15,9 +15,9 @@ use crate::run::{AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
-use super::super::chart::{self, HeatMap, Titles};
+use super::super::chart::{self, HeatMap};
 use super::super::document::ResultSection;
-use super::{chart_file, findings, law_bars, test_rows, uniform_bars, uniform_ratios};
+use super::{chart_file, findings, law_bars, test_rows, titled, uniform_bars, uniform_ratios};
 
 /// Decks up to this size get one bar per order.
 pub const ORDER_BARS_UP_TO_N: usize = 6;
@@ -35,10 +35,7 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
         group_thousands(trials),
         report.seed
     );
-    let titles = |subtitle: &str| Titles {
-        title: title.clone(),
-        subtitle: subtitle.to_string(),
-    };
+    let titles = titled(title);
     let mut charts = Vec::new();
     if let Some(counts) = &tally.permutation_counts {
         if n <= ORDER_BARS_UP_TO_N {

@@ -13,7 +13,7 @@ use crate::stream::{StreamReport, StreamResult};
 
 use super::super::chart::{self, HeatMap, Titles};
 use super::super::document::{ChartFile, Part, ResultSection};
-use super::{chart_file, findings, law_bars, numbered, per_cell_bars, test_rows};
+use super::{chart_file, findings, law_bars, numbered, per_cell_bars, test_rows, titled};
 
 /// The part of a report that one `stream` run makes, results numbered from `first`.
 pub fn stream_part(report: &StreamReport, heading: &str, prose: &[String], first: usize) -> Part {
@@ -67,10 +67,7 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         group_thousands(settings.length),
         report.seed
     );
-    let titles = |subtitle: &str| Titles {
-        title: title.clone(),
-        subtitle: subtitle.to_string(),
-    };
+    let titles = titled(title);
     let probabilities = settings.items.probabilities();
     let mut charts = vec![chart_file(
         "frequencies",
