@@ -2,9 +2,23 @@
 # Simulation throughput against loops that only make the same random draws, on all
 # cores (issue 2's speed goal: 3-card Fisher-Yates with every tally at >= 0.8x its
 # draw-only loop). Prints each figure and the ratio, then shuffle-bag stream throughput
-# in draws per second (issue 3); see benches/throughput.rs.
+# in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times.
 #
 # Usage: scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench --quiet --bench throughput
+
+# Exact enumeration (issue 5's goal: naive swap on 8 cards, 8^8 = 16.8 M paths, in under
+# 1 s, and on 9 cards, 9^9 = 387 M paths, in under 30 s, on 2 cores), timed end to end
+# through the command line, best of three.
+cargo build --quiet --release
+TIMEFORMAT=%R
+for cards in 8 9; do
+    times=""
+    for _ in 1 2 3; do
+        times+=" $( { time ./target/release/shuffle-audit exact naive-swap --n "$cards" >/dev/null; } 2>&1 )"
+    done
+    echo "$times" | awk -v n="$cards" '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
+        printf "exact naive-swap, %d cards (%d^%d paths): %.2f s (best of 3)\n", n, n, n, best }'
+done

@@ -18,7 +18,8 @@ use shuffle_audit::catalogue::{
     AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SHUFFLES, entries,
 };
 use shuffle_audit::output::{
-    Destination, csv, json, remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
+    Destination, csv, exact_json, exact_text, json, remove_pending_temporaries, stream_csv, stream_json,
+    stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::report::{self, Document};
@@ -44,6 +45,9 @@ enum Command {
     Run(RunArgs),
     /// Draw endless item streams (i.i.d. picks, shuffle bags) and test what they deal.
     Stream(StreamArgs),
+    /// Enumerate every random path of catalogue algorithms on a small deck: each order's
+    /// exact probability.
+    Exact(ExactArgs),
     /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
@@ -116,6 +120,28 @@ struct CommonArgs {
 }
 
 #[derive(Args)]
+struct ExactArgs {
+    /// Algorithms to enumerate, e.g. `naive-swap fisher-yates` (see `list`).
+    #[arg(required = true, value_name = "ALGORITHM")]
+    algorithms: Vec<String>,
+    /// Cards in the deck, or items to pick from (2 to 10 for whole orders).
+    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
+    n: usize,
+    /// Items each sampler picks (samplers only).
+    #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
+    k: Option<usize>,
+    /// List outcomes most likely first (default: in lexicographic order).
+    #[arg(long)]
+    sort: bool,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write every outcome's exact probability as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+#[derive(Args)]
 struct ReportArgs {
     /// The directory to write (replaced as a whole if it holds an earlier report).
     #[arg(long, value_name = "DIR", default_value = "reports")]
@@ -153,6 +179,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_command(args),
         Command::Stream(args) => stream_command(args),
+        Command::Exact(args) => exact_command(&args),
         Command::List(args) => list_command(&args),
         Command::Report(args) => report_command(&args),
     };
@@ -330,6 +357,43 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     );
     write_report_to(report_to.as_deref(), || report::stream_document(&report))?;
     delivered
+}
+
+fn exact_command(args: &ExactArgs) -> Result<()> {
+    let specs = args
+        .algorithms
+        .iter()
+        .map(|name| AlgorithmSpec::parse(name))
+        .collect::<Result<Vec<_>>>()?;
+    let settings = shuffle_audit::exact::ExactSettings {
+        n: args.n,
+        k: args.k,
+        threads: args.threads.unwrap_or_else(default_threads),
+    };
+    refuse_repeats(
+        "algorithm",
+        specs.iter().map(|spec| spec.display_name(settings.n)),
+    )?;
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let mut progress = TerminalProgress::new(0, "paths");
+    let report = shuffle_audit::exact::exact(&specs, &settings, &progress)?;
+    progress.finish();
+    let order = if args.sort {
+        exact_text::Order::ByProbability
+    } else {
+        exact_text::Order::Natural
+    };
+    deliver(
+        Exports {
+            json_to,
+            csv_to: None,
+        },
+        None,
+        || exact_text::render(&report, order),
+        |out| exact_json::write(&report, out),
+        |_| Ok(()),
+    )
 }
 
 fn report_command(args: &ReportArgs) -> Result<()> {

@@ -7,6 +7,8 @@
 pub mod csv;
 mod destination;
 mod directory;
+pub mod exact_json;
+pub mod exact_text;
 pub mod json;
 pub mod stream_csv;
 pub mod stream_json;

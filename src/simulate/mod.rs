@@ -100,6 +100,11 @@ impl Engine {
         self.pool.current_num_threads()
     }
 
+    /// Runs `work` inside the pool, so that its parallel iterators use these workers.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(work)
+    }
+
     /// Runs `trials` trials in chunks on every worker and returns one accumulator per
     /// worker. `work(accumulator, source, count, progress)` must run `count` trials
     /// drawing only from `source`, and may report finished trials as it goes; the caller

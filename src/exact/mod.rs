@@ -1,0 +1,130 @@
+//! Exact analysis: every random path enumerated, and exact position matrices.
+//!
+//! Simulation says "probably biased"; this module says "this order has probability
+//! 5/27". It drives the catalogue's own code with a source that answers from a list
+//! ([`enumerate`]), so what is enumerated is exactly what is simulated.
+
+pub mod enumerate;
+
+use std::time::{Duration, Instant};
+
+use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind};
+use crate::error::{Error, Result};
+use crate::simulate::{Engine, Progress, check_thread_count};
+pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactSettings {
+    /// Cards in the deck, or items to pick from.
+    pub n: usize,
+    /// Items each sampler picks (samplers only).
+    pub k: Option<usize>,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One algorithm's exact law.
+#[derive(Clone, Debug)]
+pub struct ExactResult {
+    /// Its name as it ran.
+    pub name: String,
+    /// Its catalogue entry.
+    pub entry: &'static CatalogueEntry,
+    /// The verdict it deserves at this size.
+    pub expected: Expectation,
+    /// The law over orders (Lehmer ranks) or selections.
+    pub law: ExactLaw,
+    /// Whether its outcomes are ordered selections (samplers that promise an order)
+    /// rather than orders of the whole deck or subsets.
+    pub ordered: bool,
+    /// Wall-clock time of the enumeration.
+    pub elapsed: Duration,
+}
+
+/// A finished `exact` run.
+#[derive(Clone, Debug)]
+pub struct ExactReport {
+    /// The settings.
+    pub settings: ExactSettings,
+    /// One per algorithm, in the order given.
+    pub results: Vec<ExactResult>,
+}
+
+/// Enumerates every algorithm of `specs` on `settings`.
+pub fn exact(
+    specs: &[AlgorithmSpec],
+    settings: &ExactSettings,
+    progress: &dyn Progress,
+) -> Result<ExactReport> {
+    let n = settings.n;
+    if n < 2 {
+        return Err(Error::BadOption {
+            option: "--n",
+            problem: format!("must be at least 2 (got {n})"),
+        });
+    }
+    check_thread_count(settings.threads)?;
+    if let Some(spec) = specs
+        .iter()
+        .find(|spec| (spec.kind() == Kind::Sampler) != settings.k.is_some())
+    {
+        return Err(Error::Usage(match settings.k {
+            None => format!(
+                "{} is a sampler: give --k (how many of the n items it picks)",
+                spec.entry.name
+            ),
+            Some(_) => format!("--k applies to samplers; {} is a shuffle", spec.entry.name),
+        }));
+    }
+    if let Some(k) = settings.k
+        && !(1..n).contains(&k)
+    {
+        return Err(Error::BadOption {
+            option: "--k",
+            problem: format!("must be between 1 and n-1 (got {k} with --n {n})"),
+        });
+    }
+    let engine = Engine::new(settings.threads)?;
+    let results = specs
+        .iter()
+        .map(|spec| {
+            let started = Instant::now();
+            let law = engine
+                .install(
+                    || match (spec.algorithm.as_permutation(), spec.algorithm.as_sampler()) {
+                        (Some(algorithm), _) => enumerate_permutations(algorithm, n, progress),
+                        (None, Some(sampler)) => {
+                            enumerate_selections(sampler, n, settings.k.expect("checked above"), progress)
+                        }
+                        (None, None) => unreachable!("every catalogue entry shuffles or samples"),
+                    },
+                )
+                .map_err(|error| named(spec, n, error))?;
+            Ok(ExactResult {
+                name: spec.display_name(n),
+                entry: spec.entry,
+                expected: spec.entry.expected_at(n),
+                law,
+                ordered: spec.algorithm.as_sampler().is_some_and(|s| s.promises_order()),
+                elapsed: started.elapsed(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ExactReport {
+        settings: settings.clone(),
+        results,
+    })
+}
+
+/// An enumeration error with the algorithm's name in front.
+fn named(spec: &AlgorithmSpec, n: usize, error: Error) -> Error {
+    match error {
+        Error::Usage(message) => Error::Usage(format!("{}: {message}", spec.display_name(n))),
+        Error::BadOption { option, problem } => Error::BadOption {
+            option,
+            problem: format!("{problem} ({})", spec.display_name(n)),
+        },
+        other => other,
+    }
+}

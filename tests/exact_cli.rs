@@ -1,0 +1,90 @@
+//! `shuffle-audit exact` as users run it: the 3-card example of the README, the JSON
+//! fields, samplers, and the algorithms and sizes that cannot be enumerated.
+
+mod binary;
+
+use binary::{command, json_of};
+use predicates::prelude::*;
+
+#[test]
+fn the_3_card_naive_swap_has_27_paths_and_two_probabilities() {
+    command("exact naive-swap fisher-yates --n 3")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("naive-swap: 27 random paths, 6 orders"))
+        .stdout(predicate::str::contains(
+            "1 2 3          4/27   0.148148148     0.8889",
+        ))
+        .stdout(predicate::str::contains(
+            "2 3 1          5/27   0.185185185     1.1111",
+        ))
+        .stdout(predicate::str::contains("ratio 1.2500"))
+        .stdout(predicate::str::contains("fisher-yates: 6 random paths, 6 orders"))
+        .stdout(predicate::str::contains(
+            "every possible order equally likely, at 1/6",
+        ));
+}
+
+#[test]
+fn json_gives_every_outcome_exactly() {
+    let json = json_of("exact naive-swap --n 3");
+    assert_eq!(json["command"], "exact");
+    let result = &json["results"][0];
+    assert_eq!(result["algorithm"], "naive-swap");
+    assert_eq!(result["paths"], 27);
+    assert_eq!(result["denominator"], 27);
+    let outcomes = result["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 6);
+    assert_eq!(outcomes[0]["permutation"], serde_json::json!([0, 1, 2]));
+    assert_eq!(outcomes[0]["numerator"], 4);
+    assert_eq!(outcomes[0]["denominator"], 27);
+    assert_eq!(outcomes[0]["fraction"], "4/27");
+    assert!((outcomes[1]["probability"].as_f64().unwrap() - 5.0 / 27.0).abs() < 1e-15);
+    let numerators: u64 = outcomes.iter().map(|o| o["numerator"].as_u64().unwrap()).sum();
+    assert_eq!(numerators, 27, "the law sums to exactly 1");
+    assert!((result["total_variation"].as_f64().unwrap() - 1.0 / 18.0).abs() < 1e-15);
+    assert!((result["max_ratio"].as_f64().unwrap() - 1.25).abs() < 1e-15);
+    assert_eq!(result["impossible"], 0);
+}
+
+#[test]
+fn samplers_are_enumerated_over_their_selections() {
+    command("exact bag-pick bag-pick-c --n 6 --k 3 --sort")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "bag-pick: 636 random paths, 20 selections",
+        ))
+        .stdout(predicate::str::contains(
+            "every possible selection equally likely, at 1/20",
+        ))
+        .stdout(predicate::str::contains(
+            "{2 3 4}           1   1.000000000    20.0000",
+        ))
+        .stdout(predicate::str::contains("impossible selections: 19 of 20"));
+    let json = json_of("exact partial-fisher-yates --n 4 --k 2");
+    let outcomes = json["results"][0]["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 12, "4 x 3 ordered selections");
+    assert_eq!(outcomes[0]["selection"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn what_cannot_be_enumerated_is_refused_with_the_reason() {
+    for (line, reason) in [
+        ("exact sort-random-key --n 3", "floating-point keys"),
+        ("exact insert-with-retry --n 3", "no bound on their length"),
+        ("exact naive-swap --n 11", "--n must be at most 10"),
+        (
+            "exact naive-swap --n 10",
+            "random paths; enumeration walks at most",
+        ),
+        ("exact bag-pick --n 5", "give --k"),
+        ("exact naive-swap --n 3 --k 2", "--k applies to samplers"),
+    ] {
+        command(line)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(reason));
+    }
+}
