@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutations, analyse_selections};
 use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SamplerAlgorithm};
 use crate::error::{Error, Result};
+use crate::exact::check::{SimulatorCheck, check_simulation};
 use crate::randomness::seed_from_os;
 use crate::simulate::{
     CHUNK_TRIALS, Engine, Progress, check_thread_count, simulate_permutations, simulate_selections,
@@ -192,6 +193,9 @@ pub struct AlgorithmResult {
     pub tally: PermutationTally,
     /// What the statistics say.
     pub analysis: PermutationAnalysis,
+    /// The tally against the algorithm's exact law, where that law is quick to
+    /// enumerate: a check of the simulator, not part of the verdict.
+    pub simulator_check: Option<SimulatorCheck>,
     /// Wall-clock time of its simulation.
     pub elapsed: Duration,
 }
@@ -318,12 +322,14 @@ pub fn run(
                 progress,
             );
             let analysis = analyse_permutations(&tally, &thresholds);
+            let simulator_check = engine.install(|| check_simulation(algorithm, &tally));
             AlgorithmResult {
                 name: spec.display_name(settings.n),
                 entry: spec.entry,
                 expected: spec.entry.expected_at(settings.n),
                 tally,
                 analysis,
+                simulator_check,
                 elapsed: algorithm_started.elapsed(),
             }
         })

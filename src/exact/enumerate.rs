@@ -15,6 +15,8 @@
 //! overflow is an error, never a wrong number. The walk is split over the first two
 //! draws and runs in parallel; its result does not depend on the thread count.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use crate::catalogue::{PermutationAlgorithm, SamplerAlgorithm, SamplerWorkspace, Workspace};
@@ -173,6 +175,16 @@ pub fn enumerate_permutations(
     n: usize,
     progress: &dyn Progress,
 ) -> Result<ExactLaw> {
+    enumerate_permutations_within(algorithm, n, MAX_PATHS, progress)
+}
+
+/// [`enumerate_permutations`] walking at most `max_paths` paths (an error beyond).
+pub fn enumerate_permutations_within(
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    max_paths: u64,
+    progress: &dyn Progress,
+) -> Result<ExactLaw> {
     let algorithm = algorithm.resolve(n);
     if let Some(reason) = not_enumerable(algorithm) {
         return Err(Error::Usage(format!("cannot enumerate this algorithm: {reason}")));
@@ -186,10 +198,18 @@ pub fn enumerate_permutations(
             ),
         });
     }
-    check_path_count(algorithm.draw_schedule(n))?;
+    // 8-bit keys are n draws of 256 whatever the answers: a fixed schedule the simulator
+    // does not list (it never tallies them by path), known here so that a deck with too
+    // many paths is refused at once.
+    let schedule = match algorithm {
+        PermutationAlgorithm::SortRandomKeyU8 => Some(vec![256; n]),
+        _ => algorithm.draw_schedule(n),
+    };
+    check_path_count(schedule, max_paths)?;
     let cells = factorial(n).expect("n <= 10") as usize;
     walk(
         cells,
+        max_paths,
         || {
             let mut deck: Vec<u16> = Vec::with_capacity(n);
             let mut workspace = Workspace::default();
@@ -225,6 +245,7 @@ pub fn enumerate_selections(
     })? as usize;
     walk(
         cells,
+        MAX_PATHS,
         || {
             let mut out = vec![0u16; k];
             let mut sorted = vec![0u16; k];
@@ -244,8 +265,8 @@ pub fn enumerate_selections(
     )
 }
 
-/// Refuses a fixed schedule with more paths than [`MAX_PATHS`] before any work starts.
-fn check_path_count(schedule: Option<Vec<u64>>) -> Result<()> {
+/// Refuses a fixed schedule with more paths than `max_paths` before any work starts.
+fn check_path_count(schedule: Option<Vec<u64>>, max_paths: u64) -> Result<()> {
     let Some(schedule) = schedule else {
         return Ok(());
     };
@@ -253,12 +274,12 @@ fn check_path_count(schedule: Option<Vec<u64>>) -> Result<()> {
         .iter()
         .try_fold(1u64, |paths, &bound| paths.checked_mul(bound));
     match paths {
-        Some(paths) if paths <= MAX_PATHS => Ok(()),
+        Some(paths) if paths <= max_paths => Ok(()),
         _ => Err(Error::BadOption {
             option: "--n",
             problem: format!(
-                "gives {} random paths; enumeration walks at most {MAX_PATHS} (about a minute); \
-                 use a smaller deck, or --positions",
+                "gives {} random paths; enumeration walks at most {max_paths} (about a minute); \
+                 use a smaller deck",
                 paths.map_or_else(|| "more than 2^64".to_string(), |p| p.to_string())
             ),
         }),
@@ -267,14 +288,24 @@ fn check_path_count(schedule: Option<Vec<u64>>) -> Result<()> {
 
 /// Walks every path of the experiment `make()` builds (one per worker), each run
 /// returning the outcome's cell in `0..cells`.
-fn walk<E>(cells: usize, make: impl Fn() -> E + Sync, progress: &dyn Progress) -> Result<ExactLaw>
+fn walk<E>(
+    cells: usize,
+    max_paths: u64,
+    make: impl Fn() -> E + Sync,
+    progress: &dyn Progress,
+) -> Result<ExactLaw>
 where
     E: FnMut(&mut Replay) -> usize,
 {
     let prefixes = split(&mut make(), 2)?;
+    let walked = AtomicU64::new(0);
+    let budget = Budget {
+        walked: &walked,
+        max_paths,
+    };
     let counts = prefixes
         .par_iter()
-        .map(|prefix| walk_from(prefix, &mut make(), cells, progress))
+        .map(|prefix| walk_from(prefix, &mut make(), cells, &budget, progress))
         .try_reduce(Counts::default, |a, b| Ok(a.merge(b)))?;
     combine(counts)
 }
@@ -319,9 +350,10 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
     prefix: &[u64],
     experiment: &mut E,
     cells: usize,
+    budget: &Budget<'_>,
     progress: &dyn Progress,
 ) -> Result<Counts> {
-    const REPORT_EVERY: u64 = 1 << 16;
+    const REPORT_EVERY: u64 = 1 << 12;
     let mut counts = Counts::default();
     let mut replay = Replay {
         answers: prefix.to_vec(),
@@ -344,13 +376,9 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
         counts.add(denominator, outcome, cells);
         unreported += 1;
         if unreported == REPORT_EVERY {
+            budget.spend(unreported)?;
             progress.advance(unreported);
             unreported = 0;
-        }
-        if counts.paths > MAX_PATHS {
-            return Err(Error::Usage(format!(
-                "cannot enumerate this algorithm here: it has more than {MAX_PATHS} random paths"
-            )));
         }
         // The odometer: raise the deepest answer that can still grow, drop what follows.
         loop {
@@ -366,6 +394,26 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
             replay.answers.pop();
             replay.bounds.pop();
         }
+    }
+}
+
+/// The paths all parts of a walk may take together: an algorithm whose paths are not
+/// known in advance is given up on as soon as they pass the limit, in every part at once.
+struct Budget<'a> {
+    walked: &'a AtomicU64,
+    max_paths: u64,
+}
+
+impl Budget<'_> {
+    fn spend(&self, paths: u64) -> Result<()> {
+        let walked = self.walked.fetch_add(paths, Ordering::Relaxed) + paths;
+        if walked > self.max_paths {
+            return Err(Error::Usage(format!(
+                "cannot enumerate this algorithm here: it has more than {} random paths",
+                self.max_paths
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -4,6 +4,7 @@
 //! 5/27". It drives the catalogue's own code with a source that answers from a list
 //! ([`enumerate`]), so what is enumerated is exactly what is simulated.
 
+pub mod check;
 pub mod enumerate;
 
 use std::time::{Duration, Instant};

@@ -101,6 +101,18 @@ struct ResultJson<'a> {
     over_represented: Vec<OutcomeJson>,
     under_represented: Vec<OutcomeJson>,
     verdict: Verdict,
+    /// The tally against the exact law, where it was enumerated (not part of the verdict).
+    simulator_check: Option<SimulatorCheckJson>,
+}
+
+#[derive(Serialize)]
+struct SimulatorCheckJson {
+    paths: u64,
+    impossible_seen: u64,
+    statistic: Option<f64>,
+    df: Option<u64>,
+    p_value: Option<f64>,
+    log10_p_value: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -259,6 +271,20 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
         over_represented: analysis.over_represented.iter().map(outcome).collect(),
         under_represented: analysis.under_represented.iter().map(outcome).collect(),
         verdict: analysis.verdict,
+        simulator_check: result.simulator_check.as_ref().map(|check| {
+            let computed = match check.fit {
+                Fit::Computed { statistic, df, p, .. } => Some((statistic, df, p)),
+                Fit::TooFewTrials { .. } => None,
+            };
+            SimulatorCheckJson {
+                paths: check.paths,
+                impossible_seen: check.impossible_seen,
+                statistic: computed.map(|c| c.0),
+                df: computed.map(|c| c.1),
+                p_value: computed.map(|c| c.2.value_floored()),
+                log10_p_value: computed.map(|c| c.2.log10()),
+            }
+        }),
     }
 }
 

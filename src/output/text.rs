@@ -101,10 +101,40 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
     render_findings(out, result);
 }
 
+/// The simulator check's line, first of the findings (it is not one of the tests).
+fn render_simulator_check(out: &mut String, result: &AlgorithmResult, unit: &str) {
+    let Some(check) = &result.simulator_check else {
+        return;
+    };
+    let law = format!(
+        "the tally against the exact law of its {} random paths",
+        group_thousands(check.paths)
+    );
+    let line = if check.impossible_seen > 0 {
+        format!(
+            "SIMULATOR ERROR: {} {unit} gave orders the exact law says are impossible",
+            group_thousands(check.impossible_seen)
+        )
+    } else {
+        match check.fit {
+            Fit::Computed { statistic, df, p, .. } => format!(
+                "{law}: statistic {} on {} df, p = {p} (a correct simulator passes; not part of the verdict)",
+                format_statistic(statistic),
+                group_thousands(df)
+            ),
+            Fit::TooFewTrials { .. } => {
+                format!("{law}: every {unit} gave a possible order (one is possible)")
+            }
+        }
+    };
+    writeln!(out, "  simulator     {line}").unwrap();
+}
+
 /// What a result's tests table leaves out: the total variation, the orders never seen,
 /// the most and least frequent outcomes and, for small decks, the table of orders. The
 /// HTML report shows these lines as they are, below its own table of the tests.
 pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
+    render_simulator_check(out, result, "shuffles");
     let analysis = &result.analysis;
     let n = result.tally.n;
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
