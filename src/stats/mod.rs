@@ -9,6 +9,7 @@ pub mod chi_square;
 pub mod effect;
 pub mod holm;
 pub mod laws;
+pub mod noncentral;
 pub mod pooling;
 pub mod pvalue;
 pub mod stream_laws;
