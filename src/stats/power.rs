@@ -1,0 +1,315 @@
+//! How many trials a χ² test needs to catch a given bias.
+//!
+//! For a fixed alternative law, Pearson's statistic on `N` trials is, for large `N`, close
+//! to a noncentral χ² with the test's degrees of freedom and noncentrality `N·δ`, where
+//! `δ` is the noncentrality of one trial (the standard local-alternative approximation;
+//! it is accurate when the bias is small, which is when the number of trials matters).
+//! The test rejects when the statistic exceeds the central χ² critical value `c_α`, so
+//! its power on `N` trials is `P(χ²'(df, N·δ) > c_α)`, which grows with `N`.
+
+use super::noncentral::noncentral_chi_square_cdf;
+use super::pvalue::chi_square_upper_tail;
+
+/// The smallest number of trials `N` for which a χ² test with `df` degrees of freedom at
+/// level `alpha` rejects with probability at least `power`, when one trial contributes
+/// `noncentrality_per_trial` (see [`permutation_noncentrality`] and
+/// [`position_noncentrality`]): the least `N` with `P(χ²'(df, N·δ) > c_α) >= power`.
+///
+/// `None` when the noncentrality is 0 (the bias, if any, is invisible to this test) or
+/// when `N` would not fit in a `u64`.
+///
+/// # Panics
+///
+/// If `noncentrality_per_trial` is negative or not finite, `df` is not positive and
+/// finite, or `alpha` or `power` is not in `(0, 1)`.
+pub fn trials_needed(noncentrality_per_trial: f64, df: f64, alpha: f64, power: f64) -> Option<u64> {
+    assert!(
+        noncentrality_per_trial >= 0.0 && noncentrality_per_trial.is_finite(),
+        "a noncentrality must be finite and >= 0, not {noncentrality_per_trial}"
+    );
+    assert!(df > 0.0 && df.is_finite(), "a χ² test needs df > 0, not {df}");
+    assert!(alpha > 0.0 && alpha < 1.0, "α must be in (0, 1), not {alpha}");
+    assert!(
+        power > 0.0 && power < 1.0,
+        "the power must be in (0, 1), not {power}"
+    );
+    if noncentrality_per_trial == 0.0 {
+        return None;
+    }
+    let critical = critical_value(df, alpha);
+    // Power >= target  ⇔  P(miss) = cdf(c_α) <= 1 - power; the cdf is summed directly and
+    // stays accurate where it is small, so powers very close to 1 are reachable.
+    let miss = 1.0 - power;
+    let detects = |trials: u64| {
+        noncentral_chi_square_cdf(critical, df, trials as f64 * noncentrality_per_trial) <= miss
+    };
+
+    // Doubling: the power only grows with N (the noncentral χ² is stochastically
+    // increasing in λ), so the first N that detects brackets the answer with N/2.
+    let mut enough = 1u64;
+    while !detects(enough) {
+        let next = enough.saturating_mul(2);
+        if next == enough {
+            return None;
+        }
+        enough = next;
+    }
+    let mut too_few = enough / 2; // 0 when a single trial suffices
+    while enough - too_few > 1 {
+        let middle = too_few + (enough - too_few) / 2;
+        if detects(middle) {
+            enough = middle;
+        } else {
+            too_few = middle;
+        }
+    }
+    Some(enough)
+}
+
+/// The per-trial noncentrality of the χ² test that a law over `law.len()` outcomes (for
+/// permutations, all `n!` orders) is uniform: `Σ (p - u)² / u` with `u = 1/len`, on
+/// `len - 1` degrees of freedom.
+///
+/// Pearson's `X = Σ (O - N u)²/(N u)` on `N` trials from `p` is close to a noncentral χ²
+/// with noncentrality `Σ (N p - N u)²/(N u) = N · Σ (p - u)²/u` (this is `N` times Cohen's
+/// `w²`). Exactly, `E[X] = (len - 1) + (N - 1) · Σ (p - u)²/u`.
+pub fn permutation_noncentrality(law: &[f64]) -> f64 {
+    let uniform = 1.0 / law.len() as f64;
+    law.iter().map(|p| (p - uniform).powi(2)).sum::<f64>() / uniform
+}
+
+/// The per-trial noncentrality of the position test as [`super::chi_square::position_fit`]
+/// computes it, for `matrix[item * n + position]` = the probability that `item` ends at
+/// `position` (each row and column sums to 1): `(n - 1) · Σ_ij (p_ij - 1/n)²`, on
+/// `(n - 1)²` degrees of freedom.
+///
+/// Derivation. One shuffle puts each item in exactly one position: its `n²` indicators
+/// `Y_ij` have, under a uniform shuffle, variance `(n-1)/n²`, covariance `-1/n²` within a
+/// row or a column and `1/(n²(n-1))` otherwise, which is `(Q ⊗ Q)/(n - 1)` with
+/// `Q = I - J/n`: `1/(n-1)` times the projection onto the `(n-1)²`-dimensional space of
+/// matrices whose rows and columns sum to 0. The centred counts `D = C - N/n` over `N`
+/// trials are then close to normal with covariance `N/(n-1) · (Q ⊗ Q)`, so
+/// `‖D‖² (n-1)/N` is close to χ² with `(n-1)²` df; that is Pearson's
+/// `X = ‖D‖²/(N/n)` times `(n-1)/n`, the statistic the project uses. Under a biased
+/// shuffle `D` has mean `N (p - 1/n)`, which lies in that space (`p` is doubly
+/// stochastic), and for a small bias its covariance is close to the null one, so the
+/// scaled statistic is close to a noncentral χ² with noncentrality
+/// `(n-1)/N · ‖N (p - 1/n)‖² = N · (n-1) Σ (p_ij - 1/n)²`, which is
+/// `N · (n-1)/n · Σ (p_ij - 1/n)²/(1/n)`. Exactly, since each `C_ij` is binomial,
+/// `E[X (n-1)/n] = (n-1)² + (N - 1) · (n-1) Σ (p_ij - 1/n)²`.
+///
+/// It is never more than the [`permutation_noncentrality`] of the law the matrix comes
+/// from: the matrix is a linear summary of the permutation counts.
+pub fn position_noncentrality(matrix: &[f64], n: usize) -> f64 {
+    assert_eq!(
+        matrix.len(),
+        n * n,
+        "a position matrix for {n} items has {} cells",
+        n * n
+    );
+    let uniform = 1.0 / n as f64;
+    (n as f64 - 1.0) * matrix.iter().map(|p| (p - uniform).powi(2)).sum::<f64>()
+}
+
+/// The `c` with `P(χ²_df > c) = alpha`, by bisection on the log of the upper tail (which
+/// [`chi_square_upper_tail`] keeps accurate far below `f64`'s range; `ChiSquared`'s
+/// `inverse_cdf(1 - α)` would work with `1 - α`, which keeps only 10 digits of α = 1e-6).
+fn critical_value(df: f64, alpha: f64) -> f64 {
+    let target = alpha.log10();
+    let above = |c: f64| chi_square_upper_tail(c, df).log10() > target;
+    let mut low = 0.0;
+    let mut high = df + 10.0;
+    while above(high) {
+        low = high;
+        high *= 2.0;
+    }
+    // 200 halvings shrink any bracket to below one ulp of its ends.
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if middle <= low || middle >= high {
+            break;
+        }
+        if above(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    0.5 * (low + high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::noncentral::noncentral_chi_square_sf;
+
+    /// The exact law of the naive swap (`for i in 0..n { swap(i, random(0..n)) }`) over
+    /// its `n^n` equally likely choice sequences: the probability of each of the `n!`
+    /// orders (all are reached), and the item × position matrix.
+    fn naive_swap_law(n: usize) -> (Vec<f64>, Vec<f64>) {
+        let sequences = n.pow(n as u32);
+        let mut orders = std::collections::BTreeMap::<Vec<usize>, u64>::new();
+        let mut matrix = vec![0.0; n * n];
+        for mut code in 0..sequences {
+            let mut deck: Vec<usize> = (0..n).collect();
+            for i in 0..n {
+                deck.swap(i, code % n);
+                code /= n;
+            }
+            for (position, &item) in deck.iter().enumerate() {
+                matrix[item * n + position] += 1.0 / sequences as f64;
+            }
+            *orders.entry(deck).or_default() += 1;
+        }
+        let law = orders
+            .values()
+            .map(|&count| count as f64 / sequences as f64)
+            .collect();
+        (law, matrix)
+    }
+
+    #[test]
+    fn critical_values_match_scipy() {
+        // scipy 1.17.1: chi2.isf(alpha, df).
+        for (df, alpha, expected) in [
+            (1.0, 1e-6, 23.928126976934827),
+            (5.0, 1e-6, 35.888186879672865),
+            (100.0, 1e-6, 182.12677711954765),
+            (2601.0, 1e-6, 2958.3479822805007),
+            (5.0, 0.05, 11.070497693516355),
+        ] {
+            let c = critical_value(df, alpha);
+            // The tail's own accuracy (~1e-14 relative) moves c by far less than 1e-11.
+            assert!(
+                ((c - expected) / expected).abs() < 1e-11,
+                "df {df} α {alpha}: {c} vs {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn three_card_naive_swap() {
+        let (law, matrix) = naive_swap_law(3);
+        // 4/27 for 123, 312, 321 and 5/27 for the other three orders.
+        let mut sorted = law.clone();
+        sorted.sort_by(f64::total_cmp);
+        let expected_law = [4.0, 4.0, 4.0, 5.0, 5.0, 5.0].map(|k| k / 27.0);
+        for (p, q) in sorted.iter().zip(expected_law) {
+            assert!((p - q).abs() < 1e-15);
+        }
+        // |p - 1/6| = 1/54 for all six: 6 · (1/54)² · 6 = 1/81.
+        let delta = permutation_noncentrality(&law);
+        assert!((delta - 1.0 / 81.0).abs() < 1e-15, "{delta}");
+
+        // At α = 1e-6 and power 0.99. scipy 1.17.1 (ncx2.sf(chi2.isf(1e-6, 5), 5, N/81))
+        // finds the same N = 5222 with power 0.990019 there and 0.989999 at 5221: margins
+        // of 2e-5 and 9e-7, far above either side's numerical error.
+        let trials = trials_needed(delta, 5.0, 1e-6, 0.99).unwrap();
+        assert_eq!(trials, 5222);
+        let critical = critical_value(5.0, 1e-6);
+        let power_at = |n: u64| noncentral_chi_square_sf(critical, 5.0, n as f64 * delta);
+        assert!(power_at(trials) >= 0.99, "{}", power_at(trials));
+        assert!(power_at(trials - 1) < 0.99, "{}", power_at(trials - 1));
+
+        // The position matrix ×27: item 0 is uniform (9, 9, 9), items 1 and 2 are
+        // (10, 8, 9) and (8, 10, 9). So Σ (p - 1/3)² = 4/27², times (n - 1) = 2: 8/729,
+        // a little less than the full test's 9/729. scipy (as above, df 4) gives 5661.
+        let position = position_noncentrality(&matrix, 3);
+        assert!((position - 8.0 / 729.0).abs() < 1e-15, "{position}");
+        assert_eq!(trials_needed(position, 4.0, 1e-6, 0.99), Some(5661));
+    }
+
+    #[test]
+    fn noncentralities_match_the_exact_mean_of_the_statistics() {
+        // Each count is binomial, so E[(C - E0)²] = N p (1 - p) + (N p - E0)² exactly, and
+        // E[statistic] = df + (N - 1) · δ. This checks the derivations' algebra (scaling,
+        // df) without simulation, on the naive swap of 3, 4 and 5 cards.
+        let trials = 1000.0;
+        for n in 3..=5usize {
+            let (law, matrix) = naive_swap_law(n);
+            let factorial: usize = (1..=n).product();
+            assert_eq!(law.len(), factorial);
+
+            let expected = trials / factorial as f64;
+            let mean_permutation_statistic: f64 = law
+                .iter()
+                .map(|p| (trials * p * (1.0 - p) + (trials * p - expected).powi(2)) / expected)
+                .sum();
+            let df = factorial as f64 - 1.0;
+            let delta = permutation_noncentrality(&law);
+            let from_mean = (mean_permutation_statistic - df) / (trials - 1.0);
+            assert!(
+                (from_mean - delta).abs() < 1e-12 * delta,
+                "n {n}: {from_mean} vs {delta}"
+            );
+
+            let expected = trials / n as f64;
+            let pearson: f64 = matrix
+                .iter()
+                .map(|p| (trials * p * (1.0 - p) + (trials * p - expected).powi(2)) / expected)
+                .sum();
+            let mean_position_statistic = pearson * (n as f64 - 1.0) / n as f64;
+            let df = ((n - 1) * (n - 1)) as f64;
+            let position = position_noncentrality(&matrix, n);
+            let from_mean = (mean_position_statistic - df) / (trials - 1.0);
+            assert!(
+                (from_mean - position).abs() < 1e-12 * position,
+                "n {n}: {from_mean} vs {position}"
+            );
+
+            // The position matrix summarizes the orders: it cannot see more bias.
+            assert!(
+                position > 0.0 && position <= delta,
+                "n {n}: {position} vs {delta}"
+            );
+        }
+    }
+
+    #[test]
+    fn uniform_laws_are_never_detected() {
+        assert_eq!(permutation_noncentrality(&[1.0 / 6.0; 6]), 0.0);
+        assert_eq!(
+            trials_needed(permutation_noncentrality(&[0.25; 4]), 3.0, 1e-6, 0.99),
+            None
+        );
+        assert_eq!(position_noncentrality(&[0.2; 25], 5), 0.0);
+        assert_eq!(trials_needed(0.0, 16.0, 1e-6, 0.99), None);
+    }
+
+    #[test]
+    fn more_power_or_a_smaller_alpha_needs_more_trials() {
+        for (delta, df) in [(1.0 / 81.0, 5.0), (1e-4, 100.0), (1e-3, 2601.0)] {
+            let needed = |alpha: f64, power: f64| trials_needed(delta, df, alpha, power).unwrap();
+            let mut previous = 0;
+            for power in [0.5, 0.8, 0.9, 0.99, 0.999999] {
+                let trials = needed(1e-6, power);
+                assert!(
+                    trials > previous,
+                    "δ {delta} power {power}: {trials} after {previous}"
+                );
+                previous = trials;
+            }
+            let mut previous = 0;
+            for alpha in [0.05, 1e-3, 1e-6, 1e-12, 1e-30] {
+                let trials = needed(alpha, 0.99);
+                assert!(
+                    trials > previous,
+                    "δ {delta} α {alpha}: {trials} after {previous}"
+                );
+                previous = trials;
+            }
+            // Half the bias per trial needs about twice the trials.
+            let ratio =
+                trials_needed(delta / 2.0, df, 1e-6, 0.99).unwrap() as f64 / needed(1e-6, 0.99) as f64;
+            assert!((ratio - 2.0).abs() < 1e-3, "{ratio}");
+        }
+    }
+
+    #[test]
+    fn extremes() {
+        // A bias so strong that one trial is enough.
+        assert_eq!(trials_needed(1e6, 1.0, 0.05, 0.5), Some(1));
+        // So weak that no u64 count of trials reaches the power.
+        assert_eq!(trials_needed(1e-30, 5.0, 1e-6, 0.99), None);
+    }
+}
