@@ -35,6 +35,7 @@
 pub mod analysis;
 pub mod catalogue;
 pub mod error;
+pub mod exact;
 pub mod output;
 pub mod parse;
 pub mod randomness;

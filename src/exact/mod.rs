@@ -1,0 +1,3 @@
+//! Exact analysis: what a shuffle does, computed rather than simulated.
+
+pub mod positions;
