@@ -2,10 +2,13 @@
 //!
 //! Simulation says "probably biased"; this module says "this order has probability
 //! 5/27". It drives the catalogue's own code with a source that answers from a list
-//! ([`enumerate`]), so what is enumerated is exactly what is simulated.
+//! ([`enumerate`]), so what is enumerated is exactly what is simulated; for decks too
+//! large to enumerate, the position of one card is followed as a Markov chain
+//! ([`positions`]); and a run's tally is checked against the exact law ([`check`]).
 
 pub mod check;
 pub mod enumerate;
+pub mod positions;
 
 use std::time::{Duration, Instant};
 
