@@ -133,6 +133,12 @@ struct ExactArgs {
     /// List outcomes most likely first (default: in lexicographic order).
     #[arg(long)]
     sort: bool,
+    /// The exact card x position matrix instead (decks of up to 2000 cards).
+    #[arg(long)]
+    positions: bool,
+    /// Significance level the samples-needed figure is for.
+    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
+    alpha: f64,
     /// Worker threads (default: all cores). The result does not depend on it.
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -237,7 +243,7 @@ fn run_command(args: RunArgs) -> Result<()> {
     } else {
         "shuffles"
     };
-    let mut progress = TerminalProgress::new(settings.trials.saturating_mul(specs.len() as u64), unit);
+    let mut progress = TerminalProgress::new(Some(settings.trials.saturating_mul(specs.len() as u64)), unit);
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
@@ -341,7 +347,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .length
         .saturating_mul(settings.streams)
         .saturating_mul(specs.len() as u64);
-    let mut progress = TerminalProgress::new(total, "draws");
+    let mut progress = TerminalProgress::new(Some(total), "draws");
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
@@ -369,6 +375,8 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
         n: args.n,
         k: args.k,
         threads: args.threads.unwrap_or_else(default_threads),
+        positions: args.positions,
+        alpha: args.alpha,
     };
     refuse_repeats(
         "algorithm",
@@ -376,7 +384,16 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
     )?;
     let json_to = args.json.as_deref().map(Destination::parse);
     check_exports(&json_to, &None)?;
-    let mut progress = TerminalProgress::new(0, "paths");
+    let total = specs
+        .iter()
+        .map(|spec| {
+            spec.algorithm
+                .as_permutation()
+                .and_then(|algorithm| shuffle_audit::exact::enumerate::known_paths(algorithm, settings.n))
+        })
+        .sum::<Option<u64>>()
+        .filter(|_| !settings.positions);
+    let mut progress = TerminalProgress::new(total, "paths");
     let report = shuffle_audit::exact::exact(&specs, &settings, &progress)?;
     progress.finish();
     let order = if args.sort {
@@ -400,7 +417,7 @@ fn report_command(args: &ReportArgs) -> Result<()> {
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
     report::check_report_directory(&args.out)?;
-    let mut progress = TerminalProgress::new(report::teaching::total_work(), "shuffles and draws");
+    let mut progress = TerminalProgress::new(Some(report::teaching::total_work()), "shuffles and draws");
     let document = report::teaching::teaching_document(threads, &progress)?;
     progress.finish();
     let mut text = String::new();
@@ -637,17 +654,22 @@ struct TerminalProgress {
 impl TerminalProgress {
     const DELAY: Duration = Duration::from_secs(1);
 
-    /// A bar for `total` trials, counted in `unit` (`shuffles` or `samples`).
-    fn new(total: u64, unit: &str) -> Self {
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
+    /// A bar for `total` trials, counted in `unit` (`shuffles` or `samples`); without a
+    /// total (random paths whose number is not known in advance) a counter.
+    fn new(total: Option<u64>, unit: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        let template = match total {
+            Some(_) => format!(
                 "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, {{eta}} left)"
-            ))
-            .expect("the template is valid")
-            .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = write!(out, "{}/s", text::compact(state.per_sec()));
-            }),
+            ),
+            None => format!("{{spinner}} [{{elapsed_precise}}] {{human_pos}} {unit} ({{rate}})"),
+        };
+        bar.set_style(
+            ProgressStyle::with_template(&template)
+                .expect("the template is valid")
+                .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{}/s", text::compact(state.per_sec()));
+                }),
         );
         let (finished, wait) = std::sync::mpsc::channel::<()>();
         if std::io::stderr().is_terminal() {

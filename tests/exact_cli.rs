@@ -88,3 +88,40 @@ fn what_cannot_be_enumerated_is_refused_with_the_reason() {
             .stderr(predicate::str::contains(reason));
     }
 }
+
+#[test]
+fn samples_needed_and_position_matrices_for_large_decks() {
+    command("exact naive-swap --n 3")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the permutation test catches this bias at alpha 1e-6 with 99 % power after about 5,222 shuffles",
+        ));
+    command("exact naive-swap fisher-yates sort-comparator-merge --n 52 --positions")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "most likely: card 2 at position 1 x1.3522",
+        ))
+        .stdout(predicate::str::contains("card 52 at position 1 x0.7429"))
+        .stdout(predicate::str::contains(
+            "every card is equally likely at every position (1/52)",
+        ))
+        .stdout(predicate::str::contains("no exact method here"));
+    let json = json_of("exact naive-swap --n 52 --positions");
+    let result = &json["results"][0];
+    assert_eq!(result["position_method"], "markov-chain");
+    let matrix = result["position_matrix"].as_array().unwrap();
+    assert_eq!(matrix.len(), 52);
+    let top_of_card_2 = matrix[1][0].as_f64().unwrap();
+    assert!((top_of_card_2 * 52.0 - 1.3522).abs() < 1e-4, "{top_of_card_2}");
+    for row in matrix {
+        let sum: f64 = row.as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+    }
+    assert!(result["samples_needed"]["trials"].as_u64().unwrap() > 0);
+    assert_eq!(
+        json_of("exact fisher-yates --n 5")["results"][0]["samples_needed"]["trials"],
+        serde_json::Value::Null
+    );
+}

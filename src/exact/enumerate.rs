@@ -198,14 +198,7 @@ pub fn enumerate_permutations_within(
             ),
         });
     }
-    // 8-bit keys are n draws of 256 whatever the answers: a fixed schedule the simulator
-    // does not list (it never tallies them by path), known here so that a deck with too
-    // many paths is refused at once.
-    let schedule = match algorithm {
-        PermutationAlgorithm::SortRandomKeyU8 => Some(vec![256; n]),
-        _ => algorithm.draw_schedule(n),
-    };
-    check_path_count(schedule, max_paths)?;
+    check_path_count(schedule_of(algorithm, n), max_paths)?;
     let cells = factorial(n).expect("n <= 10") as usize;
     walk(
         cells,
@@ -263,6 +256,24 @@ pub fn enumerate_selections(
         },
         progress,
     )
+}
+
+/// The bounds of every draw of `algorithm` on `n` cards, when they do not depend on the
+/// answers. 8-bit keys are `n` draws of 256: a fixed schedule the simulator does not list
+/// (it never tallies them by path), known here so that a deck with too many paths is
+/// refused at once.
+fn schedule_of(algorithm: PermutationAlgorithm, n: usize) -> Option<Vec<u64>> {
+    match algorithm.resolve(n) {
+        PermutationAlgorithm::SortRandomKeyU8 => Some(vec![256; n]),
+        algorithm => algorithm.draw_schedule(n),
+    }
+}
+
+/// The number of random paths of `algorithm` on `n` cards, when known in advance.
+pub fn known_paths(algorithm: PermutationAlgorithm, n: usize) -> Option<u64> {
+    schedule_of(algorithm, n)?
+        .iter()
+        .try_fold(1u64, |paths, &bound| paths.checked_mul(bound))
 }
 
 /// Refuses a fixed schedule with more paths than `max_paths` before any work starts.

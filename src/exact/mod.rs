@@ -14,8 +14,11 @@ use std::time::{Duration, Instant};
 
 use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind};
 use crate::error::{Error, Result};
+use crate::run::MAX_N;
 use crate::simulate::{Engine, Progress, check_thread_count};
+use crate::stats::power::{permutation_noncentrality, position_noncentrality, trials_needed};
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
+use positions::{PositionMethod, exact_position_matrix, position_matrix_method};
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,7 +29,14 @@ pub struct ExactSettings {
     pub k: Option<usize>,
     /// Worker threads.
     pub threads: usize,
+    /// Exact position matrices instead of the law over whole orders.
+    pub positions: bool,
+    /// The significance level the samples-needed figures are for.
+    pub alpha: f64,
 }
+
+/// The power the samples-needed figures are for.
+pub const POWER: f64 = 0.99;
 
 /// One algorithm's exact law.
 #[derive(Clone, Debug)]
@@ -37,8 +47,15 @@ pub struct ExactResult {
     pub entry: &'static CatalogueEntry,
     /// The verdict it deserves at this size.
     pub expected: Expectation,
-    /// The law over orders (Lehmer ranks) or selections.
-    pub law: ExactLaw,
+    /// The law over orders (Lehmer ranks) or selections (without `--positions`).
+    pub law: Option<ExactLaw>,
+    /// How its position matrix is known (with `--positions`).
+    pub position_method: Option<PositionMethod>,
+    /// The exact card × position matrix, `card * n + position` (with `--positions`).
+    pub position_matrix: Option<Vec<f64>>,
+    /// Trials the test of the table (orders, selections, or the position matrix) needs to
+    /// reject at `alpha` with 99 % power; `None` when there is no bias to catch.
+    pub trials_needed: Option<u64>,
     /// Whether its outcomes are ordered selections (samplers that promise an order)
     /// rather than orders of the whole deck or subsets.
     pub ordered: bool,
@@ -62,6 +79,9 @@ pub fn exact(
     progress: &dyn Progress,
 ) -> Result<ExactReport> {
     let n = settings.n;
+    if settings.positions && n <= MAX_N && n >= 2 {
+        return exact_positions(specs, settings);
+    }
     if n < 2 {
         return Err(Error::BadOption {
             option: "--n",
@@ -105,16 +125,67 @@ pub fn exact(
                     },
                 )
                 .map_err(|error| named(spec, n, error))?;
+            let needed = trials_needed(
+                permutation_noncentrality(&law.probabilities()),
+                (law.numerators.len() - 1) as f64,
+                settings.alpha,
+                POWER,
+            );
             Ok(ExactResult {
                 name: spec.display_name(n),
                 entry: spec.entry,
                 expected: spec.entry.expected_at(n),
-                law,
+                law: Some(law),
+                position_method: None,
+                position_matrix: None,
+                trials_needed: needed,
                 ordered: spec.algorithm.as_sampler().is_some_and(|s| s.promises_order()),
                 elapsed: started.elapsed(),
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    Ok(ExactReport {
+        settings: settings.clone(),
+        results,
+    })
+}
+
+/// Exact position matrices, for shuffles of up to [`MAX_N`] cards.
+fn exact_positions(specs: &[AlgorithmSpec], settings: &ExactSettings) -> Result<ExactReport> {
+    let n = settings.n;
+    if let Some(spec) = specs.iter().find(|spec| spec.kind() == Kind::Sampler) {
+        return Err(Error::Usage(format!(
+            "--positions is for shuffles; {} is a sampler",
+            spec.entry.name
+        )));
+    }
+    let results = specs
+        .iter()
+        .filter_map(|spec| Some((spec, spec.algorithm.as_permutation()?.resolve(n))))
+        .map(|(spec, algorithm)| {
+            let started = Instant::now();
+            let matrix = exact_position_matrix(algorithm, n);
+            let needed = matrix.as_ref().and_then(|matrix| {
+                trials_needed(
+                    position_noncentrality(matrix, n),
+                    ((n - 1) * (n - 1)) as f64,
+                    settings.alpha,
+                    POWER,
+                )
+            });
+            ExactResult {
+                name: spec.display_name(n),
+                entry: spec.entry,
+                expected: spec.entry.expected_at(n),
+                law: None,
+                position_method: Some(position_matrix_method(algorithm)),
+                position_matrix: matrix,
+                trials_needed: needed,
+                ordered: false,
+                elapsed: started.elapsed(),
+            }
+        })
+        .collect();
     Ok(ExactReport {
         settings: settings.clone(),
         results,

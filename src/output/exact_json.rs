@@ -48,12 +48,43 @@ pub fn write(report: &ExactReport, out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write) -> std::io::Result<()> {
-    let law = &result.law;
     let (n, k) = (report.settings.n, report.settings.k);
     let text = |value: &str| serde_json::to_string(value).expect("strings serialise");
     writeln!(out, "    {{")?;
     writeln!(out, "      \"algorithm\": {},", text(&result.name))?;
     writeln!(out, "      \"expected\": \"{}\",", result.expected)?;
+    writeln!(
+        out,
+        "      \"samples_needed\": {{\"alpha\": {}, \"power\": {}, \"trials\": {}}},",
+        report.settings.alpha,
+        crate::exact::POWER,
+        result
+            .trials_needed
+            .map_or_else(|| "null".to_string(), |t| t.to_string())
+    )?;
+    if let Some(method) = result.position_method {
+        writeln!(
+            out,
+            "      \"position_method\": {},",
+            serde_json::to_string(&method).expect("serialises")
+        )?;
+        match &result.position_matrix {
+            Some(matrix) => {
+                writeln!(out, "      \"position_matrix\": [")?;
+                for (card, row) in matrix.chunks(n).enumerate() {
+                    let line = serde_json::to_string(row).expect("numbers serialise");
+                    let comma = if card + 1 < n { "," } else { "" };
+                    writeln!(out, "        {line}{comma}")?;
+                }
+                writeln!(out, "      ]")?;
+            }
+            None => writeln!(out, "      \"position_matrix\": null")?,
+        }
+        return write!(out, "    }}");
+    }
+    let Some(law) = &result.law else {
+        return write!(out, "    }}");
+    };
     writeln!(out, "      \"paths\": {},", law.paths)?;
     writeln!(out, "      \"denominator\": {},", law.denominator)?;
     writeln!(out, "      \"denominator_string\": \"{}\",", law.denominator)?;

@@ -36,8 +36,13 @@ pub fn render(report: &ExactReport, order: Order) -> String {
     };
     writeln!(
         out,
-        "shuffle-audit {} exact: {size}, every random path enumerated",
-        env!("CARGO_PKG_VERSION")
+        "shuffle-audit {} exact: {size}, {}",
+        env!("CARGO_PKG_VERSION"),
+        if settings.positions {
+            "exact card x position matrices"
+        } else {
+            "every random path enumerated"
+        }
     )
     .unwrap();
     for result in &report.results {
@@ -48,7 +53,14 @@ pub fn render(report: &ExactReport, order: Order) -> String {
 }
 
 fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, order: Order) {
-    let law = &result.law;
+    match &result.law {
+        Some(law) => render_law(out, report, result, law, order),
+        None => render_positions(out, report, result),
+    }
+    render_trials_needed(out, report, result);
+}
+
+fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law: &ExactLaw, order: Order) {
     let label = |cell: usize| outcome_label(report.settings.n, report.settings.k, result.ordered, cell);
     let what = if report.settings.k.is_some() {
         "selections"
@@ -150,6 +162,111 @@ fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, o
         "  total variation from uniform: {:.6}",
         law.total_variation()
     )
+    .unwrap();
+}
+
+/// The exact card × position matrix: how it is known, its most and least likely cells,
+/// which cards land on top, and the whole matrix of ratios for small decks.
+fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult) {
+    let n = report.settings.n;
+    writeln!(
+        out,
+        "{}: card x position matrix (deserves: {})",
+        result.name, result.expected
+    )
+    .unwrap();
+    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
+    if let Some(method) = result.position_method {
+        writeln!(out, "  method: {method}").unwrap();
+    }
+    let Some(matrix) = &result.position_matrix else {
+        return;
+    };
+    let uniform = 1.0 / n as f64;
+    let cell_text = |cell: usize| {
+        format!(
+            "card {} at position {} x{:.4}",
+            cell / n + 1,
+            cell % n + 1,
+            matrix[cell] / uniform
+        )
+    };
+    if matrix.iter().all(|&p| (p - uniform).abs() < 1e-12) {
+        writeln!(out, "  every card is equally likely at every position (1/{n})").unwrap();
+        return;
+    }
+    let (most, least) = (0..n * n).fold((0, 0), |(most, least), cell| {
+        (
+            if matrix[cell] > matrix[most] { cell } else { most },
+            if matrix[cell] < matrix[least] { cell } else { least },
+        )
+    });
+    writeln!(
+        out,
+        "  most likely: {}; least likely: {}",
+        cell_text(most),
+        cell_text(least)
+    )
+    .unwrap();
+    let top: Vec<usize> = (0..n).map(|card| card * n).collect();
+    let (top_most, top_least) = top.iter().fold((top[0], top[0]), |(most, least), &cell| {
+        (
+            if matrix[cell] > matrix[most] { cell } else { most },
+            if matrix[cell] < matrix[least] { cell } else { least },
+        )
+    });
+    writeln!(out, "  on top: {}; {}", cell_text(top_most), cell_text(top_least)).unwrap();
+    let distance = (0..n)
+        .map(|card| {
+            0.5 * (0..n)
+                .map(|position| (matrix[card * n + position] - uniform).abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    writeln!(
+        out,
+        "  largest total variation of one card's position from uniform: {distance:.6}"
+    )
+    .unwrap();
+    if n <= MATRIX_PRINTED_UP_TO {
+        writeln!(out, "  observed / uniform, rows = cards, columns = positions:").unwrap();
+        for card in 0..n {
+            let row: Vec<String> = (0..n)
+                .map(|position| format!("{:>6.3}", matrix[card * n + position] / uniform))
+                .collect();
+            writeln!(out, "  {:>4}  {}", card + 1, row.join(" ")).unwrap();
+        }
+    }
+}
+
+/// Decks up to this size get their whole matrix printed.
+pub const MATRIX_PRINTED_UP_TO: usize = 12;
+
+/// How many trials the χ² test of this table needs to catch the bias.
+fn render_trials_needed(out: &mut String, report: &ExactReport, result: &ExactResult) {
+    if result.law.is_none() && result.position_matrix.is_none() {
+        return;
+    }
+    let test = if result.law.is_some() {
+        if report.settings.k.is_some() {
+            "selections"
+        } else {
+            "permutation"
+        }
+    } else {
+        "position"
+    };
+    let alpha = super::text::format_probability(report.settings.alpha);
+    let power = crate::exact::POWER * 100.0;
+    match result.trials_needed {
+        Some(trials) => writeln!(
+            out,
+            "  samples needed: the {test} test catches this bias at alpha {alpha} with {power:.0} % power after about {} {}",
+            group_thousands(trials),
+            if report.settings.k.is_some() { "samples" } else { "shuffles" }
+        ),
+        None => writeln!(out, "  samples needed: none could show a bias: the {test} table is exactly uniform"),
+    }
     .unwrap();
 }
 
