@@ -79,7 +79,13 @@ pub fn exact(
     progress: &dyn Progress,
 ) -> Result<ExactReport> {
     let n = settings.n;
-    if settings.positions && n <= MAX_N && n >= 2 {
+    if settings.positions {
+        if !(2..=MAX_N).contains(&n) {
+            return Err(Error::BadOption {
+                option: "--n",
+                problem: format!("must be between 2 and {MAX_N} for --positions (got {n})"),
+            });
+        }
         return exact_positions(specs, settings);
     }
     if n < 2 {
