@@ -145,6 +145,9 @@ struct ExactArgs {
     /// Write every outcome's exact probability as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -384,6 +387,7 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
     )?;
     let json_to = args.json.as_deref().map(Destination::parse);
     check_exports(&json_to, &None)?;
+    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &None])?;
     let total = specs
         .iter()
         .map(|spec| {
@@ -401,7 +405,7 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
     } else {
         exact_text::Order::Natural
     };
-    deliver(
+    let delivered = deliver(
         Exports {
             json_to,
             csv_to: None,
@@ -410,7 +414,19 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
         || exact_text::render(&report, order),
         |out| exact_json::write(&report, out),
         |_| Ok(()),
-    )
+    );
+    write_report_to(report_to.as_deref(), || {
+        let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+        let mut command = format!("shuffle-audit exact {} --n {}", names.join(" "), settings.n);
+        if let Some(k) = settings.k {
+            command.push_str(&format!(" --k {k}"));
+        }
+        if settings.positions {
+            command.push_str(" --positions");
+        }
+        report::exact_document(&report, command)
+    })?;
+    delivered
 }
 
 fn report_command(args: &ReportArgs) -> Result<()> {

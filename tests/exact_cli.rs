@@ -125,3 +125,36 @@ fn samples_needed_and_position_matrices_for_large_decks() {
         serde_json::Value::Null
     );
 }
+
+#[test]
+fn exact_writes_a_report_of_the_law_and_of_position_matrices() {
+    use shuffle_audit::report::chart::{count_bars, count_cells};
+    let parent = tempfile::tempdir().unwrap();
+    let laws = parent.path().join("laws");
+    command("exact naive-swap fisher-yates --n 3 --report")
+        .arg(&laws)
+        .assert()
+        .success();
+    let read = |path: std::path::PathBuf| std::fs::read_to_string(path).unwrap();
+    let chart = read(laws.join("01-naive-swap-law.svg"));
+    roxmltree::Document::parse(&chart).unwrap();
+    assert_eq!(count_bars(&chart), 6, "one bar per order");
+    assert!(chart.contains("the equal share (exact law: no band)"));
+    let page = read(laws.join("index.html"));
+    assert!(page.contains("<span class=\"verdict fail\">fail</span>"));
+    assert!(
+        page.contains("<span class=\"verdict pass\">pass</span>"),
+        "Fisher-Yates is exactly uniform"
+    );
+    assert!(page.contains("shuffle-audit exact naive-swap fisher-yates --n 3"));
+    assert!(page.contains("4/27"));
+    let positions = parent.path().join("positions");
+    command("exact naive-swap --n 12 --positions --report")
+        .arg(&positions)
+        .assert()
+        .success();
+    let map = read(positions.join("01-naive-swap-positions.svg"));
+    roxmltree::Document::parse(&map).unwrap();
+    assert_eq!(count_cells(&map), 144);
+    assert!(map.contains("exactly as"));
+}

@@ -52,7 +52,7 @@ pub fn render(report: &ExactReport, order: Order) -> String {
     out
 }
 
-fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, order: Order) {
+pub(crate) fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, order: Order) {
     match &result.law {
         Some(law) => render_law(out, report, result, law, order),
         None => render_positions(out, report, result),

@@ -85,39 +85,42 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
         text(&result.origin),
     )
     .unwrap();
-    writeln!(
-        out,
-        "| test | what it checks | statistic | df | p-value | adjusted |\n|---|---|--:|--:|--:|--:|"
-    )
-    .unwrap();
-    for test in &result.tests {
-        let name = if test.rejects {
-            format!("**{}**", text(&test.name))
-        } else {
-            text(&test.name)
-        };
-        if test.p.is_empty() {
-            // A test that did not run says why in the wide column, as the page does.
-            writeln!(
-                out,
-                "| {name} | {}: {} | | | | |",
-                text(&test.description),
-                text(&test.statistic)
-            )
-        } else {
-            writeln!(
-                out,
-                "| {name} | {} | {} | {} | {} | {} |",
-                text(&test.description),
-                number(&test.statistic),
-                number(&test.df),
-                number(&test.p),
-                number(&test.adjusted)
-            )
-        }
+    // Exact laws have no tests: their numbers are not estimates.
+    if !result.tests.is_empty() {
+        writeln!(
+            out,
+            "| test | what it checks | statistic | df | p-value | adjusted |\n|---|---|--:|--:|--:|--:|"
+        )
         .unwrap();
+        for test in &result.tests {
+            let name = if test.rejects {
+                format!("**{}**", text(&test.name))
+            } else {
+                text(&test.name)
+            };
+            if test.p.is_empty() {
+                // A test that did not run says why in the wide column, as the page does.
+                writeln!(
+                    out,
+                    "| {name} | {}: {} | | | | |",
+                    text(&test.description),
+                    text(&test.statistic)
+                )
+            } else {
+                writeln!(
+                    out,
+                    "| {name} | {} | {} | {} | {} | {} |",
+                    text(&test.description),
+                    number(&test.statistic),
+                    number(&test.df),
+                    number(&test.p),
+                    number(&test.adjusted)
+                )
+            }
+            .unwrap();
+        }
+        out.push('\n');
     }
-    out.push('\n');
     if !result.findings.trim().is_empty() {
         let fence = fence_for(&result.findings);
         writeln!(out, "{fence}text\n{}\n{fence}\n", result.findings).unwrap();

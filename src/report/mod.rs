@@ -70,6 +70,24 @@ pub fn stream_document(report: &StreamReport) -> Document {
     }
 }
 
+/// The report of an `exact` command (`command` is the line that repeats it).
+pub fn exact_document(report: &crate::exact::ExactReport, command: String) -> Document {
+    let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+    Document {
+        title: format!("shuffle-audit exact: {}", names.join(", ")),
+        introduction: vec![EXACT_HOW_TO_READ.to_string()],
+        parts: vec![sections::exact_part(report, command)],
+        alpha: crate::stats::verdict::DEFAULT_ALPHA,
+    }
+}
+
+/// How to read an exact report.
+pub const EXACT_HOW_TO_READ: &str = "Every random path of each algorithm was followed, so these numbers are \
+     exact probabilities, not estimates: there is no noise and no test. A result fails when its law is \
+     not exactly uniform. Bars show each outcome's weight against the equal share; every bar off the \
+     line is a real bias. The samples-needed line says how many trials a chi-square test would need to \
+     see it.";
+
 /// Every file of the report: the page, its Markdown twin and the charts.
 pub fn files(document: &Document) -> Vec<(String, Vec<u8>)> {
     let summary = document.summary_chart();

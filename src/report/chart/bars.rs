@@ -401,18 +401,34 @@ impl Chart {
 fn legend_entries(bars: &Bars, outside: &[bool]) -> Vec<(Swatch, String)> {
     let n = bars.observed.len();
     let out = outside.iter().filter(|&&o| o).count();
-    let mut entries = vec![
-        (Swatch::Fill(BAR_SWATCH), "within the 99.9 % band".to_string()),
-        (
-            Swatch::Fill(OUTSIDE_SWATCH),
-            format!("outside it: {} of {}", thousands(out as u64), counted(n, "bar")),
-        ),
-        (Swatch::Line(INK), "expected".to_string()),
-        (
-            Swatch::Band,
-            "99.9 % band: a fair result falls outside it once in 1,000".to_string(),
-        ),
-    ];
+    // An exact law has no noise, so no band: every bar off the line is a real bias.
+    let exact = bars.band.iter().all(|&(low, high)| low == high);
+    let mut entries = if exact {
+        vec![
+            (Swatch::Fill(BAR_SWATCH), "exactly the equal share".to_string()),
+            (
+                Swatch::Fill(OUTSIDE_SWATCH),
+                format!("off it: {} of {}", thousands(out as u64), counted(n, "bar")),
+            ),
+            (
+                Swatch::Line(INK),
+                "the equal share (exact law: no band)".to_string(),
+            ),
+        ]
+    } else {
+        vec![
+            (Swatch::Fill(BAR_SWATCH), "within the 99.9 % band".to_string()),
+            (
+                Swatch::Fill(OUTSIDE_SWATCH),
+                format!("outside it: {} of {}", thousands(out as u64), counted(n, "bar")),
+            ),
+            (Swatch::Line(INK), "expected".to_string()),
+            (
+                Swatch::Band,
+                "99.9 % band: a fair result falls outside it once in 1,000".to_string(),
+            ),
+        ]
+    };
     let zeros = bars.observed.iter().filter(|&&c| c == 0).count();
     if bars.log_scale && zeros > 0 {
         let note = match zeros {

@@ -171,6 +171,8 @@ struct Chart {
     /// The colour bar's area.
     bar: Area,
     legend_left: i32,
+    /// Whether the map is exact (no cell has any noise), which changes what grey means.
+    exact: bool,
 }
 
 impl Chart {
@@ -278,6 +280,11 @@ impl Chart {
             column_title: AXIS_FONT.fit(&input.column_axis, f64::from(map_width.max(200))),
             bar,
             legend_left,
+            exact: input
+                .standard_deviation
+                .iter()
+                .zip(&input.expected)
+                .all(|(&sd, &e)| sd <= e * 1e-6),
         }
     }
 
@@ -399,9 +406,15 @@ impl Chart {
         };
         canvas.panel(swatch, MUTED, 1.0)?;
         let note = LEGEND_FONT.color(SOFT_INK);
-        canvas.text("grey: within the", (bar.right() + 7, y + 7), note, LEFT_MIDDLE)?;
-        canvas.text("99.9 % band, not", (bar.right() + 7, y + 23), note, LEFT_MIDDLE)?;
-        canvas.text("significant", (bar.right() + 7, y + 39), note, LEFT_MIDDLE)
+        // An exact matrix has no noise: grey means exactly as expected.
+        let lines = if self.exact {
+            ["grey: exactly as", "expected (an exact", "matrix has no noise)"]
+        } else {
+            ["grey: within the", "99.9 % band, not", "significant"]
+        };
+        canvas.text(lines[0], (bar.right() + 7, y + 7), note, LEFT_MIDDLE)?;
+        canvas.text(lines[1], (bar.right() + 7, y + 23), note, LEFT_MIDDLE)?;
+        canvas.text(lines[2], (bar.right() + 7, y + 39), note, LEFT_MIDDLE)
     }
 }
 

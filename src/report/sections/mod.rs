@@ -6,10 +6,12 @@
 //! below each tests table is the terminal report's own ([`crate::output::text`]), so the
 //! two never disagree.
 
+mod exact;
 mod samplers;
 mod shuffles;
 mod streams;
 
+pub use exact::exact_part;
 pub use samplers::sampler_section;
 pub use shuffles::shuffle_section;
 pub use streams::{stream_part, stream_settings_line};

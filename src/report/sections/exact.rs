@@ -1,0 +1,152 @@
+//! The sections of an `exact` report: per algorithm, its exact law as bars (the weight
+//! of each outcome against the equal share) or its exact card × position matrix as a
+//! heat map, with the terminal report's lines below.
+//!
+//! An exact law has no sampling noise, so its bars have no band: any bar off the line is
+//! a real bias and is drawn in the outside colour. Weights are the law's numerators over
+//! its common denominator (for the naive swap, the number of random paths leading to
+//! each order), which are whole numbers. Position matrices are probabilities; the map
+//! draws them as parts per 10^12 and mutes only the cells within a billionth of 1/n.
+
+use crate::exact::{ExactLaw, ExactReport, ExactResult};
+use crate::output::exact_text::{Order, outcome_label, render_result};
+use crate::output::text::group_thousands;
+use crate::stats::Verdict;
+
+use super::super::chart::{self, Bars, HeatMap};
+use super::super::document::{ChartFile, Part, ResultSection};
+use super::{chart_file, findings, numbered, titled};
+
+/// Laws up to this many outcomes get one bar each (6! orders, as for simulated runs).
+pub const LAW_BARS_UP_TO: usize = 720;
+
+/// Parts per this many in the position heat map's cells.
+const POSITION_SCALE: f64 = 1e12;
+
+/// The part of a report that one `exact` command makes.
+pub fn exact_part(report: &ExactReport, command: String) -> Part {
+    let settings = &report.settings;
+    let size = match settings.k {
+        None => format!("{} cards", settings.n),
+        Some(k) => format!("{k} of {} items", settings.n),
+    };
+    let results = report.results.iter().map(|result| exact_section(report, result));
+    Part {
+        heading: String::new(),
+        prose: Vec::new(),
+        settings: format!(
+            "{size}, {}",
+            if settings.positions {
+                "exact card × position matrices"
+            } else {
+                "every random path enumerated"
+            }
+        ),
+        label: size,
+        command,
+        results: numbered(results, 1),
+    }
+}
+
+fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
+    let n = report.settings.n;
+    let mut charts = Vec::new();
+    if let Some(law) = &result.law
+        && law.numerators.len() <= LAW_BARS_UP_TO
+        && let Some(chart) = law_chart(report, result, law)
+    {
+        charts.push(chart);
+    }
+    if let Some(matrix) = &result.position_matrix {
+        charts.push(position_chart(result, matrix, n));
+    }
+    let uniform = match (&result.law, &result.position_matrix) {
+        (Some(law), _) => law.numerators.iter().all(|&x| x == law.numerators[0]),
+        (None, Some(matrix)) => matrix.iter().all(|&p| (p * n as f64 - 1.0).abs() < 1e-9),
+        (None, None) => true,
+    };
+    ResultSection {
+        name: result.name.clone(),
+        id: String::new(),
+        // No test: the law itself is either uniform or not.
+        verdict: if uniform { Verdict::Pass } else { Verdict::Fail },
+        expected: result.expected,
+        summary: result.entry.summary.to_string(),
+        origin: result.entry.origin.to_string(),
+        tests: Vec::new(),
+        smallest_p: None,
+        total_variation: result.law.as_ref().map(ExactLaw::total_variation),
+        findings: findings(|out| render_result(out, report, result, Order::Natural)),
+        charts,
+    }
+}
+
+/// One bar per outcome: its weight (numerator) against the equal share.
+fn law_chart(report: &ExactReport, result: &ExactResult, law: &ExactLaw) -> Option<ChartFile> {
+    let (n, k) = (report.settings.n, report.settings.k);
+    let observed: Vec<u64> = law
+        .numerators
+        .iter()
+        .map(|&x| u64::try_from(x).ok())
+        .collect::<Option<_>>()?;
+    let share = law.denominator as f64 / law.numerators.len() as f64;
+    let what = if k.is_some() { "selection" } else { "order" };
+    let titles = titled(format!(
+        "{} · {} · exact law over {} random paths",
+        result.name,
+        match k {
+            None => format!("{n} cards"),
+            Some(k) => format!("{k} of {n} items"),
+        },
+        group_thousands(law.paths)
+    ));
+    let bars = Bars {
+        titles: titles(&format!(
+            "weight of each {what} out of {}, against the equal share",
+            law.denominator
+        )),
+        labels: (0..law.numerators.len())
+            .map(|cell| outcome_label(n, k, result.ordered, cell))
+            .collect(),
+        observed,
+        expected: vec![share; law.numerators.len()],
+        band: vec![(share, share); law.numerators.len()],
+        x_axis: what.to_string(),
+        y_axis: format!("weight (of {})", law.denominator),
+        log_scale: false,
+    };
+    Some(chart_file(
+        "law",
+        format!(
+            "The exact probability of each {what}, as its weight out of {}: every bar off the line is a real bias",
+            law.denominator
+        ),
+        chart::bars(&bars),
+    ))
+}
+
+/// The exact card × position matrix as a heat map.
+fn position_chart(result: &ExactResult, matrix: &[f64], n: usize) -> ChartFile {
+    let expected = POSITION_SCALE / n as f64;
+    let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let titles = titled(format!("{} · {n} cards · exact position matrix", result.name));
+    chart_file(
+        "positions",
+        "Where each card ends up, exactly: red cells hold their card more often than chance, blue less"
+            .to_string(),
+        chart::heat_map(&HeatMap {
+            titles: titles("card × position: probability / (1/n) (grey: exactly 1/n)"),
+            rows: labels.clone(),
+            columns: labels,
+            row_axis: "card (starting position)".to_string(),
+            column_axis: "position after the shuffle".to_string(),
+            observed: matrix
+                .iter()
+                .map(|&p| (p * POSITION_SCALE).round() as u64)
+                .collect(),
+            expected: vec![expected; n * n],
+            // Cells within a billionth of 1/n count as exactly 1/n.
+            standard_deviation: vec![expected * 1e-9 / chart::BAND_Z; n * n],
+        }),
+    )
+}
