@@ -125,8 +125,14 @@ struct ExactArgs {
     #[arg(required = true, value_name = "ALGORITHM")]
     algorithms: Vec<String>,
     /// Cards in the deck, or items to pick from (2 to 10 for whole orders).
-    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
-    n: usize,
+    #[arg(
+        long,
+        short = 'n',
+        value_name = "N",
+        allow_negative_numbers = true,
+        required_unless_present = "items"
+    )]
+    n: Option<usize>,
     /// Items each sampler picks (samplers only).
     #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
     k: Option<usize>,
@@ -136,6 +142,10 @@ struct ExactArgs {
     /// The exact card x position matrix instead (decks of up to 2000 cards).
     #[arg(long)]
     positions: bool,
+    /// Enumerate the first cycle of bag generators (e.g. `shuffle-bag`) dealing one copy
+    /// of each of this many items (`--items 4`), instead of shuffles; --n is not needed.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["positions", "k", "n"])]
+    items: Option<String>,
     /// Significance level the samples-needed figure is for.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
@@ -369,17 +379,21 @@ fn stream_command(args: StreamArgs) -> Result<()> {
 }
 
 fn exact_command(args: &ExactArgs) -> Result<()> {
+    if let Some(items) = &args.items {
+        return exact_bags_command(args, items);
+    }
     let specs = args
         .algorithms
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
     let settings = shuffle_audit::exact::ExactSettings {
-        n: args.n,
+        n: args.n.expect("clap requires --n without --items"),
         k: args.k,
         threads: args.threads.unwrap_or_else(default_threads),
         positions: args.positions,
         alpha: args.alpha,
+        items: None,
     };
     refuse_repeats(
         "algorithm",
@@ -424,6 +438,52 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
         if settings.positions {
             command.push_str(" --positions");
         }
+        report::exact_document(&report, command)
+    })?;
+    delivered
+}
+
+/// `exact BAG... --items M`: the first cycle of each bag, enumerated.
+fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<()> {
+    let generators = args
+        .algorithms
+        .iter()
+        .map(|name| GeneratorSpec::parse(name))
+        .collect::<Result<Vec<_>>>()?;
+    let items = Items::parse(items)?;
+    refuse_repeats("generator", generators.iter().map(GeneratorSpec::display_name))?;
+    let settings = shuffle_audit::exact::ExactSettings {
+        n: items.len(),
+        k: None,
+        threads: args.threads.unwrap_or_else(default_threads),
+        positions: false,
+        alpha: args.alpha,
+        items: None,
+    };
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &None])?;
+    let mut progress = TerminalProgress::new(None, "paths");
+    let report = shuffle_audit::exact::exact_bags(&generators, &items, &settings, &progress)?;
+    progress.finish();
+    let order = if args.sort {
+        exact_text::Order::ByProbability
+    } else {
+        exact_text::Order::Natural
+    };
+    let delivered = deliver(
+        Exports {
+            json_to,
+            csv_to: None,
+        },
+        None,
+        || exact_text::render(&report, order),
+        |out| exact_json::write(&report, out),
+        |_| Ok(()),
+    );
+    write_report_to(report_to.as_deref(), || {
+        let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+        let command = format!("shuffle-audit exact {} --items {}", names.join(" "), items.spec);
         report::exact_document(&report, command)
     })?;
     delivered

@@ -158,3 +158,40 @@ fn exact_writes_a_report_of_the_law_and_of_position_matrices() {
     assert_eq!(count_cells(&map), 144);
     assert!(map.contains("exactly as"));
 }
+
+#[test]
+fn one_cycle_of_each_bag_is_enumerated() {
+    // Text 000's bag deals each of the 4! orders at 1/24; text 003's C# bag never deals
+    // the item under its cursor, which makes its first cycle Sattolo's: only the 3! = 6
+    // orders that are one single cycle, at 1/6 each.
+    command("exact shuffle-bag shuffle-bag-csharp tetris-7-bag --items 4")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the first cycle of bags of 4 items"))
+        .stdout(predicate::str::contains(
+            "shuffle-bag: 24 random paths, 24 orders",
+        ))
+        .stdout(predicate::str::contains(
+            "every possible order equally likely, at 1/24",
+        ))
+        .stdout(predicate::str::contains(
+            "shuffle-bag-csharp: 6 random paths, 24 orders",
+        ))
+        .stdout(predicate::str::contains("impossible orders: 18 of 24"));
+    for (line, reason) in [
+        (
+            "exact iid --items 4",
+            "only a bag that deals one copy of each item",
+        ),
+        (
+            "exact refill-list --items A:2,B:1",
+            "only a bag that deals one copy of each item",
+        ),
+        ("exact shuffle-bag --items 4 --n 4", "cannot be used with"),
+    ] {
+        command(line)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(reason));
+    }
+}

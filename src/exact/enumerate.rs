@@ -19,10 +19,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{PermutationAlgorithm, SamplerAlgorithm, SamplerWorkspace, Workspace};
 use crate::error::{Error, Result};
 use crate::randomness::Randomness;
 use crate::simulate::Progress;
+use crate::stream::items::Items;
 use crate::tally::combinadic;
 use crate::tally::lehmer::{MAX_RANKED_N, factorial, falling_factorial, partial_rank, rank};
 use crate::tally::subsets::subset_cells;
@@ -274,6 +276,33 @@ pub fn known_paths(algorithm: PermutationAlgorithm, n: usize) -> Option<u64> {
     schedule_of(algorithm, n)?
         .iter()
         .try_fold(1u64, |paths, &bound| paths.checked_mul(bound))
+}
+
+/// The exact law of the first cycle of the bag `spec` deals from one copy of each of
+/// `items` (at most 10): the order of the items, as a Lehmer rank.
+pub fn enumerate_cycle(spec: &GeneratorSpec, items: &Items, progress: &dyn Progress) -> Result<ExactLaw> {
+    let m = items.len();
+    if m > MAX_RANKED_N {
+        return Err(Error::BadOption {
+            option: "--items",
+            problem: format!("must be at most {MAX_RANKED_N} items to enumerate a cycle (got {m})"),
+        });
+    }
+    walk(
+        factorial(m).expect("m <= 10") as usize,
+        MAX_PATHS,
+        || {
+            let scenario = StreamScenario { add_every: None };
+            let mut cycle = Vec::with_capacity(m);
+            move |source: &mut Replay| {
+                let mut generator = spec.build(items, &scenario);
+                cycle.clear();
+                generator.draw_each(source, m as u64, &mut |item| cycle.push(item));
+                rank(&cycle)
+            }
+        },
+        progress,
+    )
 }
 
 /// Refuses a fixed schedule with more paths than `max_paths` before any work starts.

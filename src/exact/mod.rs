@@ -12,11 +12,13 @@ pub mod positions;
 
 use std::time::{Duration, Instant};
 
-use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind};
+use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::{AlgorithmSpec, Expectation, Kind};
 use crate::error::{Error, Result};
 use crate::run::MAX_N;
 use crate::simulate::{Engine, Progress, check_thread_count};
 use crate::stats::power::{permutation_noncentrality, position_noncentrality, trials_needed};
+use crate::stream::items::Items;
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
 use positions::{PositionMethod, exact_position_matrix, position_matrix_method};
 
@@ -33,6 +35,8 @@ pub struct ExactSettings {
     pub positions: bool,
     /// The significance level the samples-needed figures are for.
     pub alpha: f64,
+    /// For bags: the items whose first cycle is enumerated (`n` of them).
+    pub items: Option<String>,
 }
 
 /// The power the samples-needed figures are for.
@@ -43,8 +47,10 @@ pub const POWER: f64 = 0.99;
 pub struct ExactResult {
     /// Its name as it ran.
     pub name: String,
-    /// Its catalogue entry.
-    pub entry: &'static CatalogueEntry,
+    /// What it does.
+    pub summary: &'static str,
+    /// Where it comes from.
+    pub origin: &'static str,
     /// The verdict it deserves at this size.
     pub expected: Expectation,
     /// The law over orders (Lehmer ranks) or selections (without `--positions`).
@@ -139,7 +145,8 @@ pub fn exact(
             );
             Ok(ExactResult {
                 name: spec.display_name(n),
-                entry: spec.entry,
+                summary: spec.entry.summary,
+                origin: spec.entry.origin,
                 expected: spec.entry.expected_at(n),
                 law: Some(law),
                 position_method: None,
@@ -152,6 +159,63 @@ pub fn exact(
         .collect::<Result<Vec<_>>>()?;
     Ok(ExactReport {
         settings: settings.clone(),
+        results,
+    })
+}
+
+/// The first cycle of each bag, enumerated: the order in which a bag of one copy of each
+/// of `items` deals them, as a permutation of the items (Lehmer ranks).
+pub fn exact_bags(
+    generators: &[GeneratorSpec],
+    items: &Items,
+    settings: &ExactSettings,
+    progress: &dyn Progress,
+) -> Result<ExactReport> {
+    check_thread_count(settings.threads)?;
+    let m = items.len();
+    let scenario = StreamScenario { add_every: None };
+    let engine = Engine::new(settings.threads)?;
+    let results = generators
+        .iter()
+        .map(|spec| {
+            let one_each = spec
+                .shape(items, &scenario)?
+                .is_some_and(|shape| shape.exact && shape.source_copies.iter().all(|&c| c == 1));
+            if !one_each {
+                return Err(Error::Usage(format!(
+                    "{}: only a bag that deals one copy of each item per cycle can be enumerated \
+                     (give --items as a count of equal items, and a bag generator)",
+                    spec.display_name()
+                )));
+            }
+            let started = Instant::now();
+            let law = engine.install(|| enumerate::enumerate_cycle(spec, items, progress))?;
+            let needed = trials_needed(
+                permutation_noncentrality(&law.probabilities()),
+                (law.numerators.len() - 1) as f64,
+                settings.alpha,
+                POWER,
+            );
+            Ok(ExactResult {
+                name: spec.display_name(),
+                summary: spec.entry.summary,
+                origin: spec.entry.origin,
+                expected: spec.expected(items),
+                law: Some(law),
+                position_method: None,
+                position_matrix: None,
+                trials_needed: needed,
+                ordered: false,
+                elapsed: started.elapsed(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ExactReport {
+        settings: ExactSettings {
+            n: m,
+            items: Some(items.spec.clone()),
+            ..settings.clone()
+        },
         results,
     })
 }
@@ -181,7 +245,8 @@ fn exact_positions(specs: &[AlgorithmSpec], settings: &ExactSettings) -> Result<
             });
             ExactResult {
                 name: spec.display_name(n),
-                entry: spec.entry,
+                summary: spec.entry.summary,
+                origin: spec.entry.origin,
                 expected: spec.entry.expected_at(n),
                 law: None,
                 position_method: Some(position_matrix_method(algorithm)),

@@ -30,9 +30,13 @@ pub enum Order {
 pub fn render(report: &ExactReport, order: Order) -> String {
     let mut out = String::new();
     let settings = &report.settings;
-    let size = match settings.k {
-        None => format!("{} cards", settings.n),
-        Some(k) => format!("{k} of {} items", settings.n),
+    let size = match (&settings.items, settings.k) {
+        (Some(items), _) => format!(
+            "the first cycle of bags of {} items (--items {items})",
+            settings.n
+        ),
+        (None, None) => format!("{} cards", settings.n),
+        (None, Some(k)) => format!("{k} of {} items", settings.n),
     };
     writeln!(
         out,
@@ -76,7 +80,7 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
         result.expected
     )
     .unwrap();
-    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
+    writeln!(out, "  {}; from {}", result.summary, result.origin).unwrap();
     let mut cells: Vec<usize> = (0..law.numerators.len()).collect();
     if order == Order::ByProbability {
         cells.sort_by(|&a, &b| law.numerators[b].cmp(&law.numerators[a]).then(a.cmp(&b)));
@@ -175,7 +179,7 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
         result.name, result.expected
     )
     .unwrap();
-    writeln!(out, "  {}; from {}", result.entry.summary, result.entry.origin).unwrap();
+    writeln!(out, "  {}; from {}", result.summary, result.origin).unwrap();
     if let Some(method) = result.position_method {
         writeln!(out, "  method: {method}").unwrap();
     }

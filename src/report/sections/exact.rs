@@ -71,8 +71,8 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
         // No test: the law itself is either uniform or not.
         verdict: if uniform { Verdict::Pass } else { Verdict::Fail },
         expected: result.expected,
-        summary: result.entry.summary.to_string(),
-        origin: result.entry.origin.to_string(),
+        summary: result.summary.to_string(),
+        origin: result.origin.to_string(),
         tests: Vec::new(),
         smallest_p: None,
         total_variation: result.law.as_ref().map(ExactLaw::total_variation),
