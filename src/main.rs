@@ -414,6 +414,16 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
     let mut progress = TerminalProgress::new(total, "paths");
     let report = shuffle_audit::exact::exact(&specs, &settings, &progress)?;
     progress.finish();
+    deliver_exact(args, &report, json_to, report_to)
+}
+
+/// Prints an exact report and writes its exports and its report directory.
+fn deliver_exact(
+    args: &ExactArgs,
+    report: &shuffle_audit::exact::ExactReport,
+    json_to: Option<Destination>,
+    report_to: Option<PathBuf>,
+) -> Result<()> {
     let order = if args.sort {
         exact_text::Order::ByProbability
     } else {
@@ -425,20 +435,12 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
             csv_to: None,
         },
         None,
-        || exact_text::render(&report, order),
-        |out| exact_json::write(&report, out),
+        || exact_text::render(report, order),
+        |out| exact_json::write(report, out),
         |_| Ok(()),
     );
     write_report_to(report_to.as_deref(), || {
-        let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
-        let mut command = format!("shuffle-audit exact {} --n {}", names.join(" "), settings.n);
-        if let Some(k) = settings.k {
-            command.push_str(&format!(" --k {k}"));
-        }
-        if settings.positions {
-            command.push_str(" --positions");
-        }
-        report::exact_document(&report, command)
+        report::exact_document(report, exact_text::reproduce_command(report))
     })?;
     delivered
 }
@@ -466,27 +468,7 @@ fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<()> {
     let mut progress = TerminalProgress::new(None, "paths");
     let report = shuffle_audit::exact::exact_bags(&generators, &items, &settings, &progress)?;
     progress.finish();
-    let order = if args.sort {
-        exact_text::Order::ByProbability
-    } else {
-        exact_text::Order::Natural
-    };
-    let delivered = deliver(
-        Exports {
-            json_to,
-            csv_to: None,
-        },
-        None,
-        || exact_text::render(&report, order),
-        |out| exact_json::write(&report, out),
-        |_| Ok(()),
-    );
-    write_report_to(report_to.as_deref(), || {
-        let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
-        let command = format!("shuffle-audit exact {} --items {}", names.join(" "), items.spec);
-        report::exact_document(&report, command)
-    })?;
-    delivered
+    deliver_exact(args, &report, json_to, report_to)
 }
 
 fn report_command(args: &ReportArgs) -> Result<()> {

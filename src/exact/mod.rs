@@ -137,12 +137,7 @@ pub fn exact(
                     },
                 )
                 .map_err(|error| named(spec, n, error))?;
-            let needed = trials_needed(
-                permutation_noncentrality(&law.probabilities()),
-                (law.numerators.len() - 1) as f64,
-                settings.alpha,
-                POWER,
-            );
+            let needed = law_trials_needed(&law, settings.alpha);
             Ok(ExactResult {
                 name: spec.display_name(n),
                 summary: spec.entry.summary,
@@ -190,12 +185,7 @@ pub fn exact_bags(
             }
             let started = Instant::now();
             let law = engine.install(|| enumerate::enumerate_cycle(spec, items, progress))?;
-            let needed = trials_needed(
-                permutation_noncentrality(&law.probabilities()),
-                (law.numerators.len() - 1) as f64,
-                settings.alpha,
-                POWER,
-            );
+            let needed = law_trials_needed(&law, settings.alpha);
             Ok(ExactResult {
                 name: spec.display_name(),
                 summary: spec.entry.summary,
@@ -261,6 +251,17 @@ fn exact_positions(specs: &[AlgorithmSpec], settings: &ExactSettings) -> Result<
         settings: settings.clone(),
         results,
     })
+}
+
+/// Trials the χ² test over the law's outcomes needs to reject uniformity at `alpha`
+/// with [`POWER`].
+fn law_trials_needed(law: &ExactLaw, alpha: f64) -> Option<u64> {
+    trials_needed(
+        permutation_noncentrality(&law.probabilities()),
+        (law.numerators.len() - 1) as f64,
+        alpha,
+        POWER,
+    )
 }
 
 /// An enumeration error with the algorithm's name in front.

@@ -274,6 +274,24 @@ fn render_trials_needed(out: &mut String, report: &ExactReport, result: &ExactRe
     .unwrap();
 }
 
+/// The command that repeats an exact report (threads and output options left out).
+pub fn reproduce_command(report: &ExactReport) -> String {
+    let settings = &report.settings;
+    let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+    let mut command = format!("shuffle-audit exact {}", names.join(" "));
+    match &settings.items {
+        Some(items) => command.push_str(&format!(" --items {items}")),
+        None => command.push_str(&format!(" --n {}", settings.n)),
+    }
+    if let Some(k) = settings.k {
+        command.push_str(&format!(" --k {k}"));
+    }
+    if settings.positions {
+        command.push_str(" --positions");
+    }
+    command
+}
+
 /// The most likely and the least likely possible outcomes (all ties).
 fn extremes(law: &ExactLaw) -> (Vec<usize>, Vec<usize>) {
     let positive = law.numerators.iter().copied().filter(|&n| n > 0);
