@@ -136,7 +136,8 @@ struct ExactArgs {
     /// Items each sampler picks (samplers only).
     #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
     k: Option<usize>,
-    /// List outcomes most likely first (default: in lexicographic order).
+    /// List outcomes most likely first (default: in lexicographic order). Laws of over 252
+    /// outcomes always list their 10 most and 10 least likely, most likely first.
     #[arg(long)]
     sort: bool,
     /// The exact card x position matrix instead (decks of up to 2000 cards).

@@ -80,6 +80,16 @@ fn what_cannot_be_enumerated_is_refused_with_the_reason() {
         ),
         ("exact bag-pick --n 5", "give --k"),
         ("exact naive-swap --n 3 --k 2", "--k applies to samplers"),
+        (
+            "exact partial-fisher-yates --n 70000 --k 1",
+            "at most 20 to enumerate a sampler",
+        ),
+        ("exact naive-swap --n 52 --positions --k 3", "takes no --k"),
+        (
+            "exact naive-swap --n 52 --positions -j 0",
+            "--threads must be between",
+        ),
+        ("exact naive-swap --n 2001 --positions", "between 2 and 2000"),
     ] {
         command(line)
             .assert()
@@ -97,6 +107,14 @@ fn samples_needed_and_position_matrices_for_large_decks() {
         .stdout(predicate::str::contains(
             "the permutation test catches this bias at alpha 1e-6 with 99 % power after about 5,222 shuffles",
         ));
+    // Billions of passes mix the deck completely: uniform, not rounding noise called a bias.
+    command("exact naive-repeated:4000000000 --n 60 --positions")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "every card is equally likely at every position",
+        ))
+        .stdout(predicate::str::contains("none could show a bias"));
     command("exact naive-swap fisher-yates sort-comparator-merge --n 52 --positions")
         .assert()
         .success()
@@ -105,7 +123,7 @@ fn samples_needed_and_position_matrices_for_large_decks() {
         ))
         .stdout(predicate::str::contains("card 52 at position 1 x0.7429"))
         .stdout(predicate::str::contains(
-            "every card is equally likely at every position (1/52)",
+            "every card is equally likely at every position (1/52, within floating-point rounding)",
         ))
         .stdout(predicate::str::contains("no exact method here"));
     let json = json_of("exact naive-swap --n 52 --positions");

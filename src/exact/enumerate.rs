@@ -32,6 +32,13 @@ use crate::tally::subsets::subset_cells;
 /// The most random paths an enumeration may walk (about a minute on two cores).
 pub const MAX_PATHS: u64 = 2_000_000_000;
 
+/// The most items a sampler may pick from when its paths are enumerated.
+pub const MAX_SAMPLER_N: usize = 20;
+
+/// The walk is split over its first two draws when they have at most this many answer
+/// pairs, else over the first draw only.
+const MOST_PARTS: u64 = 4096;
+
 /// The most draws one path may make before the walk gives up on the algorithm.
 pub const MAX_DEPTH: usize = 10_000;
 
@@ -227,6 +234,14 @@ pub fn enumerate_selections(
     k: usize,
     progress: &dyn Progress,
 ) -> Result<ExactLaw> {
+    if n > MAX_SAMPLER_N {
+        return Err(Error::BadOption {
+            option: "--n",
+            problem: format!(
+                "must be at most {MAX_SAMPLER_N} to enumerate a sampler (got {n}): its paths grow like n!"
+            ),
+        });
+    }
     let ordered = sampler.promises_order();
     let cells = if ordered {
         falling_factorial(n, k)
@@ -337,7 +352,10 @@ fn walk<E>(
 where
     E: FnMut(&mut Replay) -> usize,
 {
-    let prefixes = split(&mut make(), 2)?;
+    let prefixes = match split(&mut make(), 2)? {
+        parts if parts.len() as u64 <= MOST_PARTS => parts,
+        _ => split(&mut make(), 1)?,
+    };
     let walked = AtomicU64::new(0);
     let budget = Budget {
         walked: &walked,
@@ -423,6 +441,7 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
         // The odometer: raise the deepest answer that can still grow, drop what follows.
         loop {
             if replay.answers.len() <= prefix.len() {
+                budget.spend(unreported)?;
                 progress.advance(unreported);
                 return Ok(counts);
             }

@@ -199,6 +199,13 @@ fn matrix_power(matrix: &[f64], n: usize, mut power: u32) -> Vec<f64> {
         power >>= 1;
         if power > 0 {
             square = multiply(&square, &square, n);
+            // Once a square is uniform to within rounding, every further product is
+            // uniform (a doubly stochastic matrix times J/n is J/n), while more squarings
+            // would only add rounding errors, which grow with the number of passes.
+            let uniform = 1.0 / n as f64;
+            if square.iter().all(|&p| (p - uniform).abs() < 1e-15) {
+                return vec![uniform; n * n];
+            }
         }
     }
     result.unwrap_or_else(|| {

@@ -195,8 +195,12 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
             matrix[cell] / uniform
         )
     };
-    if matrix.iter().all(|&p| (p - uniform).abs() < 1e-12) {
-        writeln!(out, "  every card is equally likely at every position (1/{n})").unwrap();
+    if crate::exact::is_uniform(matrix, n) {
+        writeln!(
+            out,
+            "  every card is equally likely at every position (1/{n}, within floating-point rounding)"
+        )
+        .unwrap();
         return;
     }
     let (most, least) = (0..n * n).fold((0, 0), |(most, least), cell| {

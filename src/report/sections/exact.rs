@@ -62,7 +62,7 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
     }
     let uniform = match (&result.law, &result.position_matrix) {
         (Some(law), _) => law.numerators.iter().all(|&x| x == law.numerators[0]),
-        (None, Some(matrix)) => matrix.iter().all(|&p| (p * n as f64 - 1.0).abs() < 1e-9),
+        (None, Some(matrix)) => crate::exact::is_uniform(matrix, n),
         (None, None) => true,
     };
     ResultSection {
