@@ -15,10 +15,7 @@ use crate::stats::Verdict;
 
 use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
-use super::{chart_file, findings, numbered, titled};
-
-/// Laws up to this many outcomes get one bar each (6! orders, as for simulated runs).
-pub const LAW_BARS_UP_TO: usize = 720;
+use super::{TABLE_BARS_UP_TO, chart_file, findings, numbered, titled};
 
 /// Parts per this many in the position heat map's cells.
 const POSITION_SCALE: f64 = 1e12;
@@ -52,7 +49,7 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
     let n = report.settings.n;
     let mut charts = Vec::new();
     if let Some(law) = &result.law
-        && law.numerators.len() <= LAW_BARS_UP_TO
+        && law.numerators.len() <= TABLE_BARS_UP_TO
         && let Some(chart) = law_chart(report, result, law)
     {
         charts.push(chart);

@@ -160,6 +160,64 @@ pub(crate) fn uniform_bars(
     per_cell_bars(titles, labels, observed, trials, |_| probability, axes)
 }
 
+/// Tables of outcomes up to this size (the 6! orders of 6 cards) get one bar per
+/// outcome; larger ones a histogram of count/expected ratios.
+pub const TABLE_BARS_UP_TO: usize = 720;
+
+/// What a table of equally likely outcomes is, in words, for its chart.
+pub(crate) struct UniformTable<'a> {
+    /// One outcome (`order`); its plural names the files (`orders`, `order-ratios`).
+    pub noun: &'a str,
+    /// The whole table (`the 3! orders`), for the caption.
+    pub described: String,
+    /// The bar chart's subtitle.
+    pub subtitle: &'a str,
+    /// What the trials are (`shuffles`).
+    pub unit: &'a str,
+}
+
+/// The chart of a table whose cells should all come out `trials / cells` times: bars
+/// labelled by `label` up to [`TABLE_BARS_UP_TO`] cells, a ratio histogram beyond.
+pub(crate) fn uniform_table_chart(
+    table: &UniformTable<'_>,
+    titles: &impl Fn(&str) -> Titles,
+    counts: &[u64],
+    trials: u64,
+    label: impl Fn(usize) -> String,
+) -> ChartFile {
+    let plural = format!("{}s", table.noun);
+    if counts.len() <= TABLE_BARS_UP_TO {
+        chart_file(
+            &plural,
+            format!(
+                "How often each of {} came out, against the equal share each deserves",
+                table.described
+            ),
+            chart::bars(&uniform_bars(
+                titles(table.subtitle),
+                (0..counts.len()).map(label).collect(),
+                counts,
+                trials,
+                (table.noun, table.unit),
+            )),
+        )
+    } else {
+        chart_file(
+            &format!("{}-ratios", table.noun),
+            format!(
+                "The {} {plural} by how often each came out, as a ratio to the equal share",
+                group_thousands(counts.len() as u64)
+            ),
+            chart::ratio_histogram(&uniform_ratios(
+                titles(&format!("{plural} by count / expected count")),
+                counts,
+                trials,
+                table.noun,
+            )),
+        )
+    }
+}
+
 /// The count/expected ratios of cells that should all be `trials / cells` each, with
 /// the 99.9 % band of one cell's ratio: tables too large for a bar per cell.
 pub(crate) fn uniform_ratios(titles: Titles, counts: &[u64], trials: u64, cell: &str) -> Ratios {

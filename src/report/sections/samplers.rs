@@ -10,10 +10,7 @@ use crate::run::{RunReport, SamplerResult};
 
 use super::super::chart;
 use super::super::document::ResultSection;
-use super::{chart_file, findings, per_cell_bars, test_rows, titled, uniform_bars, uniform_ratios};
-
-/// Subset tables up to this size get one bar per subset.
-pub const SUBSET_BARS_UP_TO: usize = 720;
+use super::{UniformTable, chart_file, findings, per_cell_bars, test_rows, titled, uniform_table_chart};
 
 /// The section of `result`, a sampler of `report`.
 pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSection {
@@ -28,36 +25,15 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
     let titles = titled(title);
     let mut charts = Vec::new();
     if let Some(counts) = &tally.subset_counts {
-        if counts.len() <= SUBSET_BARS_UP_TO {
-            let labels = (0..counts.len() as u64)
-                .map(|rank| subset_label(rank, k))
-                .collect();
-            charts.push(chart_file(
-                "subsets",
-                format!("How often each of the C({n}, {k}) subsets came out, against the equal share each deserves"),
-                chart::bars(&uniform_bars(
-                    titles("how often each subset came out"),
-                    labels,
-                    counts,
-                    trials,
-                    ("subset", "samples"),
-                )),
-            ));
-        } else {
-            charts.push(chart_file(
-                "subset-ratios",
-                format!(
-                    "The {} subsets by how often each came out, as a ratio to the equal share",
-                    group_thousands(counts.len() as u64)
-                ),
-                chart::ratio_histogram(&uniform_ratios(
-                    titles("subsets by count / expected count"),
-                    counts,
-                    trials,
-                    "subset",
-                )),
-            ));
-        }
+        let table = UniformTable {
+            noun: "subset",
+            described: format!("the C({n}, {k}) subsets"),
+            subtitle: "how often each subset came out",
+            unit: "samples",
+        };
+        charts.push(uniform_table_chart(&table, &titles, counts, trials, |rank| {
+            subset_label(rank as u64, k)
+        }));
     }
     let share = k as f64 / n as f64;
     charts.push(chart_file(

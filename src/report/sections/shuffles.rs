@@ -17,13 +17,13 @@ use crate::tally::lehmer::unrank;
 
 use super::super::chart::{self, HeatMap};
 use super::super::document::ResultSection;
-use super::{chart_file, findings, law_bars, test_rows, titled, uniform_bars, uniform_ratios};
+use super::{
+    UniformTable, chart_file, findings, law_bars, test_rows, titled, uniform_bars, uniform_table_chart,
+};
 
-/// Decks up to this size get one bar per order.
-pub const ORDER_BARS_UP_TO_N: usize = 6;
-
-/// Decks from this size get the card-1 and top-position charts.
-pub const SLICES_FROM_N: usize = ORDER_BARS_UP_TO_N + 1;
+/// Decks from this size get the card-1 and top-position charts: their orders are too
+/// many for bars (7! > [`TABLE_BARS_UP_TO`](super::TABLE_BARS_UP_TO)).
+pub const SLICES_FROM_N: usize = 7;
 
 /// The section of `result`, a shuffle of `report`.
 pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSection {
@@ -38,34 +38,15 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
     let titles = titled(title);
     let mut charts = Vec::new();
     if let Some(counts) = &tally.permutation_counts {
-        if n <= ORDER_BARS_UP_TO_N {
-            let labels = (0..counts.len()).map(|rank| order_label(rank, n)).collect();
-            charts.push(chart_file(
-                "orders",
-                format!("How often each of the {n}! orders came out, against the equal share each deserves"),
-                chart::bars(&uniform_bars(
-                    titles("how often each order came out (cards 1..n from the top)"),
-                    labels,
-                    counts,
-                    trials,
-                    ("order", "shuffles"),
-                )),
-            ));
-        } else {
-            charts.push(chart_file(
-                "order-ratios",
-                format!(
-                    "The {} orders by how often each came out, as a ratio to the equal share",
-                    group_thousands(counts.len() as u64)
-                ),
-                chart::ratio_histogram(&uniform_ratios(
-                    titles("orders by count / expected count"),
-                    counts,
-                    trials,
-                    "order",
-                )),
-            ));
-        }
+        let table = UniformTable {
+            noun: "order",
+            described: format!("the {n}! orders"),
+            subtitle: "how often each order came out (cards 1..n from the top)",
+            unit: "shuffles",
+        };
+        charts.push(uniform_table_chart(&table, &titles, counts, trials, |rank| {
+            order_label(rank, n)
+        }));
     }
     if let Some(matrix) = &tally.position_counts {
         let expected = trials as f64 / n as f64;
