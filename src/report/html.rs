@@ -39,8 +39,9 @@ figure img{max-width:100%;height:auto;border:1px solid #e3e6ea;border-radius:4px
 figcaption{color:#5b6570;font-size:.9em}
 ";
 
-/// The page.
-pub fn render(document: &Document) -> String {
+/// The page; `summary` is the document's [`Document::summary_chart`], drawn once by the
+/// caller for both pages and the file.
+pub fn render(document: &Document, summary: &ChartFile) -> String {
     let mut out = String::new();
     let title = escape(&document.title);
     write!(
@@ -54,7 +55,7 @@ pub fn render(document: &Document) -> String {
     for paragraph in &document.introduction {
         writeln!(out, "<p>{}</p>", prose(paragraph)).unwrap();
     }
-    render_summary(&mut out, document);
+    render_summary(&mut out, document, summary);
     for (index, part) in document.parts.iter().enumerate() {
         render_part(&mut out, part, index);
     }
@@ -70,7 +71,7 @@ pub fn render(document: &Document) -> String {
 /// by this mark in its `index.html`.
 pub const GENERATOR: &str = concat!("shuffle-audit ", env!("CARGO_PKG_VERSION"));
 
-fn render_summary(out: &mut String, document: &Document) {
+fn render_summary(out: &mut String, document: &Document, summary: &ChartFile) {
     writeln!(
         out,
         "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>result</th>\
@@ -105,7 +106,7 @@ fn render_summary(out: &mut String, document: &Document) {
         }
     }
     writeln!(out, "</tbody>\n</table>").unwrap();
-    render_chart(out, &document.summary_chart());
+    render_chart(out, summary);
 }
 
 fn render_part(out: &mut String, part: &Part, index: usize) {

@@ -9,8 +9,8 @@ use std::fmt::Write;
 
 use super::document::{ChartFile, Document, Part, ResultSection};
 
-/// The page.
-pub fn render(document: &Document) -> String {
+/// The page; `summary` is the document's [`Document::summary_chart`].
+pub fn render(document: &Document, summary: &ChartFile) -> String {
     let mut out = String::new();
     writeln!(out, "# {}\n", text(&document.title)).unwrap();
     for paragraph in &document.introduction {
@@ -45,7 +45,7 @@ pub fn render(document: &Document) -> String {
         }
     }
     out.push('\n');
-    render_chart(&mut out, &document.summary_chart());
+    render_chart(&mut out, summary);
     for part in &document.parts {
         render_part(&mut out, part);
     }

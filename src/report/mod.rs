@@ -92,8 +92,11 @@ pub const EXACT_HOW_TO_READ: &str = "Every random path of each algorithm was fol
 pub fn files(document: &Document) -> Vec<(String, Vec<u8>)> {
     let summary = document.summary_chart();
     let mut files = vec![
-        (INDEX.to_string(), html::render(document).into_bytes()),
-        (README.to_string(), markdown::render(document).into_bytes()),
+        (INDEX.to_string(), html::render(document, &summary).into_bytes()),
+        (
+            README.to_string(),
+            markdown::render(document, &summary).into_bytes(),
+        ),
         (summary.file_name, summary.svg.into_bytes()),
     ];
     files.extend(
