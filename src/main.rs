@@ -261,8 +261,12 @@ fn run_command(args: RunArgs) -> Result<()> {
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
 
-    let delivered = deliver(
-        Exports { json_to, csv_to },
+    deliver(
+        Exports {
+            json_to,
+            csv_to,
+            report_to,
+        },
         settings
             .seed
             .is_none()
@@ -270,9 +274,8 @@ fn run_command(args: RunArgs) -> Result<()> {
         || text::render(&report),
         |out| json::write(&report, out),
         |out| csv::write(&report, out),
-    );
-    write_report_to(report_to.as_deref(), || report::run_document(&report))?;
-    delivered
+        || report::run_document(&report),
+    )
 }
 
 /// The report directory, checked before any work starts, with the exports: one written
@@ -365,8 +368,12 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
-    let delivered = deliver(
-        Exports { json_to, csv_to },
+    deliver(
+        Exports {
+            json_to,
+            csv_to,
+            report_to,
+        },
         settings
             .seed
             .is_none()
@@ -374,9 +381,8 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         || stream_text::render(&report),
         |out| stream_json::write(&report, out),
         |out| stream_csv::write(&report, out),
-    );
-    write_report_to(report_to.as_deref(), || report::stream_document(&report))?;
-    delivered
+        || report::stream_document(&report),
+    )
 }
 
 fn exact_command(args: &ExactArgs) -> Result<()> {
@@ -430,20 +436,18 @@ fn deliver_exact(
     } else {
         exact_text::Order::Natural
     };
-    let delivered = deliver(
+    deliver(
         Exports {
             json_to,
             csv_to: None,
+            report_to,
         },
         None,
         || exact_text::render(report, order),
         |out| exact_json::write(report, out),
         |_| Ok(()),
-    );
-    write_report_to(report_to.as_deref(), || {
-        report::exact_document(report, exact_text::reproduce_command(report))
-    })?;
-    delivered
+        || report::exact_document(report, exact_text::reproduce_command(report)),
+    )
 }
 
 /// `exact BAG... --items M`: the first cycle of each bag, enumerated.
@@ -496,6 +500,8 @@ fn report_command(args: &ReportArgs) -> Result<()> {
 struct Exports {
     json_to: Option<Destination>,
     csv_to: Option<Destination>,
+    /// The report directory, checked before the run ([`checked_report_directory`]).
+    report_to: Option<PathBuf>,
 }
 
 /// Refuses a name given twice: with the same seed it would only repeat the tallies.
@@ -521,15 +527,21 @@ fn check_exports(json_to: &Option<Destination>, csv_to: &Option<Destination>) ->
 
 /// Prints the text report, unless an export takes standard output (then only the seed
 /// taken from the OS, with its reproduce line, goes to standard error, since the text
-/// that would have named it is left out), and writes the exports.
+/// that would have named it is left out), and writes the exports and the report. The
+/// report is written even when an export failed; its own failure is said first.
 fn deliver(
     exports: Exports,
     os_seed: Option<(u64, String)>,
     render_text: impl FnOnce() -> String,
     write_json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
     write_csv: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    document: impl FnOnce() -> Document,
 ) -> Result<()> {
-    let Exports { json_to, csv_to } = exports;
+    let Exports {
+        json_to,
+        csv_to,
+        report_to,
+    } = exports;
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
     let mut text_written = Ok(());
     if stdout_taken {
@@ -548,13 +560,11 @@ fn deliver(
             return text_written;
         }
     }
-    if let Some(destination) = json_to {
-        destination.write_with(write_json)?;
-    }
-    if let Some(destination) = csv_to {
-        destination.write_with(write_csv)?;
-    }
-    text_written
+    let exported = json_to
+        .map_or(Ok(()), |destination| destination.write_with(write_json))
+        .and_then(|()| csv_to.map_or(Ok(()), |destination| destination.write_with(write_csv)));
+    write_report_to(report_to.as_deref(), document)?;
+    exported.and(text_written)
 }
 
 /// `--alpha`, refused with the user's own text when it is not a usable probability.
