@@ -352,10 +352,7 @@ fn walk<E>(
 where
     E: FnMut(&mut Replay) -> usize,
 {
-    let prefixes = match split(&mut make(), 2)? {
-        parts if parts.len() as u64 <= MOST_PARTS => parts,
-        _ => split(&mut make(), 1)?,
-    };
+    let prefixes = split(&mut make())?;
     let walked = AtomicU64::new(0);
     let budget = Budget {
         walked: &walked,
@@ -368,24 +365,34 @@ where
     combine(counts)
 }
 
-/// The prefixes of up to `depth` answers that split the walk into parts.
-fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E, depth: usize) -> Result<Vec<Vec<u64>>> {
+/// The prefixes that split the walk into parts: every answer to the first draw, and to
+/// the second as well while that makes at most [`MOST_PARTS`] parts.
+fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E) -> Result<Vec<Vec<u64>>> {
     let mut prefixes = vec![Vec::new()];
-    for level in 0..depth {
-        let mut next = Vec::new();
-        for prefix in prefixes {
-            let bounds = run(experiment, &prefix)?.1;
-            match bounds.get(level) {
-                Some(&bound) => next.extend((0..bound).map(|answer| {
-                    let mut longer = prefix.clone();
-                    longer.push(answer);
-                    longer
-                })),
-                // This path ends before the level: it is a part of its own.
-                None => next.push(prefix),
-            }
+    for level in 0..2 {
+        let bounds = prefixes
+            .iter()
+            .map(|prefix| Ok(run(experiment, prefix)?.1.get(level).copied()))
+            .collect::<Result<Vec<Option<u64>>>>()?;
+        // A path that ends before the level is a part of its own.
+        let parts: u64 = bounds.iter().map(|bound| bound.unwrap_or(1)).sum();
+        if level > 0 && parts > MOST_PARTS {
+            break;
         }
-        prefixes = next;
+        prefixes = prefixes
+            .into_iter()
+            .zip(bounds)
+            .flat_map(|(prefix, bound)| match bound {
+                Some(bound) => (0..bound)
+                    .map(|answer| {
+                        let mut longer = prefix.clone();
+                        longer.push(answer);
+                        longer
+                    })
+                    .collect(),
+                None => vec![prefix],
+            })
+            .collect();
     }
     Ok(prefixes)
 }

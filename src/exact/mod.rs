@@ -97,7 +97,6 @@ pub fn exact(
                 "--positions is for shuffles and takes no --k".to_string(),
             ));
         }
-        check_thread_count(settings.threads)?;
         let engine = Engine::new(settings.threads)?;
         return engine.install(|| exact_positions(specs, settings));
     }
@@ -173,7 +172,6 @@ pub fn exact_bags(
     settings: &ExactSettings,
     progress: &dyn Progress,
 ) -> Result<ExactReport> {
-    check_thread_count(settings.threads)?;
     let m = items.len();
     let scenario = StreamScenario { add_every: None };
     let engine = Engine::new(settings.threads)?;
