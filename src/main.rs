@@ -1,5 +1,6 @@
 //! The `shuffle-audit` command line: parse arguments, call the library, print, and exit
-//! with 0 (done), or 2 (usage or input error, with a one-line message).
+//! with 0 (done, or every verdict as it should be), 1 (a gate's verdict is not what it
+//! should be: `check`, `ingest`), or 2 (usage or input error, with a one-line message).
 //!
 //! Everything testable lives in the library; this file only knows about clap, the
 //! terminal (progress bar, standard streams) and exit codes.
@@ -178,6 +179,11 @@ struct ListArgs {
     json: bool,
 }
 
+/// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted.
+/// Kept apart from 2 (usage or input error) so that CI can tell "biased" from "broken".
+#[allow(dead_code)] // check and ingest use it; they land next.
+const VERDICT_NOT_AS_WANTED: u8 = 1;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -196,15 +202,16 @@ fn main() -> ExitCode {
         eprintln!("\nshuffle-audit: interrupted");
         std::process::exit(130);
     });
+    let done = |result: Result<()>| result.map(|()| ExitCode::SUCCESS);
     let outcome = match cli.command {
-        Command::Run(args) => run_command(args),
-        Command::Stream(args) => stream_command(args),
-        Command::Exact(args) => exact_command(&args),
-        Command::List(args) => list_command(&args),
-        Command::Report(args) => report_command(&args),
+        Command::Run(args) => done(run_command(args)),
+        Command::Stream(args) => done(stream_command(args)),
+        Command::Exact(args) => done(exact_command(&args)),
+        Command::List(args) => done(list_command(&args)),
+        Command::Report(args) => done(report_command(&args)),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         // `shuffle-audit list | head`: the reader left, nothing is wrong.
         Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS

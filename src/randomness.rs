@@ -107,7 +107,7 @@ const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 const CHUNK_DOMAIN: u64 = 0xD1B5_4A32_D192_ED03;
 
 /// SplitMix64's output function (Steele, Lea & Flood 2014): a bijection with full avalanche.
-fn splitmix64_mix(mut z: u64) -> u64 {
+pub(crate) fn splitmix64_mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -13,6 +13,7 @@
 
 pub mod bag_fits;
 pub mod chi_square;
+pub mod confirm;
 pub mod effect;
 pub mod holm;
 pub mod laws;
