@@ -33,6 +33,7 @@
 //! ```
 
 pub mod analysis;
+pub mod assertion;
 pub mod catalogue;
 pub mod error;
 pub mod exact;
@@ -46,8 +47,11 @@ pub mod stats;
 pub mod stream;
 pub mod tally;
 
+pub use assertion::{FairShuffleAudit, ShuffleAudit, assert_fair_shuffle};
 pub use error::{Error, Result};
 pub use randomness::{Randomness, SimulationSource};
+pub use simulate::AuditRng;
+pub use stats::Verdict;
 
 /// The README's code examples, compiled and run as doctests so that they stay true.
 #[cfg(doctest)]
