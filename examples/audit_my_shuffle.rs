@@ -57,7 +57,10 @@ fn main() {
 
     // The builder's non-panicking form: the whole report, to read or to inspect.
     for (name, shuffle) in [
-        ("fisher_yates", fisher_yates::<usize> as fn(&mut [usize], &mut shuffle_audit::AuditRng)),
+        (
+            "fisher_yates",
+            fisher_yates::<usize> as fn(&mut [usize], &mut shuffle_audit::AuditRng),
+        ),
         ("naive_swap", naive_swap::<usize>),
     ] {
         let audit = FairShuffleAudit::new()

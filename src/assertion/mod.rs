@@ -57,7 +57,9 @@ pub use report::{AuditOutcome, ShuffleAudit};
 use crate::analysis::analyse_permutations;
 use crate::error::{Error, Result};
 use crate::run::MAX_N;
-use crate::simulate::{AuditRng, CHUNK_TRIALS, Engine, MAX_THREADS, check_thread_count, simulate_user_shuffle};
+use crate::simulate::{
+    AuditRng, CHUNK_TRIALS, Engine, MAX_THREADS, check_thread_count, simulate_user_shuffle,
+};
 use crate::stats::Thresholds;
 use crate::stats::confirm::confirm;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -198,14 +200,15 @@ impl FairShuffleAudit {
             self.seed,
             self.trials,
             |seed, trials| {
-                let tally = simulate_user_shuffle(&engine, self.n, trials, seed, &shuffle).map_err(|broken| {
-                    Error::BrokenShuffle {
-                        trial: broken.trial,
-                        seed,
-                        deck: format!("{:?}", broken.deck),
-                        problem: broken.problem,
-                    }
-                })?;
+                let tally =
+                    simulate_user_shuffle(&engine, self.n, trials, seed, &shuffle).map_err(|broken| {
+                        Error::BrokenShuffle {
+                            trial: broken.trial,
+                            seed,
+                            deck: format!("{:?}", broken.deck),
+                            problem: broken.problem,
+                        }
+                    })?;
                 let analysis = analyse_permutations(&tally, &thresholds);
                 Ok(AuditOutcome { tally, analysis })
             },
@@ -223,7 +226,10 @@ impl FairShuffleAudit {
         if self.n < 2 {
             return bad(
                 "n()",
-                format!("must be at least 2 (got {}): a deck of fewer cards has only one order", self.n),
+                format!(
+                    "must be at least 2 (got {}): a deck of fewer cards has only one order",
+                    self.n
+                ),
             );
         }
         if self.n > MAX_N {
@@ -243,7 +249,10 @@ impl FairShuffleAudit {
         Thresholds::new(self.alpha).or_else(|_| {
             bad(
                 "alpha()",
-                format!("must be a probability between 0 and 1 (exclusive), not {}", self.alpha),
+                format!(
+                    "must be a probability between 0 and 1 (exclusive), not {}",
+                    self.alpha
+                ),
             )
         })
     }

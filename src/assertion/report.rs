@@ -101,7 +101,9 @@ impl ShuffleAudit {
                  and was not run; raise .trials()",
                 group_thousands(needed)
             ),
-            (Verdict::Fail, _) => format!("FAIL: the shuffle is biased (a test rejects uniformity at alpha {alpha})"),
+            (Verdict::Fail, _) => {
+                format!("FAIL: the shuffle is biased (a test rejects uniformity at alpha {alpha})")
+            }
             (Verdict::Suspicious, _) => format!(
                 "SUSPICIOUS: the shuffle is probably biased (smallest adjusted p-value below 1e-3, twice, \
                  though not below alpha {alpha}); a fair shuffle does this about once in a million audits"

@@ -142,7 +142,11 @@ pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
 
 /// The findings of any permutation tally, catalogue algorithm or not (the assertion's
 /// report of a user's shuffle shows them too).
-pub(crate) fn render_tally_findings(out: &mut String, tally: &PermutationTally, analysis: &PermutationAnalysis) {
+pub(crate) fn render_tally_findings(
+    out: &mut String,
+    tally: &PermutationTally,
+    analysis: &PermutationAnalysis,
+) {
     let n = tally.n;
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
     // Only worth saying where every order should have come out several times; with fewer

@@ -58,7 +58,11 @@ where
             let mut rng = AuditRng::for_chunk(seed, chunk);
             if let Some(broken) = state.run_chunk(&shuffle, &mut rng, chunk * CHUNK_TRIALS, count) {
                 first_broken_chunk.fetch_min(chunk, Ordering::Relaxed);
-                if state.broken.as_ref().is_none_or(|known| broken.trial < known.trial) {
+                if state
+                    .broken
+                    .as_ref()
+                    .is_none_or(|known| broken.trial < known.trial)
+                {
                     state.broken = Some(broken);
                 }
             }
@@ -103,7 +107,13 @@ impl ChunkState {
 
     /// Runs trials `first..first + count`, tallying each deck, and stops at the first
     /// deck that is not a permutation of `0..n`.
-    fn run_chunk<F>(&mut self, shuffle: &F, rng: &mut AuditRng, first: u64, count: u64) -> Option<BrokenShuffle>
+    fn run_chunk<F>(
+        &mut self,
+        shuffle: &F,
+        rng: &mut AuditRng,
+        first: u64,
+        count: u64,
+    ) -> Option<BrokenShuffle>
     where
         F: Fn(&mut [usize], &mut AuditRng),
     {
@@ -150,12 +160,14 @@ fn describe_problem(deck: &[usize]) -> String {
             None => foreign.push(card),
         }
     }
-    let cards_where = |wanted: fn(usize) -> bool| -> Vec<usize> {
-        (0..n).filter(|&card| wanted(copies[card])).collect()
-    };
+    let cards_where =
+        |wanted: fn(usize) -> bool| -> Vec<usize> { (0..n).filter(|&card| wanted(copies[card])).collect() };
     let mut problems = Vec::new();
     if !foreign.is_empty() {
-        problems.push(format!("{} not among the cards 0..{n} it was given", listed(&foreign)));
+        problems.push(format!(
+            "{} not among the cards 0..{n} it was given",
+            listed(&foreign)
+        ));
     }
     let repeated = cards_where(|count| count > 1);
     if !repeated.is_empty() {
@@ -183,7 +195,10 @@ mod tests {
 
     #[test]
     fn problems_name_the_foreign_repeated_and_lost_cards() {
-        assert_eq!(describe_problem(&[0, 0, 2, 3]), "card 0 more than once; card 1 lost");
+        assert_eq!(
+            describe_problem(&[0, 0, 2, 3]),
+            "card 0 more than once; card 1 lost"
+        );
         assert_eq!(
             describe_problem(&[7, 1, 1, 1]),
             "card 7 not among the cards 0..4 it was given; card 1 more than once; cards 0, 2, 3 lost"
