@@ -81,7 +81,7 @@ fn panic_message(audit: impl FnOnce()) -> Option<String> {
 
 #[test]
 fn a_hand_written_fisher_yates_passes_the_default_assertion() {
-    assert_fair_shuffle(|deck, rng| fisher_yates(deck, rng));
+    assert_fair_shuffle(fisher_yates);
 }
 
 #[test]
@@ -96,14 +96,13 @@ fn fair_shuffles_pass_at_other_sizes_and_seeds() {
             .n(n)
             .trials(400_000)
             .seed(seed)
-            .assert(|deck, rng| fisher_yates(deck, rng));
+            .assert(fisher_yates);
     }
 }
 
 #[test]
 fn the_naive_swap_panics_with_a_readable_report() {
-    let message = panic_message(|| assert_fair_shuffle(|deck, rng| naive_swap(deck, rng)))
-        .expect("the naive swap must fail");
+    let message = panic_message(|| assert_fair_shuffle(naive_swap)).expect("the naive swap must fail");
     // `shuffle-audit exact naive-swap --n 6`: 4,399 shuffles give 99 % power at α = 1e-6;
     // the default runs 300,000 (68 times more).
     assert!(
@@ -139,7 +138,7 @@ fn the_naive_swap_panics_with_a_readable_report() {
 #[should_panic(expected = "FAIL: the shuffle is biased")]
 fn the_off_by_one_bound_fails() {
     // `exact sattolo --n 6`: 63 shuffles suffice; it never leaves a card in place.
-    assert_fair_shuffle(|deck, rng| off_by_one(deck, rng));
+    assert_fair_shuffle(off_by_one);
 }
 
 #[test]
@@ -147,7 +146,7 @@ fn the_off_by_one_bound_fails() {
 fn never_leaving_the_last_card_last_fails() {
     // Every order with the last card last (a sixth of the 720) is empty: the permutation
     // test's noncentrality is T/6 = 50,000 on 719 df, where 1e-6 needs about 900.
-    assert_fair_shuffle(|deck, rng| never_the_last_card(deck, rng));
+    assert_fair_shuffle(never_the_last_card);
 }
 
 #[test]
@@ -250,7 +249,7 @@ fn results_do_not_depend_on_the_thread_count() {
             .trials(100_003)
             .seed(11)
             .threads(threads)
-            .run(|deck, rng| naive_swap(deck, rng))
+            .run(naive_swap)
             .unwrap()
     };
     let one = audit(1);
@@ -269,14 +268,14 @@ fn a_suspicious_fair_result_is_confirmed_before_it_counts() {
     // 1e-3), which a fair shuffle does about once in a thousand seeds. Its confirmation
     // (another seed, 80,000 shuffles) passes, and so does the assertion.
     let settings = FairShuffleAudit::new().n(4).trials(20_000).seed(224);
-    let audit = settings.run(|deck, rng| fisher_yates(deck, rng)).unwrap();
+    let audit = settings.run(fisher_yates).unwrap();
     assert_eq!(audit.runs.first.verdict, Verdict::Suspicious);
     let confirmation = audit.runs.confirmation.as_ref().expect("a confirmation run");
     assert_eq!(confirmation.trials, 80_000);
     assert_ne!(confirmation.seed, 224);
     assert_eq!(audit.verdict(), Verdict::Pass);
     assert!(audit.passed());
-    settings.assert(|deck, rng| fisher_yates(deck, rng));
+    settings.assert(fisher_yates);
 }
 
 #[test]
@@ -309,12 +308,8 @@ fn a_suspicious_biased_result_is_confirmed_as_a_failure() {
 #[test]
 fn too_few_trials_never_pass() {
     // 2 shuffles: no test can run at all.
-    let message = panic_message(|| {
-        FairShuffleAudit::new()
-            .trials(2)
-            .assert(|deck, rng| fisher_yates(deck, rng))
-    })
-    .expect("an audit without a test must not pass");
+    let message = panic_message(|| FairShuffleAudit::new().trials(2).assert(fisher_yates))
+        .expect("an audit without a test must not pass");
     assert!(
         message.starts_with("shuffle-audit: INCONCLUSIVE: too few shuffles"),
         "{message}"
@@ -322,10 +317,7 @@ fn too_few_trials_never_pass() {
 
     // 1,000 shuffles of 6 cards: the position test runs, but the 720 orders would need
     // 3,600 for the permutation test. A partial audit does not pass either.
-    let audit = FairShuffleAudit::new()
-        .trials(1_000)
-        .run(|deck, rng| fisher_yates(deck, rng))
-        .unwrap();
+    let audit = FairShuffleAudit::new().trials(1_000).run(fisher_yates).unwrap();
     assert_eq!(audit.too_few_trials(), Some(("permutations", 3_600)));
     assert!(!audit.passed());
     assert!(
