@@ -21,19 +21,11 @@ use shuffle_audit::stats::power::{permutation_noncentrality, position_noncentral
 use shuffle_audit::tally::lehmer::{factorial, unrank};
 use shuffle_audit::{AuditRng, FairShuffleAudit, Verdict, assert_fair_shuffle};
 
-/// Durstenfeld's Fisher-Yates, generic as a user would write it.
-fn fisher_yates<T>(items: &mut [T], rng: &mut impl rand::Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.random_range(0..=i));
-    }
-}
+/// Fisher-Yates and the naive swap, exactly as the example shows them.
+#[path = "../examples/audit_my_shuffle/shuffles.rs"]
+mod shuffles;
 
-/// Every card swapped with any card: n^n paths onto n! orders.
-fn naive_swap<T>(items: &mut [T], rng: &mut impl rand::Rng) {
-    for i in 0..items.len() {
-        items.swap(i, rng.random_range(0..items.len()));
-    }
-}
+use shuffles::{fisher_yates, naive_swap};
 
 /// Fisher-Yates with the exclusive bound by mistake (`0..i`, not `0..=i`): Sattolo's
 /// algorithm, which only ever makes one long cycle.
@@ -330,27 +322,22 @@ fn too_few_trials_never_pass() {
 
 #[test]
 fn settings_out_of_range_are_one_line_errors() {
-    let error = |settings: FairShuffleAudit| settings.run(|_, _| {}).unwrap_err().to_string();
-    assert_eq!(
-        error(FairShuffleAudit::new().n(1)),
-        "n() must be at least 2 (got 1): a deck of fewer cards has only one order"
-    );
-    assert_eq!(
-        error(FairShuffleAudit::new().n(2001)),
-        "n() must be at most 2000 (got 2001)"
-    );
-    assert_eq!(
-        error(FairShuffleAudit::new().trials(0)),
-        "trials() must be at least 1"
-    );
-    assert_eq!(
-        error(FairShuffleAudit::new().threads(0)),
-        "threads() must be between 1 and 256 (got 0)"
-    );
-    assert_eq!(
-        error(FairShuffleAudit::new().alpha(1.5)),
-        "alpha() must be a probability between 0 and 1 (exclusive), not 1.5"
-    );
+    let default = FairShuffleAudit::new();
+    for (settings, error) in [
+        (
+            default.n(1),
+            "n() must be at least 2 (got 1): a deck of fewer cards has only one order",
+        ),
+        (default.n(2001), "n() must be at most 2000 (got 2001)"),
+        (default.trials(0), "trials() must be at least 1"),
+        (default.threads(0), "threads() must be between 1 and 256 (got 0)"),
+        (
+            default.alpha(1.5),
+            "alpha() must be a probability between 0 and 1 (exclusive), not 1.5",
+        ),
+    ] {
+        assert_eq!(settings.run(|_, _| {}).unwrap_err().to_string(), error);
+    }
     let message = panic_message(|| FairShuffleAudit::new().n(0).assert(|_, _| {})).unwrap();
     assert!(
         message.starts_with("shuffle-audit: n() must be at least 2"),

@@ -1,6 +1,6 @@
 //! Auditing shuffles you wrote yourself, the way a test in your own crate would.
 //!
-//! Two user-written shuffles: Durstenfeld's Fisher-Yates (fair) and the naive swap
+//! Two user-written shuffles (in `shuffles.rs`): Durstenfeld's Fisher-Yates (fair) and the naive swap
 //! (biased: n^n equally likely paths cannot fall evenly onto n! orders). Each is audited
 //! with the panicking one-liner, `assert_fair_shuffle`, as a `#[test]` would, and with the
 //! non-panicking builder, `FairShuffleAudit::run`, which returns the report.
@@ -12,22 +12,11 @@
 use std::panic;
 use std::time::Instant;
 
-use rand::RngExt;
 use shuffle_audit::{FairShuffleAudit, assert_fair_shuffle};
 
-/// Durstenfeld's Fisher-Yates: from the end, swap each card with one at or before it.
-fn fisher_yates<T>(items: &mut [T], rng: &mut impl rand::Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.random_range(0..=i));
-    }
-}
+mod shuffles;
 
-/// The naive swap: swap each card with any card. Looks fine, is not.
-fn naive_swap<T>(items: &mut [T], rng: &mut impl rand::Rng) {
-    for i in 0..items.len() {
-        items.swap(i, rng.random_range(0..items.len()));
-    }
-}
+use shuffles::{fisher_yates, naive_swap};
 
 fn main() {
     // The one-liner, as in a test: returns quietly when the shuffle is fair.
