@@ -2,7 +2,8 @@
 # Simulation throughput against loops that only make the same random draws, on all
 # cores (issue 2's speed goal: 3-card Fisher-Yates with every tally at >= 0.8x its
 # draw-only loop). Prints each figure and the ratio, then shuffle-bag stream throughput
-# in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times.
+# in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times,
+# and the wall time of the default `assert_fair_shuffle` (issue 6).
 #
 # Usage: scripts/bench.sh
 set -euo pipefail
@@ -22,3 +23,11 @@ for cards in 8 9; do
     echo "$times" | awk -v n="$cards" '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
         printf "exact naive-swap, %d cards (%d^%d paths): %.2f s (best of 3)\n", n, n, n, best }'
 done
+
+# The default assertion (`assert_fair_shuffle`: 6 cards, 300,000 shuffles) on a user's
+# Fisher-Yates, as the example prints it: in an optimised build, and in a dev build, the
+# way a user's `cargo test` compiles it by default (issue 6: quick even unoptimised).
+cargo build --quiet --release --example audit_my_shuffle
+echo "release: $(./target/release/examples/audit_my_shuffle | sed -n 1p)"
+cargo build --quiet --example audit_my_shuffle
+echo "dev:     $(./target/debug/examples/audit_my_shuffle | sed -n 1p)"

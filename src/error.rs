@@ -69,6 +69,22 @@ pub enum Error {
         /// The underlying failure.
         source: std::io::Error,
     },
+    /// A user's shuffle (audited with `assert_fair_shuffle`) gave back a deck that is not a
+    /// permutation of the cards it was given.
+    #[error(
+        "the shuffle is broken: trial {trial} (seed {seed}) gave back the deck {deck}: {problem}; \
+         a shuffle must return a rearrangement of the cards 0..n it was given"
+    )]
+    BrokenShuffle {
+        /// The trial, counted from 0.
+        trial: u64,
+        /// The seed of the run it was in.
+        seed: u64,
+        /// The deck as the shuffle left it.
+        deck: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Two outputs were sent to standard output at once.
     #[error("{0}")]
     Usage(String),

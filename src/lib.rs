@@ -19,6 +19,22 @@
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
 //!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
 //!   page with SVG charts (and the committed teaching report).
+//! - [`assertion`]: [`assert_fair_shuffle`] and [`FairShuffleAudit`], for other crates'
+//!   tests: audit a shuffle you wrote, and fail the test with a readable report if it is
+//!   biased.
+//!
+//! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
+//! that your shuffle is fair:
+//!
+//! ```
+//! # fn my_shuffle<T>(items: &mut [T], rng: &mut impl rand::Rng) {
+//! #     use rand::seq::SliceRandom;
+//! #     items.shuffle(rng);
+//! # }
+//! shuffle_audit::assert_fair_shuffle(|deck, rng| my_shuffle(deck, rng));
+//! ```
+//!
+//! A catalogue algorithm, run as the command line runs it:
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;
@@ -33,6 +49,7 @@
 //! ```
 
 pub mod analysis;
+pub mod assertion;
 pub mod catalogue;
 pub mod error;
 pub mod exact;
@@ -46,8 +63,11 @@ pub mod stats;
 pub mod stream;
 pub mod tally;
 
+pub use assertion::{FairShuffleAudit, ShuffleAudit, assert_fair_shuffle};
 pub use error::{Error, Result};
 pub use randomness::{Randomness, SimulationSource};
+pub use simulate::AuditRng;
+pub use stats::Verdict;
 
 /// The README's code examples, compiled and run as doctests so that they stay true.
 #[cfg(doctest)]

@@ -78,6 +78,14 @@ impl SimulationSource {
     }
 }
 
+impl SimulationSource {
+    /// The generator itself, for [`crate::AuditRng`], which hands it to user code through
+    /// rand's traits (draws it makes there are rand's, not [`Randomness`]'s).
+    pub(crate) fn generator(&mut self) -> &mut Xoshiro256PlusPlus {
+        &mut self.generator
+    }
+}
+
 impl Randomness for SimulationSource {
     #[inline]
     fn below(&mut self, n: u64) -> u64 {

@@ -12,13 +12,15 @@ pub(crate) mod samplers;
 
 use std::fmt::Write;
 
-use crate::analysis::{OutcomeTable, TestOutcome, TestReport};
+use crate::analysis::{OutcomeTable, PermutationAnalysis, TestOutcome, TestReport};
 use crate::catalogue::Expectation;
+use crate::exact::check::SimulatorCheck;
 use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stats::{Fit, PValue, Verdict};
+use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
 /// Decks up to this size get their full table of orders printed.
@@ -102,8 +104,8 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
 }
 
 /// The simulator check's line, first of the findings (it is not one of the tests).
-fn render_simulator_check(out: &mut String, result: &AlgorithmResult, unit: &str) {
-    let Some(check) = &result.simulator_check else {
+fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit: &str) {
+    let Some(check) = check else {
         return;
     };
     let law = format!(
@@ -134,22 +136,31 @@ fn render_simulator_check(out: &mut String, result: &AlgorithmResult, unit: &str
 /// the most and least frequent outcomes and, for small decks, the table of orders. The
 /// HTML report shows these lines as they are, below its own table of the tests.
 pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
-    render_simulator_check(out, result, "shuffles");
-    let analysis = &result.analysis;
-    let n = result.tally.n;
+    render_simulator_check(out, result.simulator_check.as_ref(), "shuffles");
+    render_tally_findings(out, &result.tally, &result.analysis);
+}
+
+/// The findings of any permutation tally, catalogue algorithm or not (the assertion's
+/// report of a user's shuffle shows them too).
+pub(crate) fn render_tally_findings(
+    out: &mut String,
+    tally: &PermutationTally,
+    analysis: &PermutationAnalysis,
+) {
+    let n = tally.n;
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
     // Only worth saying where every order should have come out several times; with fewer
     // shuffles than orders, most are unseen by chance.
-    if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &result.tally.permutation_counts)
+    if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &tally.permutation_counts)
         && never > 0
-        && result.tally.trials as f64 / counts.len() as f64 >= MIN_EXPECTED
+        && tally.trials as f64 / counts.len() as f64 >= MIN_EXPECTED
     {
         writeln!(
             out,
             "  orders never seen: {} of {} (each should come out {} times on average)",
             group_thousands(never as u64),
             group_thousands(counts.len() as u64),
-            format_expected(result.tally.trials as f64 / counts.len() as f64)
+            format_expected(tally.trials as f64 / counts.len() as f64)
         )
         .unwrap();
     }
@@ -174,9 +185,9 @@ pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
         .unwrap();
     }
     if n <= FULL_TABLE_UP_TO_N
-        && let Some(counts) = &result.tally.permutation_counts
+        && let Some(counts) = &tally.permutation_counts
     {
-        render_order_table(out, counts, result.tally.trials, n);
+        render_order_table(out, counts, tally.trials, n);
     }
 }
 

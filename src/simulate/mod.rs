@@ -13,11 +13,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod audit_rng;
 mod decks;
 mod paths;
 mod selections;
+mod user;
 
+pub use audit_rng::AuditRng;
 pub use selections::simulate_selections;
+pub use user::{BrokenShuffle, simulate_user_shuffle};
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
