@@ -19,6 +19,8 @@
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
 //!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
 //!   page with SVG charts (and the committed teaching report).
+//! - [`merge`]: the `shuffle-audit merge` command, adding the shards of a run spread over
+//!   several machines (`run --shard I/K`) into exactly the single run's report.
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;
@@ -27,7 +29,7 @@
 //! use shuffle_audit::stats::Verdict;
 //!
 //! let naive = AlgorithmSpec::parse("naive-swap").unwrap();
-//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6 };
+//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6, shard: None };
 //! let report = run(&[naive], &settings, &NoProgress).unwrap();
 //! assert_eq!(report.results[0].analysis.verdict, Verdict::Fail);
 //! ```
@@ -36,6 +38,7 @@ pub mod analysis;
 pub mod catalogue;
 pub mod error;
 pub mod exact;
+pub mod merge;
 pub mod output;
 pub mod parse;
 pub mod randomness;

@@ -68,9 +68,10 @@ impl Simulation<'_> {
         ) + Sync,
     ) -> Vec<PermutationRecorder> {
         self.engine
-            .run_chunks(
+            .run_chunks_of_shard(
                 self.trials,
                 self.seed,
+                self.shard,
                 self.progress,
                 || {
                     (

@@ -10,14 +10,20 @@
 //!
 //! The chunk size is part of what a seed means: changing it changes every result, so it
 //! is a constant, not a tuning knob.
+//!
+//! A run may also be cut into shards ([`Shard`]) that run on different machines: a shard
+//! runs only its share of the chunks, each seeded exactly as in the whole run, so the
+//! shards' tallies add up to the whole run's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod decks;
 mod paths;
 mod selections;
+mod shard;
 
-pub use selections::simulate_selections;
+pub use selections::{simulate_selections, simulate_selections_of_shard};
+pub use shard::Shard;
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
@@ -123,8 +129,28 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
-        let chunks = trials.div_ceil(CHUNK_TRIALS);
-        self.for_each_unit(chunks, progress, make, |accumulator, chunk, chunk_progress| {
+        self.run_chunks_of_shard(trials, seed, Shard::WHOLE, progress, make, work)
+    }
+
+    /// As [`Engine::run_chunks`], but only `shard`'s share of the chunks of a run of
+    /// `trials` trials, each seeded as in the whole run.
+    pub fn run_chunks_of_shard<A, Make, Work>(
+        &self,
+        trials: u64,
+        seed: u64,
+        shard: Shard,
+        progress: &dyn Progress,
+        make: Make,
+        work: Work,
+    ) -> Vec<A>
+    where
+        A: Send,
+        Make: Fn() -> A + Sync,
+        Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
+    {
+        let units = shard.chunk_count(trials);
+        self.for_each_unit(units, progress, make, |accumulator, unit, chunk_progress| {
+            let chunk = shard.chunk(unit);
             let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
             let mut source = SimulationSource::for_chunk(seed, chunk);
             work(accumulator, &mut source, count, chunk_progress);
@@ -209,11 +235,37 @@ pub fn simulate_permutations(
     options: TallyOptions,
     progress: &dyn Progress,
 ) -> PermutationTally {
+    simulate_permutations_of_shard(
+        engine,
+        algorithm,
+        n,
+        trials,
+        seed,
+        Shard::WHOLE,
+        options,
+        progress,
+    )
+}
+
+/// As [`simulate_permutations`], but only `shard`'s share of a run of `trials` shuffles:
+/// the shards' tallies add up to exactly the whole run's.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_permutations_of_shard(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    trials: u64,
+    seed: u64,
+    shard: Shard,
+    options: TallyOptions,
+    progress: &dyn Progress,
+) -> PermutationTally {
     Simulation {
         engine,
         algorithm: algorithm.resolve(n),
         trials,
         seed,
+        shard,
         options,
         progress,
         by_path: true,
@@ -226,8 +278,11 @@ pub fn simulate_permutations(
 struct Simulation<'a> {
     engine: &'a Engine,
     algorithm: PermutationAlgorithm,
+    /// The trials of the whole run.
     trials: u64,
     seed: u64,
+    /// The share of the run's chunks to simulate.
+    shard: Shard,
     options: TallyOptions,
     progress: &'a dyn Progress,
     /// Whether tallying by random path is allowed (tests turn it off to compare).
@@ -330,6 +385,7 @@ mod tests {
                         algorithm: entry_algorithm(entry).resolve(n),
                         trials: 2 * CHUNK_TRIALS + 99,
                         seed: 17,
+                        shard: Shard::WHOLE,
                         options: TallyOptions::default(),
                         progress: &NoProgress,
                         by_path,
