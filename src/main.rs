@@ -76,7 +76,7 @@ struct RunArgs {
     trials: u64,
     /// Run only shard I of K of the run (e.g. 2/4; needs --seed); `merge` adds the
     /// shards' JSON into exactly the whole run.
-    #[arg(long, value_name = "I/K", value_parser = Shard::parse, allow_negative_numbers = true)]
+    #[arg(long, value_name = "I/K", value_parser = Shard::parse, allow_hyphen_values = true)]
     shard: Option<Shard>,
     #[command(flatten)]
     common: CommonArgs,

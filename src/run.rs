@@ -137,13 +137,17 @@ impl RunSettings {
         }
         let chunks = self.trials.div_ceil(CHUNK_TRIALS);
         if shard.chunk_count(self.trials) == 0 {
+            let (plural, advice) = if chunks == 1 {
+                ("", "run it whole".to_string())
+            } else {
+                ("s", format!("cut the run into at most {chunks} shards"))
+            };
             return Err(Error::BadOption {
                 option: "--shard",
                 problem: format!(
-                    "{shard}: {} trials make only {chunks} chunk{} of {}, so shard {} would run \
-                     nothing; cut the run into at most {chunks} shards",
+                    "{shard}: {} trials make only {chunks} chunk{plural} of {}, so shard {} would run \
+                     nothing; {advice}",
                     group_thousands(self.trials),
-                    if chunks == 1 { "" } else { "s" },
                     group_thousands(CHUNK_TRIALS),
                     shard.index
                 ),

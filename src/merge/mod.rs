@@ -89,7 +89,7 @@ fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
     let differences = [
         ("seed", total.seed.to_string(), shard.seed.to_string()),
         ("n", total.n.to_string(), shard.n.to_string()),
-        ("k", format!("{:?}", total.k), format!("{:?}", shard.k)),
+        ("k", k_text(total.k), k_text(shard.k)),
         ("algorithms", names(total).join(" "), names(shard).join(" ")),
         (
             "run trials",
@@ -113,6 +113,11 @@ fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `k` as a message shows it.
+fn k_text(k: Option<usize>) -> String {
+    k.map_or_else(|| "not set".to_string(), |k| k.to_string())
 }
 
 /// Adds `shard` into `total` (already checked to be of the same run); the alphas must

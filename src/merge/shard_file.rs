@@ -208,11 +208,20 @@ fn checked_result(
     k: Option<usize>,
     trials: u64,
 ) -> std::result::Result<ShardResult, String> {
-    if (result.n, result.k, result.trials) != (n, k, trials) {
-        return Err(format!(
-            "n, k and trials are {}, {:?} and {}, but the run's are {n}, {k:?} and {trials}",
-            result.n, result.k, result.trials
-        ));
+    for (what, found, run) in [
+        ("n", Some(result.n as u64), Some(n as u64)),
+        ("k", result.k.map(|k| k as u64), k.map(|k| k as u64)),
+        ("trials", Some(result.trials), Some(trials)),
+    ] {
+        if found != run {
+            let show =
+                |value: Option<u64>| value.map_or_else(|| "not set".to_string(), |value| value.to_string());
+            return Err(format!(
+                "{what} is {}, but the run's is {}",
+                show(found),
+                show(run)
+            ));
+        }
     }
     let spec = AlgorithmSpec::parse(&result.algorithm).map_err(|error| error.to_string())?;
     if spec.display_name(n) != result.algorithm {
