@@ -93,15 +93,8 @@ struct MergeArgs {
     /// Worker threads for the simulator check (default: all cores).
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
-    /// Write the merged results as JSON to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    json: Option<String>,
-    /// Write every merged tally as CSV to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    csv: Option<String>,
-    /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR.
-    #[arg(long, value_name = "DIR")]
-    report: Option<PathBuf>,
+    #[command(flatten)]
+    exports: ExportArgs,
 }
 
 #[derive(Args)]
@@ -138,6 +131,13 @@ struct CommonArgs {
     /// Significance level for `fail`; `suspicious` is below 1e-3.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
+    #[command(flatten)]
+    exports: ExportArgs,
+}
+
+/// Where the results of `run`, `stream` and `merge` go besides the terminal.
+#[derive(Args)]
+struct ExportArgs {
     /// Write the full results as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -271,7 +271,10 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.exports.json.as_deref(),
+        args.common.exports.csv.as_deref(),
+    )?;
     let settings = RunSettings {
         n: args.n,
         k: args.k,
@@ -287,7 +290,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -330,9 +333,10 @@ fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunRep
 }
 
 fn merge_command(args: MergeArgs) -> Result<()> {
-    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let exports = &args.exports;
+    let (json_to, csv_to) = output_destinations(exports.json.as_deref(), exports.csv.as_deref())?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(exports.report.as_deref(), [&json_to, &csv_to])?;
     let settings = MergeSettings {
         alpha: args.alpha,
         threads: args.threads.unwrap_or_else(default_threads),
@@ -426,7 +430,10 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .iter()
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.exports.json.as_deref(),
+        args.common.exports.csv.as_deref(),
+    )?;
     let settings = StreamSettings {
         items: Items::parse(&args.items)?,
         length: args.length,
@@ -441,7 +448,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
     let total = settings
         .length
         .saturating_mul(settings.streams)

@@ -19,8 +19,7 @@ use crate::exact::check::{SimulatorCheck, check_simulation};
 use crate::output::text::group_thousands;
 use crate::randomness::seed_from_os;
 use crate::simulate::{
-    CHUNK_TRIALS, Engine, Progress, Shard, check_thread_count, simulate_permutations_of_shard,
-    simulate_selections_of_shard,
+    CHUNK_TRIALS, Engine, Progress, Shard, check_thread_count, simulate_permutations, simulate_selections,
 };
 use crate::stats::Thresholds;
 use crate::tally::lehmer::MAX_RANKED_N;
@@ -403,21 +402,19 @@ pub fn run(
 ) -> Result<RunReport> {
     let thresholds = settings.validate(algorithms)?;
     let (seed, seed_origin) = SeedOrigin::fix(settings.seed)?;
-    let engine = Engine::new(settings.threads_used())?;
+    let engine = Engine::new(settings.threads_used())?.for_shard(settings.shard_or_whole());
     let started = Instant::now();
-    let shard = settings.shard_or_whole();
     let results = algorithms
         .iter()
         .filter_map(|spec| Some((spec, spec.algorithm.as_permutation()?)))
         .map(|(spec, algorithm)| {
             let algorithm_started = Instant::now();
-            let tally = simulate_permutations_of_shard(
+            let tally = simulate_permutations(
                 &engine,
                 algorithm,
                 settings.n,
                 settings.trials,
                 seed,
-                shard,
                 TallyOptions::default(),
                 progress,
             );
@@ -435,16 +432,8 @@ pub fn run(
             .filter_map(|spec| Some((spec, spec.algorithm.as_sampler()?)))
             .map(|(spec, sampler)| {
                 let algorithm_started = Instant::now();
-                let tally = simulate_selections_of_shard(
-                    &engine,
-                    sampler,
-                    settings.n,
-                    k,
-                    settings.trials,
-                    seed,
-                    shard,
-                    progress,
-                );
+                let tally =
+                    simulate_selections(&engine, sampler, settings.n, k, settings.trials, seed, progress);
                 let result = sampler_result(spec, tally, &thresholds);
                 SamplerResult {
                     elapsed: algorithm_started.elapsed(),

@@ -329,6 +329,15 @@ fn tampered(file: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
     path
 }
 
+/// Moves one count from the second row of `rows` (objects with a `count`) to the first:
+/// the total stays right, so only a check of how tables fit together can see it.
+fn move_one_count(rows: &mut Value) {
+    for (row, change) in [(0, 1), (1, -1)] {
+        let count = rows[row]["count"].as_i64().unwrap();
+        rows[row]["count"] = (count + change).into();
+    }
+}
+
 #[test]
 fn merge_refuses_tampered_tallies() {
     let dir = tempfile::tempdir().unwrap();
@@ -380,11 +389,7 @@ fn merge_refuses_tampered_tallies() {
     );
     refused(
         &small,
-        |json| {
-            let fixed = &mut json["results"][0]["fixed_points"];
-            fixed[0]["count"] = (fixed[0]["count"].as_u64().unwrap() + 1).into();
-            fixed[1]["count"] = (fixed[1]["count"].as_u64().unwrap() - 1).into();
-        },
+        |json| move_one_count(&mut json["results"][0]["fixed_points"]),
         "fixed_points does not follow from the permutation counts",
     );
     refused(
@@ -430,11 +435,7 @@ fn merge_refuses_tampered_tallies() {
     );
     refused(
         &sampler,
-        |json| {
-            let inclusion = &mut json["results"][0]["inclusion"];
-            inclusion[0]["count"] = (inclusion[0]["count"].as_u64().unwrap() + 1).into();
-            inclusion[1]["count"] = (inclusion[1]["count"].as_u64().unwrap() - 1).into();
-        },
+        |json| move_one_count(&mut json["results"][0]["inclusion"]),
         "inclusion does not follow from the subset counts",
     );
     refused(

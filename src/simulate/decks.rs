@@ -68,10 +68,9 @@ impl Simulation<'_> {
         ) + Sync,
     ) -> Vec<PermutationRecorder> {
         self.engine
-            .run_chunks_of_shard(
+            .run_chunks(
                 self.trials,
                 self.seed,
-                self.shard,
                 self.progress,
                 || {
                     (

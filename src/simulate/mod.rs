@@ -11,9 +11,9 @@
 //! The chunk size is part of what a seed means: changing it changes every result, so it
 //! is a constant, not a tuning knob.
 //!
-//! A run may also be cut into shards ([`Shard`]) that run on different machines: a shard
-//! runs only its share of the chunks, each seeded exactly as in the whole run, so the
-//! shards' tallies add up to the whole run's.
+//! A run may also be cut into shards ([`Shard`]) that run on different machines: an
+//! engine made [`Engine::for_shard`] runs only its shard's share of the chunks, each
+//! seeded exactly as in the whole run, so the shards' tallies add up to the whole run's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,7 +22,7 @@ mod paths;
 mod selections;
 mod shard;
 
-pub use selections::{simulate_selections, simulate_selections_of_shard};
+pub use selections::simulate_selections;
 pub use shard::Shard;
 
 use crate::catalogue::PermutationAlgorithm;
@@ -81,9 +81,11 @@ pub fn check_thread_count(threads: usize) -> Result<()> {
     }
 }
 
-/// A pool of worker threads that runs chunked simulations.
+/// A pool of worker threads that runs chunked simulations: all of a run's chunks, or
+/// one shard's share of them.
 pub struct Engine {
     pool: rayon::ThreadPool,
+    shard: Shard,
 }
 
 impl Engine {
@@ -98,7 +100,23 @@ impl Engine {
                 threads,
                 reason: error.to_string(),
             })?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            shard: Shard::WHOLE,
+        })
+    }
+
+    /// The same engine running only `shard`'s share of the chunks of every run of trials
+    /// it is given ([`Engine::run_chunks`]; streams are not sharded). The shards' tallies
+    /// add up to exactly the whole run's.
+    pub fn for_shard(self, shard: Shard) -> Self {
+        Self { shard, ..self }
+    }
+
+    /// The share of each run of trials this engine runs ([`Shard::WHOLE`] unless
+    /// [`Engine::for_shard`] said otherwise).
+    pub fn shard(&self) -> Shard {
+        self.shard
     }
 
     /// The number of worker threads.
@@ -111,8 +129,8 @@ impl Engine {
         self.pool.install(work)
     }
 
-    /// Runs `trials` trials in chunks on every worker and returns one accumulator per
-    /// worker. `work(accumulator, source, count, progress)` must run `count` trials
+    /// Runs `trials` trials in chunks on every worker (only the engine's shard's chunks,
+    /// each seeded as in the whole run) and returns one accumulator per worker. `work(accumulator, source, count, progress)` must run `count` trials
     /// drawing only from `source`, and may report finished trials as it goes; the caller
     /// adds the accumulators up, which gives the same total whatever the number of
     /// workers.
@@ -129,33 +147,19 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
-        self.run_chunks_of_shard(trials, seed, Shard::WHOLE, progress, make, work)
-    }
-
-    /// As [`Engine::run_chunks`], but only `shard`'s share of the chunks of a run of
-    /// `trials` trials, each seeded as in the whole run.
-    pub fn run_chunks_of_shard<A, Make, Work>(
-        &self,
-        trials: u64,
-        seed: u64,
-        shard: Shard,
-        progress: &dyn Progress,
-        make: Make,
-        work: Work,
-    ) -> Vec<A>
-    where
-        A: Send,
-        Make: Fn() -> A + Sync,
-        Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
-    {
-        let units = shard.chunk_count(trials);
-        self.for_each_unit(units, progress, make, |accumulator, unit, chunk_progress| {
-            let chunk = shard.chunk(unit);
-            let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-            let mut source = SimulationSource::for_chunk(seed, chunk);
-            work(accumulator, &mut source, count, chunk_progress);
-            count
-        })
+        let shard = self.shard;
+        self.for_each_unit(
+            shard.chunk_count(trials),
+            progress,
+            make,
+            |accumulator, unit, chunk_progress| {
+                let chunk = shard.chunk(unit);
+                let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
+                let mut source = SimulationSource::for_chunk(seed, chunk);
+                work(accumulator, &mut source, count, chunk_progress);
+                count
+            },
+        )
     }
 
     /// Runs `streams` independent streams of `length` draws on every worker and returns
@@ -235,37 +239,11 @@ pub fn simulate_permutations(
     options: TallyOptions,
     progress: &dyn Progress,
 ) -> PermutationTally {
-    simulate_permutations_of_shard(
-        engine,
-        algorithm,
-        n,
-        trials,
-        seed,
-        Shard::WHOLE,
-        options,
-        progress,
-    )
-}
-
-/// As [`simulate_permutations`], but only `shard`'s share of a run of `trials` shuffles:
-/// the shards' tallies add up to exactly the whole run's.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_permutations_of_shard(
-    engine: &Engine,
-    algorithm: PermutationAlgorithm,
-    n: usize,
-    trials: u64,
-    seed: u64,
-    shard: Shard,
-    options: TallyOptions,
-    progress: &dyn Progress,
-) -> PermutationTally {
     Simulation {
         engine,
         algorithm: algorithm.resolve(n),
         trials,
         seed,
-        shard,
         options,
         progress,
         by_path: true,
@@ -278,11 +256,8 @@ pub fn simulate_permutations_of_shard(
 struct Simulation<'a> {
     engine: &'a Engine,
     algorithm: PermutationAlgorithm,
-    /// The trials of the whole run.
     trials: u64,
     seed: u64,
-    /// The share of the run's chunks to simulate.
-    shard: Shard,
     options: TallyOptions,
     progress: &'a dyn Progress,
     /// Whether tallying by random path is allowed (tests turn it off to compare).
@@ -385,7 +360,6 @@ mod tests {
                         algorithm: entry_algorithm(entry).resolve(n),
                         trials: 2 * CHUNK_TRIALS + 99,
                         seed: 17,
-                        shard: Shard::WHOLE,
                         options: TallyOptions::default(),
                         progress: &NoProgress,
                         by_path,
@@ -409,6 +383,37 @@ mod tests {
             .algorithm
             .as_permutation()
             .expect("SHUFFLES lists shuffles")
+    }
+
+    #[test]
+    fn the_shards_of_a_run_add_up_to_the_whole_run() {
+        // 5 chunks, the last one partial; tallied by path (4 cards), deck by deck in a
+        // loop compiled for the size (7 cards) and for any size (12 cards).
+        let trials = 4 * CHUNK_TRIALS + 3;
+        for n in [4, 7, 12] {
+            let simulate = |engine: &Engine| {
+                simulate_permutations(
+                    engine,
+                    PermutationAlgorithm::NaiveSwap,
+                    n,
+                    trials,
+                    5,
+                    TallyOptions::default(),
+                    &NoProgress,
+                )
+            };
+            let whole = simulate(&Engine::new(2).unwrap());
+            for count in [2, 5] {
+                let mut added = simulate(&Engine::new(1).unwrap().for_shard(Shard::new(1, count).unwrap()));
+                for index in 2..=count {
+                    let engine = Engine::new(2)
+                        .unwrap()
+                        .for_shard(Shard::new(index, count).unwrap());
+                    added.add(&simulate(&engine));
+                }
+                assert_eq!(added, whole, "{count} shards of {n} cards");
+            }
+        }
     }
 
     #[test]

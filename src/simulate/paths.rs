@@ -143,10 +143,9 @@ impl Simulation<'_> {
         let paths = usize::try_from(path_count(schedule)).expect("checked against MAX_PATHS");
         let start: [u16; N] = std::array::from_fn(|i| i as u16);
         let algorithm = self.algorithm;
-        let per_worker = self.engine.run_chunks_of_shard(
+        let per_worker = self.engine.run_chunks(
             self.trials,
             self.seed,
-            self.shard,
             self.progress,
             // One counter per path, plus the sink `count_paths` needs.
             || (CacheLineCounts::new(paths + 1), Workspace::default()),

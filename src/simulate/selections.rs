@@ -8,7 +8,7 @@
 //! inlined into the engine's closure, so that its `&mut` arguments carry the no-alias
 //! guarantee (as for the shuffles' loops).
 
-use super::{Engine, Progress, Shard};
+use super::{Engine, Progress};
 use crate::catalogue::{SamplerAlgorithm, SamplerWorkspace};
 use crate::randomness::SimulationSource;
 use crate::tally::{SelectionRecorder, SelectionTally};
@@ -25,29 +25,12 @@ pub fn simulate_selections(
     seed: u64,
     progress: &dyn Progress,
 ) -> SelectionTally {
-    simulate_selections_of_shard(engine, sampler, n, k, trials, seed, Shard::WHOLE, progress)
-}
-
-/// As [`simulate_selections`], but only `shard`'s share of a run of `trials` samples:
-/// the shards' tallies add up to exactly the whole run's.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_selections_of_shard(
-    engine: &Engine,
-    sampler: SamplerAlgorithm,
-    n: usize,
-    k: usize,
-    trials: u64,
-    seed: u64,
-    shard: Shard,
-    progress: &dyn Progress,
-) -> SelectionTally {
     assert!(k <= n && n <= usize::from(u16::MAX), "{k} of {n} items");
     let ordered = sampler.promises_order();
     let mut recorders = engine
-        .run_chunks_of_shard(
+        .run_chunks(
             trials,
             seed,
-            shard,
             progress,
             || {
                 (
