@@ -31,3 +31,14 @@ cargo build --quiet --release --example audit_my_shuffle
 echo "release: $(./target/release/examples/audit_my_shuffle | sed -n 1p)"
 cargo build --quiet --example audit_my_shuffle
 echo "dev:     $(./target/debug/examples/audit_my_shuffle | sed -n 1p)"
+# Merging shards (issue 6): two 10-card shards of 2,000,000 shuffles each, every one of
+# the 3,628,800 orders in each shard's JSON (about 207 MB each), read, checked, added and
+# analysed by `merge`; wall time and peak memory of the merge alone.
+shards=$(mktemp -d)
+trap 'rm -rf "$shards"' EXIT
+for shard in 1 2; do
+    ./target/release/shuffle-audit run fisher-yates --n 10 --trials 4e6 --seed 1 \
+        --shard "$shard/2" --json "$shards/shard-$shard.json" >/dev/null
+done
+/usr/bin/time -f "merge of two 10-card shards (%e s, %M KB peak)" \
+    ./target/release/shuffle-audit merge "$shards"/shard-*.json --json "$shards/merged.json" >/dev/null

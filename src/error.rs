@@ -88,6 +88,10 @@ pub enum Error {
     /// Two outputs were sent to standard output at once.
     #[error("{0}")]
     Usage(String),
+    /// Shard files that cannot be merged (unreadable, not a run's JSON, tampered with, or
+    /// not the shards of one run), the message naming the file and what is wrong.
+    #[error("{0}")]
+    Merge(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

@@ -22,6 +22,8 @@
 //! - [`assertion`]: [`assert_fair_shuffle`] and [`FairShuffleAudit`], for other crates'
 //!   tests: audit a shuffle you wrote, and fail the test with a readable report if it is
 //!   biased.
+//! - [`merge`]: the `shuffle-audit merge` command, adding the shards of a run spread over
+//!   several machines (`run --shard I/K`) into exactly the single run's report.
 //!
 //! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
 //! that your shuffle is fair:
@@ -43,7 +45,7 @@
 //! use shuffle_audit::stats::Verdict;
 //!
 //! let naive = AlgorithmSpec::parse("naive-swap").unwrap();
-//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6 };
+//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6, shard: None };
 //! let report = run(&[naive], &settings, &NoProgress).unwrap();
 //! assert_eq!(report.results[0].analysis.verdict, Verdict::Fail);
 //! ```
@@ -53,6 +55,7 @@ pub mod assertion;
 pub mod catalogue;
 pub mod error;
 pub mod exact;
+pub mod merge;
 pub mod output;
 pub mod parse;
 pub mod randomness;

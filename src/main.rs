@@ -18,14 +18,15 @@ use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, Generator
 use shuffle_audit::catalogue::{
     AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SHUFFLES, entries,
 };
+use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
     Destination, csv, exact_json, exact_text, json, remove_pending_temporaries, stream_csv, stream_json,
     stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::report::{self, Document};
-use shuffle_audit::run::{RunSettings, run};
-use shuffle_audit::simulate::Progress;
+use shuffle_audit::run::{RunReport, RunSettings, run};
+use shuffle_audit::simulate::{Progress, Shard};
 use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
@@ -51,6 +52,9 @@ enum Command {
     Exact(ExactArgs),
     /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
+    /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
+    /// whole run's report, every statistic recomputed.
+    Merge(MergeArgs),
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
     /// written as HTML, Markdown and SVG charts (the same bytes every time).
     Report(ReportArgs),
@@ -70,8 +74,27 @@ struct RunArgs {
     /// Shuffles per algorithm: 600000, 600_000 or 6e5.
     #[arg(long, short = 't', value_name = "T", default_value = "600000", value_parser = parse_count, allow_negative_numbers = true)]
     trials: u64,
+    /// Run only shard I of K of the run (e.g. 2/4; needs --seed); `merge` adds the
+    /// shards' JSON into exactly the whole run.
+    #[arg(long, value_name = "I/K", value_parser = Shard::parse, allow_hyphen_values = true)]
+    shard: Option<Shard>,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The JSON of every shard of one run, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Significance level for `fail` (default: the shards' own).
+    #[arg(long, value_name = "A", value_parser = parse_alpha, allow_negative_numbers = true)]
+    alpha: Option<f64>,
+    /// Worker threads for the simulator check (default: all cores).
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    exports: ExportArgs,
 }
 
 #[derive(Args)]
@@ -108,6 +131,13 @@ struct CommonArgs {
     /// Significance level for `fail`; `suspicious` is below 1e-3.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
+    #[command(flatten)]
+    exports: ExportArgs,
+}
+
+/// Where the results of `run`, `stream` and `merge` go besides the terminal.
+#[derive(Args)]
+struct ExportArgs {
     /// Write the full results as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -207,6 +237,7 @@ fn main() -> ExitCode {
         Command::Run(args) => done(run_command(args)),
         Command::Stream(args) => done(stream_command(args)),
         Command::Exact(args) => done(exact_command(&args)),
+        Command::Merge(args) => done(merge_command(args)),
         Command::List(args) => done(list_command(&args)),
         Command::Report(args) => done(report_command(&args)),
     };
@@ -240,7 +271,10 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.exports.json.as_deref(),
+        args.common.exports.csv.as_deref(),
+    )?;
     let settings = RunSettings {
         n: args.n,
         k: args.k,
@@ -248,6 +282,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         seed: args.common.seed,
         threads: args.common.threads.unwrap_or_else(default_threads),
         alpha: args.common.alpha,
+        shard: args.shard,
     };
     settings.validate(&specs)?;
     refuse_repeats(
@@ -255,7 +290,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -264,24 +299,68 @@ fn run_command(args: RunArgs) -> Result<()> {
     } else {
         "shuffles"
     };
-    let mut progress = TerminalProgress::new(Some(settings.trials.saturating_mul(specs.len() as u64)), unit);
+    let mut progress = TerminalProgress::new(
+        Some(settings.tallied_trials().saturating_mul(specs.len() as u64)),
+        unit,
+    );
     let report = run(&specs, &settings, &progress)?;
     progress.finish();
-
-    deliver(
+    let os_seed = settings
+        .seed
+        .is_none()
+        .then(|| (report.seed, text::reproduce_command(&report)));
+    deliver_run(
         Exports {
             json_to,
             csv_to,
             report_to,
         },
-        settings
-            .seed
-            .is_none()
-            .then(|| (report.seed, text::reproduce_command(&report))),
-        || text::render(&report),
-        |out| json::write(&report, out),
-        |out| csv::write(&report, out),
-        || report::run_document(&report),
+        os_seed,
+        &report,
+    )
+}
+
+/// Prints a run's report (or a merged one) and writes its exports and report directory.
+fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunReport) -> Result<()> {
+    deliver(
+        exports,
+        os_seed,
+        || text::render(report),
+        |out| json::write(report, out),
+        |out| csv::write(report, out),
+        || report::run_document(report),
+    )
+}
+
+fn merge_command(args: MergeArgs) -> Result<()> {
+    let exports = &args.exports;
+    let (json_to, csv_to) = output_destinations(exports.json.as_deref(), exports.csv.as_deref())?;
+    check_exports(&json_to, &csv_to)?;
+    let report_to = checked_report_directory(exports.report.as_deref(), [&json_to, &csv_to])?;
+    let settings = MergeSettings {
+        alpha: args.alpha,
+        threads: args.threads.unwrap_or_else(default_threads),
+    };
+    let merged = merge(&args.files, &settings)?;
+    let unit = if merged.report.settings.k.is_some() {
+        "samples"
+    } else {
+        "shuffles"
+    };
+    eprintln!(
+        "shuffle-audit: merged {} shard{} of a run of {} {unit} per algorithm",
+        merged.shards,
+        if merged.shards == 1 { "" } else { "s" },
+        text::group_thousands(merged.report.settings.trials)
+    );
+    deliver_run(
+        Exports {
+            json_to,
+            csv_to,
+            report_to,
+        },
+        None,
+        &merged.report,
     )
 }
 
@@ -351,7 +430,10 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .iter()
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.exports.json.as_deref(),
+        args.common.exports.csv.as_deref(),
+    )?;
     let settings = StreamSettings {
         items: Items::parse(&args.items)?,
         length: args.length,
@@ -366,7 +448,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
     let total = settings
         .length
         .saturating_mul(settings.streams)

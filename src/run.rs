@@ -16,9 +16,10 @@ use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutatio
 use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SamplerAlgorithm};
 use crate::error::{Error, Result};
 use crate::exact::check::{SimulatorCheck, check_simulation};
+use crate::output::text::group_thousands;
 use crate::randomness::seed_from_os;
 use crate::simulate::{
-    CHUNK_TRIALS, Engine, Progress, check_thread_count, simulate_permutations, simulate_selections,
+    CHUNK_TRIALS, Engine, Progress, Shard, check_thread_count, simulate_permutations, simulate_selections,
 };
 use crate::stats::Thresholds;
 use crate::tally::lehmer::MAX_RANKED_N;
@@ -46,6 +47,9 @@ pub struct RunSettings {
     pub threads: usize,
     /// Significance level for `fail`.
     pub alpha: f64,
+    /// Run only this shard of the run (`--shard I/K`); `None` runs it whole. A shard
+    /// needs a seed: every shard must draw from the same one.
+    pub shard: Option<Shard>,
 }
 
 impl RunSettings {
@@ -73,6 +77,7 @@ impl RunSettings {
         if self.trials == 0 {
             return bad("--trials", "must be at least 1".to_string());
         }
+        self.check_shard()?;
         check_thread_count(self.threads)?;
         check_families(algorithms, self.k)?;
         if let Some(k) = self.k
@@ -118,9 +123,51 @@ impl RunSettings {
         Thresholds::new(self.alpha)
     }
 
+    /// A shard needs a seed and at least one chunk of its own.
+    fn check_shard(&self) -> Result<()> {
+        let Some(shard) = self.shard else {
+            return Ok(());
+        };
+        if self.seed.is_none() {
+            return Err(Error::BadOption {
+                option: "--shard",
+                problem: format!("{shard} needs --seed: every shard of a run must draw from the same seed"),
+            });
+        }
+        let chunks = self.trials.div_ceil(CHUNK_TRIALS);
+        if shard.chunk_count(self.trials) == 0 {
+            let (plural, advice) = if chunks == 1 {
+                ("", "run it whole".to_string())
+            } else {
+                ("s", format!("cut the run into at most {chunks} shards"))
+            };
+            return Err(Error::BadOption {
+                option: "--shard",
+                problem: format!(
+                    "{shard}: {} trials make only {chunks} chunk{plural} of {}, so shard {} would run \
+                     nothing; {advice}",
+                    group_thousands(self.trials),
+                    group_thousands(CHUNK_TRIALS),
+                    shard.index
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The shard this run is: the one given, or the whole run.
+    pub fn shard_or_whole(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+
+    /// The trials per algorithm this run tallies: all of them, or its shard's share.
+    pub fn tallied_trials(&self) -> u64 {
+        self.shard_or_whole().trials(self.trials)
+    }
+
     /// The worker threads the run will start: more than one per chunk would idle.
     pub fn threads_used(&self) -> usize {
-        let chunks = self.trials.div_ceil(CHUNK_TRIALS).max(1);
+        let chunks = self.shard_or_whole().chunk_count(self.trials).max(1);
         self.threads.min(usize::try_from(chunks).unwrap_or(usize::MAX))
     }
 
@@ -243,7 +290,7 @@ pub struct RunReport {
 impl RunReport {
     /// Shuffles (or samples) per second over the whole run, all algorithms together.
     pub fn trials_per_second(&self) -> f64 {
-        let total = self.settings.trials as f64 * self.algorithm_count() as f64;
+        let total = self.settings.tallied_trials() as f64 * self.algorithm_count() as f64;
         total / self.elapsed.as_secs_f64().max(1e-9)
     }
 
@@ -297,6 +344,56 @@ fn check_families(algorithms: &[AlgorithmSpec], k: Option<usize>) -> Result<()> 
     }
 }
 
+/// A shuffle's tally with everything the statistics say about it, as every report of a
+/// run shows it (`run` and `merge` both come here); `elapsed` is left at zero for the
+/// caller to fill in.
+///
+/// # Panics
+/// If `spec` is not a shuffle.
+pub(crate) fn shuffle_result(
+    engine: &Engine,
+    spec: &AlgorithmSpec,
+    tally: PermutationTally,
+    thresholds: &Thresholds,
+) -> AlgorithmResult {
+    let algorithm = spec.algorithm.as_permutation().expect("a shuffle");
+    let n = tally.n;
+    let analysis = analyse_permutations(&tally, thresholds);
+    let simulator_check = engine.install(|| check_simulation(algorithm, &tally));
+    AlgorithmResult {
+        name: spec.display_name(n),
+        entry: spec.entry,
+        expected: spec.entry.expected_at(n),
+        tally,
+        analysis,
+        simulator_check,
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// A sampler's tally with everything the statistics say about it, as every report of a
+/// run shows it; `elapsed` is left at zero for the caller to fill in.
+///
+/// # Panics
+/// If `spec` is not a sampler.
+pub(crate) fn sampler_result(
+    spec: &AlgorithmSpec,
+    tally: SelectionTally,
+    thresholds: &Thresholds,
+) -> SamplerResult {
+    let sampler = spec.algorithm.as_sampler().expect("a sampler");
+    let n = tally.n;
+    SamplerResult {
+        name: spec.display_name(n),
+        entry: spec.entry,
+        sampler,
+        expected: spec.entry.expected_at(n),
+        analysis: analyse_selections(&tally, sampler, thresholds),
+        tally,
+        elapsed: Duration::ZERO,
+    }
+}
+
 /// Runs every algorithm in `algorithms` with `settings`.
 pub fn run(
     algorithms: &[AlgorithmSpec],
@@ -305,7 +402,7 @@ pub fn run(
 ) -> Result<RunReport> {
     let thresholds = settings.validate(algorithms)?;
     let (seed, seed_origin) = SeedOrigin::fix(settings.seed)?;
-    let engine = Engine::new(settings.threads_used())?;
+    let engine = Engine::new(settings.threads_used())?.for_shard(settings.shard_or_whole());
     let started = Instant::now();
     let results = algorithms
         .iter()
@@ -321,16 +418,10 @@ pub fn run(
                 TallyOptions::default(),
                 progress,
             );
-            let analysis = analyse_permutations(&tally, &thresholds);
-            let simulator_check = engine.install(|| check_simulation(algorithm, &tally));
+            let result = shuffle_result(&engine, spec, tally, &thresholds);
             AlgorithmResult {
-                name: spec.display_name(settings.n),
-                entry: spec.entry,
-                expected: spec.entry.expected_at(settings.n),
-                tally,
-                analysis,
-                simulator_check,
                 elapsed: algorithm_started.elapsed(),
+                ..result
             }
         })
         .collect();
@@ -343,15 +434,10 @@ pub fn run(
                 let algorithm_started = Instant::now();
                 let tally =
                     simulate_selections(&engine, sampler, settings.n, k, settings.trials, seed, progress);
-                let analysis = analyse_selections(&tally, sampler, &thresholds);
+                let result = sampler_result(spec, tally, &thresholds);
                 SamplerResult {
-                    name: spec.display_name(settings.n),
-                    entry: spec.entry,
-                    sampler,
-                    expected: spec.entry.expected_at(settings.n),
-                    tally,
-                    analysis,
                     elapsed: algorithm_started.elapsed(),
+                    ..result
                 }
             })
             .collect(),
@@ -383,6 +469,7 @@ mod tests {
             seed: Some(1),
             threads: 2,
             alpha: 1e-6,
+            shard: None,
         }
     }
 

@@ -18,6 +18,7 @@ fn settings(n: usize, k: Option<usize>, trials: u64) -> RunSettings {
         seed: Some(11),
         threads: 2,
         alpha: 1e-6,
+        shard: None,
     }
 }
 

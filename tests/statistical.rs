@@ -35,6 +35,7 @@ fn run_one(algorithm: &str, n: usize, trials: u64, seed: u64) -> AlgorithmResult
         seed: Some(seed),
         threads: 2,
         alpha: 1e-6,
+        shard: None,
     };
     run(&[spec], &settings, &NoProgress)
         .expect("valid settings")
@@ -258,6 +259,7 @@ fn run_samplers(algorithms: &[&str], n: usize, k: usize, trials: u64, seed: u64)
         seed: Some(seed),
         threads: 2,
         alpha: 1e-6,
+        shard: None,
     };
     let report = run(&specs, &settings, &NoProgress).expect("valid settings");
     assert!(report.results.is_empty(), "a sampler run has no shuffle results");
@@ -444,6 +446,7 @@ fn every_enumerable_shuffle_matches_its_exact_law() {
             seed: Some(77),
             threads: 2,
             alpha: 1e-6,
+            shard: None,
         };
         let report = run(&specs, &settings, &NoProgress).unwrap();
         let mut unchecked = Vec::new();

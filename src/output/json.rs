@@ -63,12 +63,24 @@ struct RunJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     k: Option<usize>,
     trials: u64,
+    /// Only in a shard's export: which shard, and of how many trials.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardJson>,
     threads: usize,
     alpha: f64,
     elapsed_seconds: f64,
     trials_per_second: f64,
     notes: Vec<String>,
     results: Vec<AnyResultJson<'a>>,
+}
+
+/// A shard of a run, as `merge` reads it back ([`crate::merge`]).
+#[derive(Serialize)]
+struct ShardJson {
+    index: u64,
+    count: u64,
+    /// The trials per algorithm of the whole run (`trials` is the shard's share).
+    run_trials: u64,
 }
 
 /// A shuffle's result or a sampler's, each in its own shape.
@@ -166,7 +178,12 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         provenance: Provenance::new("run", report.seed, report.seed_origin),
         n: report.settings.n,
         k: report.settings.k,
-        trials: report.settings.trials,
+        trials: report.settings.tallied_trials(),
+        shard: report.settings.shard.map(|shard| ShardJson {
+            index: shard.index,
+            count: shard.count,
+            run_trials: report.settings.trials,
+        }),
         threads: report.threads,
         alpha: report.settings.alpha,
         elapsed_seconds: report.elapsed.as_secs_f64(),

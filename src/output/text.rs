@@ -15,7 +15,7 @@ use std::fmt::Write;
 use crate::analysis::{OutcomeTable, PermutationAnalysis, TestOutcome, TestReport};
 use crate::catalogue::Expectation;
 use crate::exact::check::SimulatorCheck;
-use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
+use crate::run::{AlgorithmResult, RunReport, RunSettings, SeedOrigin};
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -42,13 +42,20 @@ pub fn render(report: &RunReport) -> String {
         out,
         "shuffle-audit {}: {size}, {} per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
         env!("CARGO_PKG_VERSION"),
-        counted(settings.trials, unit),
+        counted(settings.tallied_trials(), unit),
         report.seed,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
         format_probability(settings.alpha),
     )
     .unwrap();
+    if let Some(shard) = shard_description(settings, unit) {
+        writeln!(
+            out,
+            "{shard}; `shuffle-audit merge` adds the shards' JSON into the whole run"
+        )
+        .unwrap();
+    }
     match settings.k {
         None => writeln!(
             out,
@@ -77,7 +84,7 @@ pub fn render(report: &RunReport) -> String {
     writeln!(
         out,
         "\n{} in {:.2} s ({}/s)",
-        counted(settings.trials * report.algorithm_count() as u64, unit),
+        counted(settings.tallied_trials() * report.algorithm_count() as u64, unit),
         report.elapsed.as_secs_f64(),
         compact(report.trials_per_second()),
     )
@@ -447,7 +454,20 @@ pub(crate) fn counted(count: u64, unit: &str) -> String {
     }
 }
 
-/// The command that repeats a run exactly. Threads are left out: they do not change it.
+/// `shard 2 of 3 of a run of 50,000 shuffles per algorithm`, for a shard's reports.
+pub(crate) fn shard_description(settings: &RunSettings, unit: &str) -> Option<String> {
+    settings.shard.map(|shard| {
+        format!(
+            "shard {} of {} of a run of {} per algorithm",
+            shard.index,
+            shard.count,
+            counted(settings.trials, unit)
+        )
+    })
+}
+
+/// The command that repeats a run (or a shard) exactly. Threads are left out: they do not
+/// change it.
 pub fn reproduce_command(report: &RunReport) -> String {
     let settings = &report.settings;
     let k = settings.k.map_or_else(String::new, |k| format!(" --k {k}"));
@@ -460,6 +480,9 @@ pub fn reproduce_command(report: &RunReport) -> String {
     );
     if settings.alpha != DEFAULT_ALPHA {
         command.push_str(&format!(" --alpha {}", format_probability(settings.alpha)));
+    }
+    if let Some(shard) = settings.shard {
+        command.push_str(&format!(" --shard {shard}"));
     }
     command
 }

@@ -47,8 +47,15 @@ pub fn run_document(report: &RunReport) -> Document {
         None => format!("{} cards", report.settings.n),
         Some(k) => format!("{k} of {} items", report.settings.n),
     };
+    let shard = report
+        .settings
+        .shard
+        .map_or_else(String::new, |shard| format!(" (shard {shard})"));
     Document {
-        title: format!("shuffle-audit run: {} on {size}", report.names().join(", ")),
+        title: format!(
+            "shuffle-audit run: {} on {size}{shard}",
+            report.names().join(", ")
+        ),
         introduction: vec![HOW_TO_READ.to_string()],
         parts: vec![sections::run_part(report, "", &[], 1)],
         alpha: report.settings.alpha,

@@ -310,6 +310,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                     seed: Some(SEED),
                     threads,
                     alpha: DEFAULT_ALPHA,
+                    shard: None,
                 };
                 run_part(&run(&specs, &settings, progress)?, claim.heading, &prose, next)
             }

@@ -10,6 +10,10 @@
 //!
 //! The chunk size is part of what a seed means: changing it changes every result, so it
 //! is a constant, not a tuning knob.
+//!
+//! A run may also be cut into shards ([`Shard`]) that run on different machines: an
+//! engine made [`Engine::for_shard`] runs only its shard's share of the chunks, each
+//! seeded exactly as in the whole run, so the shards' tallies add up to the whole run's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -18,10 +22,12 @@ mod decks;
 mod paths;
 mod selections;
 mod user;
+mod shard;
 
 pub use audit_rng::AuditRng;
 pub use selections::simulate_selections;
 pub use user::{BrokenShuffle, simulate_user_shuffle};
+pub use shard::Shard;
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
@@ -79,9 +85,11 @@ pub fn check_thread_count(threads: usize) -> Result<()> {
     }
 }
 
-/// A pool of worker threads that runs chunked simulations.
+/// A pool of worker threads that runs chunked simulations: all of a run's chunks, or
+/// one shard's share of them.
 pub struct Engine {
     pool: rayon::ThreadPool,
+    shard: Shard,
 }
 
 impl Engine {
@@ -96,7 +104,23 @@ impl Engine {
                 threads,
                 reason: error.to_string(),
             })?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            shard: Shard::WHOLE,
+        })
+    }
+
+    /// The same engine running only `shard`'s share of the chunks of every run of trials
+    /// it is given ([`Engine::run_chunks`]; streams are not sharded). The shards' tallies
+    /// add up to exactly the whole run's.
+    pub fn for_shard(self, shard: Shard) -> Self {
+        Self { shard, ..self }
+    }
+
+    /// The share of each run of trials this engine runs ([`Shard::WHOLE`] unless
+    /// [`Engine::for_shard`] said otherwise).
+    pub fn shard(&self) -> Shard {
+        self.shard
     }
 
     /// The number of worker threads.
@@ -109,8 +133,8 @@ impl Engine {
         self.pool.install(work)
     }
 
-    /// Runs `trials` trials in chunks on every worker and returns one accumulator per
-    /// worker. `work(accumulator, source, count, progress)` must run `count` trials
+    /// Runs `trials` trials in chunks on every worker (only the engine's shard's chunks,
+    /// each seeded as in the whole run) and returns one accumulator per worker. `work(accumulator, source, count, progress)` must run `count` trials
     /// drawing only from `source`, and may report finished trials as it goes; the caller
     /// adds the accumulators up, which gives the same total whatever the number of
     /// workers.
@@ -127,13 +151,19 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
-        let chunks = trials.div_ceil(CHUNK_TRIALS);
-        self.for_each_unit(chunks, progress, make, |accumulator, chunk, chunk_progress| {
-            let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-            let mut source = SimulationSource::for_chunk(seed, chunk);
-            work(accumulator, &mut source, count, chunk_progress);
-            count
-        })
+        let shard = self.shard;
+        self.for_each_unit(
+            shard.chunk_count(trials),
+            progress,
+            make,
+            |accumulator, unit, chunk_progress| {
+                let chunk = shard.chunk(unit);
+                let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
+                let mut source = SimulationSource::for_chunk(seed, chunk);
+                work(accumulator, &mut source, count, chunk_progress);
+                count
+            },
+        )
     }
 
     /// Runs `streams` independent streams of `length` draws on every worker and returns
@@ -357,6 +387,37 @@ mod tests {
             .algorithm
             .as_permutation()
             .expect("SHUFFLES lists shuffles")
+    }
+
+    #[test]
+    fn the_shards_of_a_run_add_up_to_the_whole_run() {
+        // 5 chunks, the last one partial; tallied by path (4 cards), deck by deck in a
+        // loop compiled for the size (7 cards) and for any size (12 cards).
+        let trials = 4 * CHUNK_TRIALS + 3;
+        for n in [4, 7, 12] {
+            let simulate = |engine: &Engine| {
+                simulate_permutations(
+                    engine,
+                    PermutationAlgorithm::NaiveSwap,
+                    n,
+                    trials,
+                    5,
+                    TallyOptions::default(),
+                    &NoProgress,
+                )
+            };
+            let whole = simulate(&Engine::new(2).unwrap());
+            for count in [2, 5] {
+                let mut added = simulate(&Engine::new(1).unwrap().for_shard(Shard::new(1, count).unwrap()));
+                for index in 2..=count {
+                    let engine = Engine::new(2)
+                        .unwrap()
+                        .for_shard(Shard::new(index, count).unwrap());
+                    added.add(&simulate(&engine));
+                }
+                assert_eq!(added, whole, "{count} shards of {n} cards");
+            }
+        }
     }
 
     #[test]

@@ -219,6 +219,16 @@ impl PermutationRecorder {
             self.trials,
             "every recorded deck must be a permutation of 0..n"
         );
+        PermutationTally::from_order_counts(n, counts)
+    }
+}
+
+impl PermutationTally {
+    /// The tally whose order counts (by Lehmer rank, `n!` of them, `n <= MAX_RANKED_N`)
+    /// are `counts`, with every other table derived from them. The counts must add up
+    /// within a `u64`.
+    pub fn from_order_counts(n: usize, counts: Vec<u64>) -> Self {
+        assert_eq!(Some(counts.len() as u64), factorial(n), "one count per order");
         let mut positions = vec![0u64; n * n];
         let mut fixed = vec![0u64; n + 1];
         let mut cycles = vec![0u64; n + 1];
@@ -236,12 +246,25 @@ impl PermutationRecorder {
         }
         PermutationTally {
             n,
-            trials: self.trials,
+            trials: counts.iter().sum(),
             permutation_counts: Some(counts),
             position_counts: Some(positions),
             fixed_point_counts: Some(fixed),
             cycle_counts: Some(cycles),
         }
+    }
+
+    /// Adds another tally of the same deck size, holding the same tables (a shard's, say).
+    ///
+    /// # Panics
+    /// If the two differ in size or in the tables they hold.
+    pub fn add(&mut self, other: &Self) {
+        assert_eq!(self.n, other.n, "adding tallies of different deck sizes");
+        self.trials += other.trials;
+        add_optional_counts(&mut self.permutation_counts, &other.permutation_counts);
+        add_optional_counts(&mut self.position_counts, &other.position_counts);
+        add_optional_counts(&mut self.fixed_point_counts, &other.fixed_point_counts);
+        add_optional_counts(&mut self.cycle_counts, &other.cycle_counts);
     }
 }
 
@@ -378,6 +401,31 @@ mod tests {
             PermutationRecorder::footprint(2000, all),
             (2000 * 2000 + 2 * 2001) * 8
         );
+    }
+
+    #[test]
+    fn adding_finished_tallies_is_merging_their_recorders() {
+        for n in [4, 5, 11] {
+            let decks: Vec<Vec<u16>> = (0..n as u16)
+                .map(|shift| (0..n as u16).map(|card| (card + shift) % n as u16).collect())
+                .collect();
+            let record = |part: &[Vec<u16>]| {
+                let mut recorder = PermutationRecorder::new(n, TallyOptions::default());
+                for deck in part {
+                    recorder.record(deck);
+                }
+                recorder
+            };
+            let mut whole = record(&decks[..1]);
+            whole.merge(&record(&decks[1..]));
+            let mut added = record(&decks[..1]).finish();
+            added.add(&record(&decks[1..]).finish());
+            let whole = whole.finish();
+            assert_eq!(added, whole, "n = {n}");
+            if let Some(counts) = &whole.permutation_counts {
+                assert_eq!(PermutationTally::from_order_counts(n, counts.clone()), whole);
+            }
+        }
     }
 
     #[test]

@@ -159,6 +159,32 @@ pub struct SelectionTally {
     pub inclusion_counts: Vec<u64>,
 }
 
+impl SelectionTally {
+    /// Adds another tally of the same size, holding the same tables (a shard's, say).
+    ///
+    /// # Panics
+    /// If the two differ in size or in the tables they hold.
+    pub fn add(&mut self, other: &Self) {
+        assert_eq!(
+            (self.n, self.k),
+            (other.n, other.k),
+            "adding tallies of different sizes"
+        );
+        self.trials += other.trials;
+        add_counts(&mut self.inclusion_counts, &other.inclusion_counts);
+        for (into, from) in [
+            (&mut self.subset_counts, &other.subset_counts),
+            (&mut self.ordered_counts, &other.ordered_counts),
+        ] {
+            match (into, from) {
+                (Some(into), Some(from)) => add_counts(into, from),
+                (None, None) => {}
+                _ => panic!("adding a tally that kept a table to one that did not"),
+            }
+        }
+    }
+}
+
 fn add_counts(into: &mut [u64], from: &[u64]) {
     assert_eq!(into.len(), from.len(), "merging tables of different shapes");
     for (total, &count) in into.iter_mut().zip(from) {
@@ -247,6 +273,23 @@ mod tests {
         assert_eq!(tally.inclusion_counts, vec![2, 2, 1, 1]);
         assert_eq!(tally.subset_counts.unwrap()[0], 2);
         assert_eq!(tally.ordered_counts.unwrap()[partial_rank(&[3, 2], 4)], 1);
+    }
+
+    #[test]
+    fn adding_finished_tallies_is_merging_their_recorders() {
+        let selections: [[u16; 2]; 4] = [[0, 1], [3, 2], [2, 3], [1, 0]];
+        let record = |part: &[[u16; 2]]| {
+            let mut recorder = SelectionRecorder::new(4, 2, true);
+            for selection in part {
+                recorder.record(selection);
+            }
+            recorder
+        };
+        let mut whole = record(&selections[..1]);
+        whole.merge(&record(&selections[1..]));
+        let mut added = record(&selections[..1]).finish();
+        added.add(&record(&selections[1..]).finish());
+        assert_eq!(added, whole.finish());
     }
 
     #[test]

@@ -64,12 +64,16 @@ pub fn run_settings_line(report: &RunReport) -> String {
         None => (format!("{} cards", settings.n), "shuffle"),
         Some(k) => (format!("{k} of {} items", settings.n), "sample"),
     };
-    format!(
+    let line = format!(
         "{size}, {} per algorithm, seed {}, alpha {}",
-        crate::output::text::counted(settings.trials, unit),
+        crate::output::text::counted(settings.tallied_trials(), unit),
         report.seed,
         crate::output::text::format_probability(settings.alpha)
-    )
+    );
+    match crate::output::text::shard_description(settings, unit) {
+        Some(shard) => format!("{line}; {shard}"),
+        None => line,
+    }
 }
 
 /// Numbers the sections from `first`: their ids and their charts' file names start with

@@ -1,0 +1,261 @@
+//! `merge`: the shards of one run (`run ... --shard I/K --json FILE`, on as many machines)
+//! added up into the run itself.
+//!
+//! Tallies are plain counts and each shard ran its own chunks with the seeds the whole
+//! run gives them ([`crate::simulate::Shard`]), so the sum of the shards' tallies is the
+//! whole run's tally, bit for bit. The statistics are not added: they are recomputed from
+//! the summed tallies by the code `run` uses ([`crate::run`]'s result builders), so the
+//! merged report (text, JSON, CSV, HTML) is the one the single run would have written,
+//! timing and thread count aside.
+//!
+//! The shards must be the whole of one run: the same version, seed, size, algorithms,
+//! trials and shard count, each shard exactly once. Anything else is an error naming the
+//! file and what differs (or which shards are missing): a merge of the wrong files would
+//! otherwise be a plausible report of a run nobody made. A run made without `--shard` is
+//! its own single shard (`1/1`), so `merge` of one whole run re-renders it (at another
+//! `--alpha`, say).
+//!
+//! Timing of the merged run: the shards are taken to have run side by side, so its time
+//! is the slowest shard's and its threads are all the shards' threads together.
+
+mod shard_file;
+mod tables;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use shard_file::{ResultTally, ShardFile, read};
+
+use crate::error::{Error, Result};
+use crate::output::text::group_thousands;
+use crate::run::{RunReport, RunSettings, sampler_result, shuffle_result};
+use crate::simulate::{Engine, check_thread_count};
+
+/// What the merge may change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeSettings {
+    /// Significance level for `fail`; `None` keeps the shards' own.
+    pub alpha: Option<f64>,
+    /// Worker threads for the simulator check (the exact law's enumeration).
+    pub threads: usize,
+}
+
+/// The merged run.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The report the single run would have made.
+    pub report: RunReport,
+    /// How many shards it was added up from.
+    pub shards: u64,
+}
+
+/// Reads the shard JSON files at `paths`, checks that they are every shard of one run,
+/// adds their tallies and analyses the sums as `run` would.
+pub fn merge(paths: &[PathBuf], settings: &MergeSettings) -> Result<Merged> {
+    check_thread_count(settings.threads)?;
+    let Some((first_path, others)) = paths.split_first() else {
+        return Err(Error::Usage(
+            "merge needs the JSON files of the shards".to_string(),
+        ));
+    };
+    let mut total = read(first_path)?;
+    let mut seen = BTreeMap::from([(total.shard.index, first_path.clone())]);
+    for path in others {
+        let shard = read(path)?;
+        check_same_run(&total, &shard)?;
+        if let Some(earlier) = seen.insert(shard.shard.index, path.clone()) {
+            return Err(Error::Merge(twice(&shard, &earlier)));
+        }
+        add(&mut total, shard, settings.alpha.is_some())?;
+    }
+    let count = total.shard.count;
+    let missing: Vec<String> = (1..=count)
+        .filter(|index| !seen.contains_key(index))
+        .map(|index| format!("{index}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Merge(missing_shards(&missing, count)));
+    }
+    Ok(Merged {
+        report: analysed(total, settings)?,
+        shards: count,
+    })
+}
+
+/// Refuses a shard of another run than `total`'s.
+fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
+    let names =
+        |file: &ShardFile| -> Vec<String> { file.results.iter().map(|result| result.name.clone()).collect() };
+    let differences = [
+        ("seed", total.seed.to_string(), shard.seed.to_string()),
+        ("n", total.n.to_string(), shard.n.to_string()),
+        ("k", k_text(total.k), k_text(shard.k)),
+        ("algorithms", names(total).join(" "), names(shard).join(" ")),
+        (
+            "run trials",
+            total.run_trials.to_string(),
+            shard.run_trials.to_string(),
+        ),
+        (
+            "shard count",
+            total.shard.count.to_string(),
+            shard.shard.count.to_string(),
+        ),
+    ];
+    for (what, ours, theirs) in differences {
+        if ours != theirs {
+            return Err(Error::Merge(format!(
+                "{}: {what} is {theirs}, but {} has {ours}: the shards of one run share seed, n, k, \
+                 algorithms, trials and shard count",
+                shard.path.display(),
+                total.path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `k` as a message shows it.
+fn k_text(k: Option<usize>) -> String {
+    k.map_or_else(|| "not set".to_string(), |k| k.to_string())
+}
+
+/// Adds `shard` into `total` (already checked to be of the same run); the alphas must
+/// agree unless the merge sets its own.
+fn add(total: &mut ShardFile, shard: ShardFile, alpha_given: bool) -> Result<()> {
+    if !alpha_given && shard.alpha != total.alpha {
+        return Err(Error::Merge(format!(
+            "{}: alpha is {}, but {} has {}; give merge --alpha to choose one",
+            shard.path.display(),
+            shard.alpha,
+            total.path.display(),
+            total.alpha
+        )));
+    }
+    total.threads = total.threads.saturating_add(shard.threads);
+    total.elapsed = total.elapsed.max(shard.elapsed);
+    for (into, from) in total.results.iter_mut().zip(shard.results) {
+        into.elapsed = into.elapsed.max(from.elapsed);
+        match (&mut into.tally, from.tally) {
+            (ResultTally::Shuffle(into), ResultTally::Shuffle(from)) => into.add(&from),
+            (ResultTally::Sampler(into), ResultTally::Sampler(from)) => into.add(&from),
+            _ => unreachable!("the same algorithm names give the same kinds of tally"),
+        }
+    }
+    Ok(())
+}
+
+/// The merged tallies analysed as `run` analyses its own.
+fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
+    let run_settings = RunSettings {
+        n: total.n,
+        k: total.k,
+        trials: total.run_trials,
+        seed: Some(total.seed),
+        // The tallies are made: only one thread's memory is to be checked.
+        threads: 1,
+        alpha: settings.alpha.unwrap_or(total.alpha),
+        shard: None,
+    };
+    let specs: Vec<_> = total.results.iter().map(|result| result.spec).collect();
+    let thresholds = run_settings.validate(&specs).map_err(|error| {
+        Error::Merge(format!(
+            "{}: not a run shuffle-audit can make ({error})",
+            total.path.display()
+        ))
+    })?;
+    let engine = Engine::new(settings.threads)?;
+    let mut results = Vec::new();
+    let mut sampler_results = Vec::new();
+    for result in total.results {
+        match result.tally {
+            ResultTally::Shuffle(tally) => results.push(crate::run::AlgorithmResult {
+                elapsed: result.elapsed,
+                ..shuffle_result(&engine, &result.spec, tally, &thresholds)
+            }),
+            ResultTally::Sampler(tally) => sampler_results.push(crate::run::SamplerResult {
+                elapsed: result.elapsed,
+                ..sampler_result(&result.spec, tally, &thresholds)
+            }),
+        }
+    }
+    Ok(RunReport {
+        notes: run_settings.notes(&specs),
+        settings: RunSettings {
+            threads: total.threads,
+            ..run_settings
+        },
+        seed: total.seed,
+        seed_origin: total.seed_origin,
+        threads: total.threads,
+        elapsed: total.elapsed,
+        results,
+        sampler_results,
+    })
+}
+
+/// `shard 2/4 is given twice (a.json and b.json)`, or for whole runs, that they are.
+fn twice(shard: &ShardFile, earlier: &Path) -> String {
+    if shard.shard.is_whole() {
+        format!(
+            "{} and {} are both the whole run (made without --shard): there is nothing to add",
+            earlier.display(),
+            shard.path.display()
+        )
+    } else {
+        format!(
+            "shard {} is given twice ({} and {})",
+            shard.shard,
+            earlier.display(),
+            shard.path.display()
+        )
+    }
+}
+
+/// `shard 3/4 is missing`, `shards 2/4 and 4/4 are missing`, at most ten of them named.
+fn missing_shards(missing: &[String], count: u64) -> String {
+    const NAMED: usize = 10;
+    let named = &missing[..missing.len().min(NAMED)];
+    let list = match named {
+        [one] => return format!("shard {one} is missing (every shard of the run is needed)"),
+        [init @ .., last] if missing.len() <= NAMED => format!("{} and {last}", init.join(", ")),
+        _ => format!(
+            "{}, … ({} of {})",
+            named.join(", "),
+            group_thousands(missing.len() as u64),
+            group_thousands(count)
+        ),
+    };
+    format!("shards {list} are missing (every shard of the run is needed)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_shards_are_named_in_one_line() {
+        let names = |indexes: &[u64], count: u64| -> Vec<String> {
+            indexes.iter().map(|index| format!("{index}/{count}")).collect()
+        };
+        assert_eq!(
+            missing_shards(&names(&[3], 4), 4),
+            "shard 3/4 is missing (every shard of the run is needed)"
+        );
+        assert_eq!(
+            missing_shards(&names(&[2, 4], 4), 4),
+            "shards 2/4 and 4/4 are missing (every shard of the run is needed)"
+        );
+        assert_eq!(
+            missing_shards(&names(&[1, 2, 5], 8), 8),
+            "shards 1/8, 2/8 and 5/8 are missing (every shard of the run is needed)"
+        );
+        let many: Vec<u64> = (2..=1000).collect();
+        let message = missing_shards(&names(&many, 1000), 1000);
+        assert!(message.starts_with("shards 2/1000, 3/1000,"), "{message}");
+        assert!(
+            message.contains("11/1000, … (999 of 1,000) are missing"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,269 @@
+//! Reading one shard's JSON (`run ... --shard I/K --json FILE`) back: which run and which
+//! shard it is, and its tallies, checked ([`super::tables`]).
+//!
+//! The file is parsed twice: first only its `tool`, `command` and `version`, so that a
+//! file of another kind (a `stream` export, a `package.json`) or of another version is
+//! named as such rather than as a missing field; then whole, into structs that keep only
+//! what `merge` needs. Statistics in the file are ignored: they are recomputed from the
+//! tallies.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::tables::{
+    ItemRow, LabelledCounts, LawRow, SamplerTables, ShuffleTables, sampler_tally, shuffle_tally,
+};
+use crate::catalogue::{AlgorithmSpec, Kind};
+use crate::error::{Error, Result};
+use crate::run::{MAX_N, SeedOrigin};
+use crate::simulate::Shard;
+use crate::tally::{PermutationTally, SelectionTally};
+
+/// A run's JSON (a shard's, or a whole run's, which is its only shard `1/1`), checked.
+pub(crate) struct ShardFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The seed of the run.
+    pub seed: u64,
+    /// Where the seed came from.
+    pub seed_origin: SeedOrigin,
+    /// Cards, or items to pick from.
+    pub n: usize,
+    /// Items each sample picks (samplers only).
+    pub k: Option<usize>,
+    /// Which shard this is.
+    pub shard: Shard,
+    /// The trials per algorithm of the whole run.
+    pub run_trials: u64,
+    /// The significance level it was run with.
+    pub alpha: f64,
+    /// The threads it ran on.
+    pub threads: usize,
+    /// How long it took.
+    pub elapsed: Duration,
+    /// One per algorithm, in the order run.
+    pub results: Vec<ShardResult>,
+}
+
+/// One algorithm's share of a run.
+pub(crate) struct ShardResult {
+    /// The algorithm, as it ran.
+    pub spec: AlgorithmSpec,
+    /// Its name as it ran (`naive-repeated:3`).
+    pub name: String,
+    /// How long its share took.
+    pub elapsed: Duration,
+    /// Its tally.
+    pub tally: ResultTally,
+}
+
+/// A shuffle's tally or a sampler's.
+pub(crate) enum ResultTally {
+    /// Orders of a deck.
+    Shuffle(PermutationTally),
+    /// Selections of `k` of `n` items.
+    Sampler(SelectionTally),
+}
+
+#[derive(Deserialize)]
+struct Header {
+    tool: Option<String>,
+    command: Option<String>,
+    version: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RunFile {
+    seed: u64,
+    seed_origin: String,
+    n: usize,
+    k: Option<usize>,
+    trials: u64,
+    shard: Option<ShardFields>,
+    threads: usize,
+    alpha: f64,
+    elapsed_seconds: f64,
+    results: Vec<ResultFile>,
+}
+
+#[derive(Deserialize)]
+struct ShardFields {
+    index: u64,
+    count: u64,
+    run_trials: u64,
+}
+
+#[derive(Deserialize)]
+struct ResultFile {
+    algorithm: String,
+    n: usize,
+    k: Option<usize>,
+    trials: u64,
+    elapsed_seconds: f64,
+    permutations: Option<LabelledCounts>,
+    position_matrix: Option<Vec<Vec<u64>>>,
+    fixed_points: Option<Vec<LawRow>>,
+    cycles: Option<Vec<LawRow>>,
+    subsets: Option<LabelledCounts>,
+    ordered_selections: Option<LabelledCounts>,
+    inclusion: Option<Vec<ItemRow>>,
+}
+
+/// Reads and checks the run JSON at `path`.
+pub(crate) fn read(path: &Path) -> Result<ShardFile> {
+    let shown = path.display();
+    let fail = |problem: String| Error::Merge(format!("{shown}: {problem}"));
+    let bytes = std::fs::read(path).map_err(|error| Error::Merge(format!("cannot read {shown}: {error}")))?;
+    let header: Header = serde_json::from_slice(&bytes).map_err(|error| match error.classify() {
+        serde_json::error::Category::Data => fail(not_a_run()),
+        _ => fail(format!("not valid JSON ({error})")),
+    })?;
+    if header.tool.as_deref() != Some("shuffle-audit") {
+        return Err(fail(not_a_run()));
+    }
+    match header.command.as_deref() {
+        Some("run") => {}
+        Some(other) => {
+            return Err(fail(format!(
+                "written by `shuffle-audit {other}`; merge adds the JSON of `shuffle-audit run` shards"
+            )));
+        }
+        None => return Err(fail(not_a_run())),
+    }
+    let ours = env!("CARGO_PKG_VERSION");
+    let version = header.version.unwrap_or_default();
+    if version != ours {
+        return Err(fail(format!(
+            "written by shuffle-audit {version}, and this is {ours}: merge with the version that ran the \
+             shards (what a seed draws may change between versions)"
+        )));
+    }
+    let file: RunFile = serde_json::from_slice(&bytes)
+        .map_err(|error| fail(format!("not a complete run's JSON ({error})")))?;
+    drop(bytes);
+    checked(path, file).map_err(fail)
+}
+
+fn not_a_run() -> String {
+    "not the JSON of a shuffle-audit run (written by `shuffle-audit run ... --json FILE`)".to_string()
+}
+
+/// The file's settings and tallies, checked against one another.
+fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String> {
+    if !(2..=MAX_N).contains(&file.n) {
+        return Err(format!("n is {}; runs have 2 to {MAX_N}", file.n));
+    }
+    let (shard, run_trials) = match file.shard {
+        None => (Shard::WHOLE, file.trials),
+        Some(fields) => (
+            Shard::new(fields.index, fields.count).map_err(|problem| format!("shard {problem}"))?,
+            fields.run_trials,
+        ),
+    };
+    let share = shard.trials(run_trials);
+    if file.trials != share || share == 0 {
+        return Err(format!(
+            "trials is {}, but shard {shard} of a run of {run_trials} trials has {share}",
+            file.trials
+        ));
+    }
+    let seed_origin = match file.seed_origin.as_str() {
+        "given" => SeedOrigin::Given,
+        "os" => SeedOrigin::OperatingSystem,
+        other => return Err(format!("seed_origin is '{other}', neither 'given' nor 'os'")),
+    };
+    if file.results.is_empty() {
+        return Err("no results".to_string());
+    }
+    let results = file
+        .results
+        .into_iter()
+        .map(|result| {
+            let name = result.algorithm.clone();
+            checked_result(result, file.n, file.k, file.trials)
+                .map_err(|problem| format!("{name}: {problem}"))
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    Ok(ShardFile {
+        path: path.to_path_buf(),
+        seed: file.seed,
+        seed_origin,
+        n: file.n,
+        k: file.k,
+        shard,
+        run_trials,
+        alpha: file.alpha,
+        threads: file.threads,
+        elapsed: seconds(file.elapsed_seconds)?,
+        results,
+    })
+}
+
+/// One result of a file whose run is `n`, `k`, `trials`, checked.
+fn checked_result(
+    result: ResultFile,
+    n: usize,
+    k: Option<usize>,
+    trials: u64,
+) -> std::result::Result<ShardResult, String> {
+    for (what, found, run) in [
+        ("n", Some(result.n as u64), Some(n as u64)),
+        ("k", result.k.map(|k| k as u64), k.map(|k| k as u64)),
+        ("trials", Some(result.trials), Some(trials)),
+    ] {
+        if found != run {
+            let show =
+                |value: Option<u64>| value.map_or_else(|| "not set".to_string(), |value| value.to_string());
+            return Err(format!(
+                "{what} is {}, but the run's is {}",
+                show(found),
+                show(run)
+            ));
+        }
+    }
+    let spec = AlgorithmSpec::parse(&result.algorithm).map_err(|error| error.to_string())?;
+    if spec.display_name(n) != result.algorithm {
+        return Err(format!("a run names it {} at n = {n}", spec.display_name(n)));
+    }
+    let tally = match (spec.kind(), k) {
+        (Kind::Shuffle, None) => ResultTally::Shuffle(shuffle_tally(
+            n,
+            trials,
+            ShuffleTables {
+                permutations: result.permutations,
+                position_matrix: result.position_matrix,
+                fixed_points: result.fixed_points,
+                cycles: result.cycles,
+            },
+        )?),
+        (Kind::Sampler, Some(k)) if (1..n).contains(&k) => ResultTally::Sampler(sampler_tally(
+            n,
+            k,
+            trials,
+            spec.algorithm
+                .as_sampler()
+                .is_some_and(|sampler| sampler.promises_order()),
+            SamplerTables {
+                subsets: result.subsets,
+                ordered_selections: result.ordered_selections,
+                inclusion: result.inclusion,
+            },
+        )?),
+        (Kind::Sampler, Some(k)) => return Err(format!("k is {k}; samplers pick 1 to n - 1 of n = {n}")),
+        (Kind::Shuffle, Some(_)) => return Err("a shuffle in a run of samplers (k is set)".to_string()),
+        (Kind::Sampler, None) => return Err("a sampler in a run of shuffles (k is not set)".to_string()),
+    };
+    Ok(ShardResult {
+        spec,
+        name: result.algorithm,
+        elapsed: seconds(result.elapsed_seconds)?,
+        tally,
+    })
+}
+
+/// A duration in seconds as the file writes it, refused when negative or not finite.
+fn seconds(value: f64) -> std::result::Result<Duration, String> {
+    Duration::try_from_secs_f64(value).map_err(|_| format!("elapsed_seconds is {value}, not a duration"))
+}
