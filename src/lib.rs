@@ -19,6 +19,8 @@
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
 //!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
 //!   page with SVG charts (and the committed teaching report).
+//! - [`check`]: the `shuffle-audit check` CI gate, a suite of cases each with the verdict
+//!   it should get, a suspicious result confirmed before it counts.
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;
@@ -34,6 +36,7 @@
 
 pub mod analysis;
 pub mod catalogue;
+pub mod check;
 pub mod error;
 pub mod exact;
 pub mod output;
