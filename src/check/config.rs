@@ -131,16 +131,20 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
     let Some(table) = value.as_table() else {
         return Err((None, "must be a table, written [[case]]".to_string()));
     };
+    // The name the case goes by in messages, read before anything else can fail.
+    let name = ["name", "algorithm", "generator"]
+        .iter()
+        .find_map(|key| table.get(*key).and_then(toml::Value::as_str).map(str::to_string))
+        .or_else(|| {
+            table
+                .get("command")
+                .and_then(|value| value.clone().try_into::<CommandLine>().ok())
+                .map(|line| line.display())
+        });
     let raw: RawCase = value
         .clone()
         .try_into()
-        .map_err(|error: toml::de::Error| (None, field_problem(table, &error)))?;
-    let name = raw
-        .name
-        .clone()
-        .or_else(|| raw.algorithm.clone())
-        .or_else(|| raw.generator.clone())
-        .or_else(|| raw.command.as_ref().map(CommandLine::display));
+        .map_err(|error: toml::de::Error| (name.clone(), field_problem(table, &error)))?;
     let fail = |problem: String| (name.clone(), problem);
 
     let (label, allowed) = match (&raw.algorithm, &raw.generator, &raw.command) {
@@ -311,4 +315,128 @@ fn field_problem(table: &toml::Table, error: &toml::de::Error) -> String {
 
 fn one_line(message: &str) -> String {
     message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SETTINGS: CheckSettings = CheckSettings {
+        threads: 2,
+        alpha: 1e-6,
+    };
+
+    fn error(text: &str) -> String {
+        parse(text, "suite.toml", &SETTINGS).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn command_cases_take_a_shell_line_or_a_program_and_the_ingest_fields() {
+        let cases = parse(
+            r#"
+[[case]]
+command = "python3 shuffle.py --seed {seed} --count {trials}"
+trials = 1000
+expect = "biased"
+
+[[case]]
+name = "picks"
+command = ["./pick", "{seed}"]
+kind = "selections"
+k = 3
+deck = "A B C D E"
+ordered = true
+seed = 9
+expect = "fair"
+"#,
+            "suite.toml",
+            &SETTINGS,
+        )
+        .unwrap();
+        assert_eq!(cases[0].name, "python3 shuffle.py --seed {seed} --count {trials}");
+        assert_eq!(cases[0].seed, DEFAULT_SEED);
+        assert_eq!(cases[0].expect, Expectation::Biased);
+        let CaseKind::Command(command) = &cases[0].kind else {
+            panic!("a command case")
+        };
+        assert!(command.takes_seed());
+        assert_eq!(command.trials, Some(1000));
+        assert_eq!(command.ingest, IngestOptions::default());
+        let CaseKind::Command(command) = &cases[1].kind else {
+            panic!("a command case")
+        };
+        assert_eq!(
+            command.line,
+            CommandLine::Program(vec!["./pick".into(), "{seed}".into()])
+        );
+        assert_eq!(
+            command.ingest,
+            IngestOptions {
+                kind: IngestKind::Selections,
+                k: Some(3),
+                deck: Some("A B C D E".into()),
+                ordered: true,
+                weights: None,
+            }
+        );
+        assert_eq!(cases[1].seed, 9);
+    }
+
+    #[test]
+    fn cases_get_names_from_what_they_run_and_names_must_differ() {
+        let cases = parse(
+            "[[case]]\nalgorithm = \"naive-repeated:2\"\nn = 4\ntrials = 10\nexpect = \"biased\"\n\
+             [[case]]\nalgorithm = \"bag-pick\"\nn = 6\nk = 2\ntrials = 10\nexpect = \"fair\"\n\
+             [[case]]\ngenerator = \"tetris-7-bag\"\nitems = \"7\"\nlength = 100\nstreams = 2\nexpect = \"fair\"\n",
+            "suite.toml",
+            &SETTINGS,
+        )
+        .unwrap();
+        let names: Vec<&str> = cases.iter().map(|case| case.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["naive-repeated:2 n=4", "bag-pick n=6 k=2", "tetris-7-bag items=7"]
+        );
+        let twice = "[[case]]\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\n";
+        assert_eq!(
+            error(&format!("{twice}{twice}")),
+            "suite.toml: case 2 (fisher-yates n=4): the name is used by an earlier case; give each case its own `name`"
+        );
+    }
+
+    #[test]
+    fn each_kind_of_case_is_checked_as_run_and_stream_check_it() {
+        assert_eq!(
+            error("[[case]]\nalgorithm = \"bag-pick\"\nn = 6\ntrials = 10\nexpect = \"fair\"\n"),
+            "suite.toml: case 1 (bag-pick): bag-pick is a sampler: give --k (how many of the n items it picks)"
+        );
+        assert!(
+            error("[[case]]\ngenerator = \"tetris-7-bag\"\nitems = \"A:2,B:1\"\nlength = 100\nstreams = 2\nexpect = \"fair\"\n")
+                .starts_with("suite.toml: case 1 (tetris-7-bag): generator 'tetris-7-bag': deals one of each item")
+        );
+        assert!(
+            error("[[case]]\ngenerator = \"iid\"\nitems = \"3\"\nlength = 100\nexpect = \"fair\"\n")
+                .ends_with("missing field 'streams' (how many streams, e.g. 100)")
+        );
+        assert!(
+            error("[[case]]\nalgorithm = \"sattolo\"\ngenerator = \"iid\"\nexpect = \"fair\"\n")
+                .contains("gives more than one of `algorithm`, `generator` and `command`")
+        );
+        assert!(
+            error("[[case]]\nexpect = \"fair\"\n")
+                .contains("needs one of `algorithm`, `generator` or `command`")
+        );
+        assert!(error("[[case]]\ncommand = []\nexpect = \"fair\"\n").contains("field 'command' is empty"));
+        assert!(
+            error("[[case]]\nalgorithm = \"sattolo\"\nn = 4\ntrials = 10\n")
+                .ends_with("missing field 'expect' (\"fair\" or \"biased\")")
+        );
+        assert!(
+            error(
+                "[[case]]\nalgorithm = \"sattolo\"\nn = 4\ntrials = 10\nexpect = \"fair\"\nitems = \"3\"\n"
+            )
+            .contains("field 'items' does not apply to algorithm cases")
+        );
+        assert!(error("case = 3\n").contains("'case' must be a list of tables"));
+    }
 }
