@@ -552,8 +552,13 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
     progress.finish();
 
     let stdout_taken = junit_to == Some(Destination::Stdout) || json_to == Some(Destination::Stdout);
-    if !stdout_taken {
-        Destination::Stdout.write(&check_text::render(&report))?;
+    let table = check_text::render(&report);
+    if stdout_taken {
+        // The export has standard output; the gate's answer still belongs in the log.
+        let closing: Vec<&str> = table.lines().rev().take(2).collect();
+        eprintln!("shuffle-audit: {}; {}", closing[1], closing[0]);
+    } else {
+        Destination::Stdout.write(&table)?;
     }
     if let Some(destination) = &junit_to {
         destination.write(&check::junit::render(&report))?;

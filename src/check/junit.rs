@@ -47,7 +47,7 @@ fn test_case(result: &CaseResult) -> String {
         xml.push_str(&format!(
             ">\n      <error message=\"{}\">{}</error>\n",
             escape(error),
-            escape(&details)
+            escape_content(&details)
         ));
     } else if !result.as_expected() {
         let verdict = result
@@ -58,12 +58,12 @@ fn test_case(result: &CaseResult) -> String {
         xml.push_str(&format!(
             ">\n      <failure message=\"{}\">{}</failure>\n",
             escape(&message),
-            escape(&details)
+            escape_content(&details)
         ));
     } else {
         xml.push_str(&format!(
             ">\n      <system-out>{}</system-out>\n",
-            escape(&details)
+            escape_content(&details)
         ));
     }
     xml.push_str("    </testcase>\n");
@@ -74,7 +74,12 @@ fn test_case(result: &CaseResult) -> String {
 fn details(result: &CaseResult) -> String {
     let mut text = String::new();
     for attempt in std::iter::once(&result.runs.first).chain(&result.runs.confirmation) {
-        text.push_str(&format!("seed {}, trials {}: ", attempt.seed, attempt.trials));
+        // A generator's trials are its streams.
+        let unit = match result.case.kind {
+            super::CaseKind::Generator { .. } => "streams",
+            _ => "trials",
+        };
+        text.push_str(&format!("seed {}, {unit} {}: ", attempt.seed, attempt.trials));
         match &attempt.outcome {
             Ok(findings) => {
                 text.push_str(&findings.verdict.to_string());
@@ -95,11 +100,22 @@ fn details(result: &CaseResult) -> String {
     text
 }
 
-/// Text made safe for XML attribute values and content.
+/// Text made safe for an XML attribute value (line breaks kept as character references,
+/// which readers would otherwise turn into spaces).
 pub fn escape(text: &str) -> String {
+    escape_as(text, true)
+}
+
+/// Text made safe for XML element content (line breaks kept as they are).
+pub fn escape_content(text: &str) -> String {
+    escape_as(text, false)
+}
+
+fn escape_as(text: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '\n' | '\t' if !attribute => out.push(c),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -128,5 +144,6 @@ mod tests {
             "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}&#10;e"
         );
         assert_eq!(escape("♠K ♥3"), "♠K ♥3");
+        assert_eq!(escape_content("a\n<b>\t\u{1}"), "a\n&lt;b&gt;\t\u{FFFD}");
     }
 }
