@@ -23,6 +23,30 @@ fn config(text: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A fair case that passes with a wide margin at its seed (adjusted p 0.24; a fair shuffle
+/// reaches p < 1e-3 in about one seed in a thousand, and this seed is not one of them).
+const FAIR_CASE: &str = r#"
+[[case]]
+algorithm = "fisher-yates"
+n = 4
+trials = 48000
+seed = 3
+expect = "fair"
+"#;
+
+/// Runs `check` on the suite at `path` with `args` and reads the JSON it writes.
+fn json_of_check(path: &std::path::Path, args: &[&str]) -> Value {
+    let mut check = shuffle_audit();
+    check
+        .arg("check")
+        .arg("--config")
+        .arg(path)
+        .args(args)
+        .args(["--json", "-"]);
+    let output = check.assert().success();
+    serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
+}
+
 fn check_with(path: &std::path::Path) -> assert_cmd::Command {
     let mut check = shuffle_audit();
     check.arg("check").arg("--config").arg(path).args(["-j", "2"]);
@@ -65,15 +89,8 @@ fn the_default_suite_passes_on_the_whole_catalogue() {
 #[test]
 fn a_biased_algorithm_expected_fair_fails_the_gate_and_is_named() {
     // naive-swap at n = 3 needs 5,222 shuffles to fail (exact); 100,000 is 19 times that.
-    let (_dir, path) = config(
-        r#"
-[[case]]
-algorithm = "fisher-yates"
-n = 4
-trials = 48000
-seed = 3
-expect = "fair"
-
+    let (_dir, path) = config(&format!(
+        r#"{FAIR_CASE}
 [[case]]
 name = "our shuffle"
 algorithm = "naive-swap"
@@ -81,8 +98,8 @@ n = 3
 trials = 100000
 seed = 1
 expect = "fair"
-"#,
-    );
+"#
+    ));
     check_with(&path)
         .assert()
         .code(1)
@@ -99,16 +116,7 @@ expect = "fair"
 #[test]
 fn a_fair_algorithm_expected_biased_fails_the_gate() {
     // A fair shuffle never reaches p < 1e-6 at its seed (adjusted p well above 1e-3).
-    let (_dir, path) = config(
-        r#"
-[[case]]
-algorithm = "fisher-yates"
-n = 4
-trials = 48000
-seed = 3
-expect = "biased"
-"#,
-    );
+    let (_dir, path) = config(&FAIR_CASE.replace("\"fair\"", "\"biased\""));
     check_with(&path)
         .assert()
         .code(1)
@@ -139,8 +147,7 @@ seed = 5
 expect = "fair"
 "#,
     );
-    let output = check_with(&path).args(["--json", "-"]).assert().success();
-    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let json = json_of_check(&path, &[]);
     let cases = json["cases"].as_array().unwrap();
     assert_eq!(cases[0]["name"], "shuffle-bag-csharp items=A:50,B:25,C:20,D:5");
     assert_eq!(cases[0]["kind"], "generator");
@@ -170,8 +177,7 @@ seed = 19
 expect = "fair"
 "#,
     );
-    let output = check_with(&path).args(["--json", "-"]).assert().success();
-    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let json = json_of_check(&path, &[]);
     let case = &json["cases"][0];
     assert_eq!(case["first"]["verdict"], "suspicious");
     assert_eq!(case["first"]["seed"], 19);
@@ -331,21 +337,14 @@ expect = "fair"
 #[test]
 fn a_program_exiting_with_an_error_makes_its_case_an_error() {
     // Its standard error passes through; the case is an error, the others still run.
-    let (_dir, path) = config(
+    let (_dir, path) = config(&format!(
         r#"
 [[case]]
 name = "crashing shuffler"
 command = "echo 'shuffler: out of cards' >&2; exit 3"
 expect = "fair"
-
-[[case]]
-algorithm = "fisher-yates"
-n = 4
-trials = 48000
-seed = 3
-expect = "fair"
-"#,
-    );
+{FAIR_CASE}"#
+    ));
     check_with(&path)
         .assert()
         .code(1)
@@ -369,16 +368,6 @@ seed = 9
 expect = "biased"
 "#,
     );
-    let p_of = |threads: &str| {
-        let output = shuffle_audit()
-            .arg("check")
-            .arg("--config")
-            .arg(&path)
-            .args(["-j", threads, "--json", "-"])
-            .assert()
-            .success();
-        let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
-        json["cases"][0]["first"]["tests"].clone()
-    };
+    let p_of = |threads: &str| json_of_check(&path, &["-j", threads])["cases"][0]["first"]["tests"].clone();
     assert_eq!(p_of("1"), p_of("2"));
 }
