@@ -42,3 +42,11 @@ for shard in 1 2; do
 done
 /usr/bin/time -f "merge of two 10-card shards (%e s, %M KB peak)" \
     ./target/release/shuffle-audit merge "$shards"/shard-*.json --json "$shards/merged.json" >/dev/null
+# The default `check` suite (issue 6's goal: the whole catalogue in under a minute on 2
+# cores, ~20 s or less so that CI can afford it), timed end to end, best of three.
+times=""
+for _ in 1 2 3; do
+    times+=" $( { time ./target/release/shuffle-audit check -j 2 >/dev/null; } 2>&1 )"
+done
+echo "$times" | awk '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
+    printf "check (default suite, 2 threads): %.2f s (best of 3)\n", best }'

@@ -24,6 +24,8 @@
 //!   biased.
 //! - [`merge`]: the `shuffle-audit merge` command, adding the shards of a run spread over
 //!   several machines (`run --shard I/K`) into exactly the single run's report.
+//! - [`check`]: the `shuffle-audit check` CI gate, a suite of cases each with the verdict
+//!   it should get, a suspicious result confirmed before it counts.
 //!
 //! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
 //! that your shuffle is fair:
@@ -53,6 +55,7 @@
 pub mod analysis;
 pub mod assertion;
 pub mod catalogue;
+pub mod check;
 pub mod error;
 pub mod exact;
 pub mod merge;

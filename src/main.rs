@@ -18,10 +18,11 @@ use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, Generator
 use shuffle_audit::catalogue::{
     AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SHUFFLES, entries,
 };
+use shuffle_audit::check::{self, CheckSettings};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
-    Destination, csv, exact_json, exact_text, json, remove_pending_temporaries, stream_csv, stream_json,
-    stream_text, text,
+    Destination, check_json, check_text, csv, exact_json, exact_text, json, remove_pending_temporaries,
+    stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::report::{self, Document};
@@ -55,6 +56,9 @@ enum Command {
     /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
     /// whole run's report, every statistic recomputed.
     Merge(MergeArgs),
+    /// Run a suite of cases (the whole catalogue by default, or `--config FILE`) and exit
+    /// 0 only when every case gets the verdict it expects: a CI gate.
+    Check(CheckArgs),
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
     /// written as HTML, Markdown and SVG charts (the same bytes every time).
     Report(ReportArgs),
@@ -203,6 +207,25 @@ struct ReportArgs {
 }
 
 #[derive(Args)]
+struct CheckArgs {
+    /// The suite as TOML, one `[[case]]` table per case (default: the catalogue suite).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write the results as JUnit XML to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<String>,
+    /// Write every case's runs and p-values as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Worker threads (default: all cores). The verdicts do not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Significance level for `fail`; `suspicious` (below 1e-3) is re-run before it counts.
+    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
+    alpha: f64,
+}
+
+#[derive(Args)]
 struct ListArgs {
     /// Print the catalogue as JSON.
     #[arg(long)]
@@ -211,7 +234,6 @@ struct ListArgs {
 
 /// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted.
 /// Kept apart from 2 (usage or input error) so that CI can tell "biased" from "broken".
-#[allow(dead_code)] // check and ingest use it; they land next.
 const VERDICT_NOT_AS_WANTED: u8 = 1;
 
 fn main() -> ExitCode {
@@ -240,6 +262,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => done(merge_command(args)),
         Command::List(args) => done(list_command(&args)),
         Command::Report(args) => done(report_command(&args)),
+        Command::Check(args) => check_command(&args),
     };
     match outcome {
         Ok(code) => code,
@@ -583,6 +606,53 @@ fn report_command(args: &ReportArgs) -> Result<()> {
     }
     Destination::Stdout.write(&text)?;
     write_report_to(Some(&args.out), || document)
+}
+
+fn check_command(args: &CheckArgs) -> Result<ExitCode> {
+    let settings = CheckSettings {
+        threads: args.threads.unwrap_or_else(default_threads),
+        alpha: args.alpha,
+    };
+    shuffle_audit::simulate::check_thread_count(settings.threads)?;
+    let cases = match &args.config {
+        Some(path) => check::config::load(path, &settings)?,
+        None => check::suite::default_suite(),
+    };
+    let junit_to = args.junit.as_deref().map(Destination::parse);
+    let json_to = args.json.as_deref().map(Destination::parse);
+    if let (Some(junit), Some(json)) = (&junit_to, &json_to)
+        && junit.same_file_as(json)
+    {
+        return Err(Error::Usage(
+            "--junit and --json go to the same place; give each its own file".to_string(),
+        ));
+    }
+    check_exports(&junit_to, &json_to)?;
+    let total = cases.iter().map(|case| case.kind.work()).sum();
+    let mut progress = TerminalProgress::new(Some(total), "trials and draws");
+    let report = check::run_check(&cases, &settings, &progress)?;
+    progress.finish();
+
+    let stdout_taken = junit_to == Some(Destination::Stdout) || json_to == Some(Destination::Stdout);
+    let table = check_text::render(&report);
+    if stdout_taken {
+        // The export has standard output; the gate's answer still belongs in the log.
+        let closing: Vec<&str> = table.lines().rev().take(2).collect();
+        eprintln!("shuffle-audit: {}; {}", closing[1], closing[0]);
+    } else {
+        Destination::Stdout.write(&table)?;
+    }
+    if let Some(destination) = &junit_to {
+        destination.write(&check::junit::render(&report))?;
+    }
+    if let Some(destination) = &json_to {
+        destination.write_with(|out| check_json::write(&report, out))?;
+    }
+    Ok(if report.all_as_expected() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(VERDICT_NOT_AS_WANTED)
+    })
 }
 
 /// Where the exports of a command go.

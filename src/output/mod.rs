@@ -4,6 +4,8 @@
 //! Renderers build strings and never print, so that the binary decides where things go
 //! and the tests can read exactly what a user would see.
 
+pub mod check_json;
+pub mod check_text;
 pub mod csv;
 mod destination;
 mod directory;

@@ -21,13 +21,13 @@ mod audit_rng;
 mod decks;
 mod paths;
 mod selections;
-mod user;
 mod shard;
+mod user;
 
 pub use audit_rng::AuditRng;
 pub use selections::simulate_selections;
-pub use user::{BrokenShuffle, simulate_user_shuffle};
 pub use shard::Shard;
+pub use user::{BrokenShuffle, simulate_user_shuffle};
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};

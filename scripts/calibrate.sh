@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Measures the false-alarm rate of `shuffle-audit check`: its decision rule (fail below
+# alpha; a suspicious result re-run once with an independent seed and 4x the trials) on a
+# fair shuffle, fisher-yates, over 1,000 seeds.
+#
+# Prints how many cases fail the gate against what alpha and the confirmation rule
+# predict (with the binomial probability of seeing at least that many), how many first
+# runs were suspicious against the 1e-3 band, and a Kolmogorov-Smirnov test that the
+# first runs' p-values are uniform, as they must be under the null. The p-value tested
+# is the raw p of one test, the permutation test (all n! orders equally likely): the
+# smallest Holm-adjusted p over the four tests, which the verdict reads, is not uniform
+# under the null (it is a minimum, and adjusted upwards), so it cannot be KS-tested
+# against the uniform law.
+#
+# Usage: scripts/calibrate.sh [SEEDS] [N] [TRIALS]   (default 1000 seeds, n = 4, 24,000
+# trials: 1,000 expected per order, far from the sparse cells that inflate chi-square
+# tails). Takes a few seconds after the build; not part of CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seeds=${1:-1000}
+n=${2:-4}
+trials=${3:-24000}
+
+cargo build --release --quiet
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for ((seed = 1; seed <= seeds; seed++)); do
+    printf '[[case]]\nname = "fisher-yates seed %d"\nalgorithm = "fisher-yates"\nn = %d\ntrials = %d\nseed = %d\nexpect = "fair"\n\n' \
+        "$seed" "$n" "$trials" "$seed"
+done >"$work/suite.toml"
+
+status=0
+target/release/shuffle-audit check --config "$work/suite.toml" --json "$work/check.json" >"$work/table.txt" || status=$?
+if [ "$status" -gt 1 ]; then
+    echo "calibrate: check stopped with status $status" >&2
+    exit "$status"
+fi
+
+python3 - "$work/check.json" <<'PY'
+import json
+import math
+import sys
+
+report = json.load(open(sys.argv[1]))
+cases = report["cases"]
+alpha = report["alpha"]
+count = len(cases)
+suspicious_below = 1e-3
+
+failing = sum(1 for case in cases if not case["as_expected"])
+first_suspicious = sum(1 for case in cases if case["first"]["verdict"] == "suspicious")
+first_fail = sum(1 for case in cases if case["first"]["verdict"] == "fail")
+confirmed_bad = sum(
+    1 for case in cases if case["confirmation"] and case["confirmation"]["verdict"] != "pass"
+)
+
+
+def binomial_tail(k, n, p):
+    """P(X >= k) for X ~ Binomial(n, p), as 1 - P(X < k) with each term in log space."""
+    def pmf(i):
+        return math.exp(
+            math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+            + i * math.log(p) + (n - i) * math.log1p(-p)
+        )
+    return max(0.0, 1.0 - sum(pmf(i) for i in range(k)))
+
+
+# Holm's correction keeps the chance that the smallest adjusted p-value falls below a
+# level at most that level under the null, so a fair case is suspicious-or-worse on its
+# first run with probability at most 1e-3, fails outright with at most alpha, and fails
+# the gate with at most alpha + 1e-3 * 1e-3 (suspicious twice, the runs independent).
+p_gate = alpha + suspicious_below * suspicious_below
+p_first = suspicious_below
+print(f"fisher-yates, {count} seeds, {cases[0]['first']['trials']} shuffles each, alpha {alpha:g}")
+print(
+    f"cases failing the gate: {failing} of {count}; the rule predicts at most "
+    f"{count * p_gate:.4f} (p per case <= {p_gate:.2e}); "
+    f"P(at least {failing} | that rate) = {binomial_tail(failing, count, p_gate):.3g}"
+    + (": consistent" if binomial_tail(failing, count, p_gate) > 1e-3 else ": NOT consistent")
+)
+print(
+    f"first runs suspicious or worse: {first_suspicious + first_fail} of {count} "
+    f"({first_fail} fail); at most {count * p_first:.1f} expected; "
+    f"P(at least {first_suspicious + first_fail}) = "
+    f"{binomial_tail(first_suspicious + first_fail, count, p_first):.3g}; "
+    f"confirmations not passing: {confirmed_bad}"
+)
+
+# Kolmogorov-Smirnov test of the permutation test's raw first-run p-values against U(0, 1).
+ps = sorted(
+    test["p_value"]
+    for case in cases
+    for test in case["first"]["tests"]
+    if test["name"] == "permutations" and test["p_value"] is not None
+)
+m = len(ps)
+d = max(max((i + 1) / m - p, p - i / m) for i, p in enumerate(ps))
+# Asymptotic Kolmogorov distribution with Stephens' small-sample correction.
+t = (math.sqrt(m) + 0.12 + 0.11 / math.sqrt(m)) * d
+ks_p = min(1.0, max(0.0, 2 * sum((-1) ** (j - 1) * math.exp(-2 * j * j * t * t) for j in range(1, 101))))
+print(
+    f"KS test of the permutation test's raw p-values (first runs, {m}) against uniform: "
+    f"D = {d:.4f}, p = {ks_p:.3f}"
+    + (": consistent with uniform" if ks_p > 1e-3 else ": NOT uniform")
+)
+deciles = [sum(1 for p in ps if k / 10 <= p < (k + 1) / 10) for k in range(10)]
+print(f"p-values per decile (expected {m / 10:.0f} each): {deciles}")
+PY

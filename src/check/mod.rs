@@ -1,0 +1,365 @@
+//! `check`: a suite of cases, each with the verdict it should get, run as a CI gate.
+//!
+//! A case is a catalogue shuffle or sampler ([`CaseKind::Algorithm`], run through
+//! [`crate::run::run`]), a stream generator ([`CaseKind::Generator`], run through
+//! [`crate::stream::run_streams`]) or an outside program whose output is audited
+//! ([`CaseKind::Command`]). Each runs with its own fixed seed, so a suite gives the same
+//! verdicts on every machine and whatever the thread count.
+//!
+//! The decision rule is [`crate::stats::confirm::confirm`], the one the false-alarm rate of
+//! `scripts/calibrate.sh` is measured for: a `suspicious` first run is re-run once with an
+//! independent seed and four times the trials, and the second verdict counts. A case is
+//! *as expected* when its final verdict is `pass` for a case expected fair, or `fail` for a
+//! case expected biased; `suspicious` after confirmation, `inconclusive` or an error never
+//! is. The gate passes when every case is as expected.
+
+pub mod command;
+pub mod config;
+pub mod junit;
+pub mod suite;
+
+use std::time::{Duration, Instant};
+
+use crate::analysis::TestReport;
+use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::{AlgorithmSpec, Expectation};
+use crate::error::Result;
+use crate::run::{RunSettings, run};
+use crate::simulate::Progress;
+use crate::stats::confirm::{Attempt, Confirmed, confirm};
+use crate::stats::{PValue, Verdict};
+use crate::stream::items::Items;
+use crate::stream::{StreamSettings, run_streams};
+
+use command::CommandCase;
+
+/// One case of a suite.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Its name in the table and the JUnit report (unique within a suite).
+    pub name: String,
+    /// What it runs.
+    pub kind: CaseKind,
+    /// The seed of its first run.
+    pub seed: u64,
+    /// The verdict it should get.
+    pub expect: Expectation,
+}
+
+/// What a case runs.
+#[derive(Clone, Debug)]
+pub enum CaseKind {
+    /// A catalogue shuffle (`k: None`) or sampler on `n` items, `trials` times.
+    Algorithm {
+        /// The algorithm.
+        spec: AlgorithmSpec,
+        /// Cards in the deck, or items to pick from.
+        n: usize,
+        /// Items a sampler picks.
+        k: Option<usize>,
+        /// Shuffles (or samples) of the first run.
+        trials: u64,
+    },
+    /// A stream generator dealing `streams` streams of `length` draws of `items`.
+    Generator {
+        /// The generator.
+        spec: GeneratorSpec,
+        /// The items and their weights.
+        items: Items,
+        /// Draws per stream.
+        length: u64,
+        /// Streams of the first run (the confirmation deals four times as many).
+        streams: u64,
+    },
+    /// An outside program whose standard output is audited.
+    Command(CommandCase),
+}
+
+impl CaseKind {
+    /// `algorithm`, `generator` or `command`, as in the JSON export.
+    pub fn label(&self) -> &'static str {
+        match self {
+            CaseKind::Algorithm { .. } => "algorithm",
+            CaseKind::Generator { .. } => "generator",
+            CaseKind::Command(_) => "command",
+        }
+    }
+
+    /// What the first run's "trials" count: shuffles or samples for an algorithm, streams
+    /// for a generator, the `{trials}` placeholder for a command (0 without one).
+    pub fn trials(&self) -> u64 {
+        match self {
+            CaseKind::Algorithm { trials, .. } => *trials,
+            CaseKind::Generator { streams, .. } => *streams,
+            CaseKind::Command(command) => command.trials.unwrap_or(0),
+        }
+    }
+
+    /// The units of work of the first run, for a progress bar (0 for a command).
+    pub fn work(&self) -> u64 {
+        match self {
+            CaseKind::Algorithm { trials, .. } => *trials,
+            CaseKind::Generator { length, streams, .. } => length.saturating_mul(*streams),
+            CaseKind::Command(_) => 0,
+        }
+    }
+}
+
+/// How the whole suite runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CheckSettings {
+    /// Worker threads (the verdicts do not depend on it).
+    pub threads: usize,
+    /// Significance level for `fail`.
+    pub alpha: f64,
+}
+
+/// One test of one run: its name and p-values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestP {
+    /// The test's short name (`permutations`, `positions`, `frequencies`, ...).
+    pub name: String,
+    /// Its raw p-value, when it ran.
+    pub p: Option<PValue>,
+    /// Its Holm-adjusted p-value, when it ran.
+    pub p_adjusted: Option<PValue>,
+}
+
+/// What one run of a case found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Every test, in the order the analysis lists them.
+    pub tests: Vec<TestP>,
+}
+
+impl Findings {
+    /// From an analysis' verdict and tests.
+    pub fn from_tests(verdict: Verdict, tests: &[TestReport]) -> Self {
+        Self {
+            verdict,
+            tests: tests
+                .iter()
+                .map(|test| TestP {
+                    name: test.name.to_string(),
+                    p: test.p_value(),
+                    p_adjusted: test.p_adjusted,
+                })
+                .collect(),
+        }
+    }
+
+    /// The smallest Holm-adjusted p-value: the one the verdict is read from.
+    pub fn smallest_p_adjusted(&self) -> Option<PValue> {
+        self.tests
+            .iter()
+            .filter_map(|test| test.p_adjusted)
+            .min_by(|a, b| a.log10().total_cmp(&b.log10()))
+    }
+}
+
+/// One run of a case: its findings, or why the case could not give any (a program that
+/// exited with an error). Errors that stop the whole suite are `Err` one level up.
+pub type RunOutcome = std::result::Result<Findings, String>;
+
+/// A finished case.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// The case as it was asked.
+    pub case: Case,
+    /// Its first run and, when that was suspicious, the confirmation.
+    pub runs: Confirmed<RunOutcome>,
+    /// Why a suspicious first run was not confirmed, when it could not be.
+    pub unconfirmed_because: Option<String>,
+    /// Wall-clock time of the case, confirmation included.
+    pub elapsed: Duration,
+}
+
+impl CaseResult {
+    /// The verdict that counts (`None` when the run that counts ended in an error).
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.runs
+            .last()
+            .outcome
+            .as_ref()
+            .ok()
+            .map(|findings| findings.verdict)
+    }
+
+    /// The error of the run that counts, if it ended in one.
+    pub fn error(&self) -> Option<&str> {
+        self.runs.last().outcome.as_ref().err().map(String::as_str)
+    }
+
+    /// Whether the verdict that counts is the one the case expects.
+    pub fn as_expected(&self) -> bool {
+        matches!(
+            (self.case.expect, self.verdict()),
+            (Expectation::Fair, Some(Verdict::Pass)) | (Expectation::Biased, Some(Verdict::Fail))
+        )
+    }
+
+    /// The smallest adjusted p-value of the run that counts.
+    pub fn p(&self) -> Option<PValue> {
+        self.runs
+            .last()
+            .outcome
+            .as_ref()
+            .ok()
+            .and_then(Findings::smallest_p_adjusted)
+    }
+}
+
+/// A finished suite.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// How it ran.
+    pub settings: CheckSettings,
+    /// Every case, in the order given.
+    pub results: Vec<CaseResult>,
+    /// Wall-clock time of the whole suite.
+    pub elapsed: Duration,
+}
+
+impl CheckReport {
+    /// Whether every case got the verdict it expects: the gate's answer.
+    pub fn all_as_expected(&self) -> bool {
+        self.results.iter().all(CaseResult::as_expected)
+    }
+
+    /// The cases that did not.
+    pub fn not_as_expected(&self) -> impl Iterator<Item = &CaseResult> {
+        self.results.iter().filter(|result| !result.as_expected())
+    }
+}
+
+/// Runs every case, in order, with the confirmation rule.
+pub fn run_check(cases: &[Case], settings: &CheckSettings, progress: &dyn Progress) -> Result<CheckReport> {
+    let started = Instant::now();
+    let results = cases
+        .iter()
+        .map(|case| run_case(case, settings, progress))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(CheckReport {
+        settings: *settings,
+        results,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Runs one case: its first run and, when that is suspicious, its confirmation.
+pub fn run_case(case: &Case, settings: &CheckSettings, progress: &dyn Progress) -> Result<CaseResult> {
+    let started = Instant::now();
+    let verdict_of = |outcome: &RunOutcome| outcome.as_ref().map_or(Verdict::Inconclusive, |f| f.verdict);
+    let run_once = |seed: u64, trials: u64| run_kind(case, seed, trials, settings, progress);
+    let (runs, unconfirmed_because) = match &case.kind {
+        CaseKind::Command(command) if !command.takes_seed() => {
+            // Without `{seed}` a re-run would read the same samples again: nothing to confirm.
+            let outcome = run_once(case.seed, case.kind.trials())?;
+            let verdict = verdict_of(&outcome);
+            let first = Attempt {
+                seed: case.seed,
+                trials: case.kind.trials(),
+                verdict,
+                outcome,
+            };
+            let because = (verdict == Verdict::Suspicious).then(|| {
+                "not confirmed: the command has no {seed} placeholder, so a re-run could not draw \
+                 independent samples"
+                    .to_string()
+            });
+            (
+                Confirmed {
+                    first,
+                    confirmation: None,
+                },
+                because,
+            )
+        }
+        _ => (
+            confirm(case.seed, case.kind.trials(), run_once, verdict_of)?,
+            None,
+        ),
+    };
+    Ok(CaseResult {
+        case: case.clone(),
+        runs,
+        unconfirmed_because,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// One run of a case with this seed and these trials.
+fn run_kind(
+    case: &Case,
+    seed: u64,
+    trials: u64,
+    settings: &CheckSettings,
+    progress: &dyn Progress,
+) -> Result<RunOutcome> {
+    match &case.kind {
+        CaseKind::Algorithm { spec, n, k, .. } => {
+            let run_settings = algorithm_settings(*n, *k, trials, seed, settings);
+            let report = run(std::slice::from_ref(spec), &run_settings, progress)?;
+            let findings = match (report.results.first(), report.sampler_results.first()) {
+                (Some(shuffle), _) => Findings::from_tests(shuffle.analysis.verdict, &shuffle.analysis.tests),
+                (None, Some(sampler)) => {
+                    Findings::from_tests(sampler.analysis.verdict, &sampler.analysis.tests)
+                }
+                (None, None) => unreachable!("run gives one result per algorithm"),
+            };
+            Ok(Ok(findings))
+        }
+        CaseKind::Generator {
+            spec, items, length, ..
+        } => {
+            let stream_settings = generator_settings(items, *length, trials, seed, settings);
+            let report = run_streams(std::slice::from_ref(spec), &stream_settings, progress)?;
+            let result = &report.results[0];
+            Ok(Ok(Findings::from_tests(
+                result.analysis.verdict,
+                &result.analysis.tests,
+            )))
+        }
+        CaseKind::Command(command) => command.run(&case.name, seed, trials, settings),
+    }
+}
+
+/// The `run` settings of an algorithm case.
+pub fn algorithm_settings(
+    n: usize,
+    k: Option<usize>,
+    trials: u64,
+    seed: u64,
+    settings: &CheckSettings,
+) -> RunSettings {
+    RunSettings {
+        n,
+        k,
+        trials,
+        seed: Some(seed),
+        threads: settings.threads,
+        alpha: settings.alpha,
+        shard: None,
+    }
+}
+
+/// The `stream` settings of a generator case (`streams` streams of `length` draws).
+pub fn generator_settings(
+    items: &Items,
+    length: u64,
+    streams: u64,
+    seed: u64,
+    settings: &CheckSettings,
+) -> StreamSettings {
+    StreamSettings {
+        items: items.clone(),
+        length,
+        streams,
+        seed: Some(seed),
+        threads: settings.threads,
+        alpha: settings.alpha,
+        scenario: StreamScenario { add_every: None },
+    }
+}

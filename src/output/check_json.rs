@@ -1,0 +1,124 @@
+//! The JSON export of a `check` run (`check --json FILE`), which `scripts/calibrate.sh`
+//! reads: every case with its kind, expectation, first run (seed, trials, verdict, each
+//! test's raw and Holm-adjusted p-value), its confirmation if one ran, the verdict that
+//! counts, whether that is as expected, and its time.
+//!
+//! p-values are given both as numbers (floored at 1e-300) and as base-10 logarithms
+//! (exact however small), as in the other exports.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::check::{CaseResult, CheckReport, RunOutcome};
+use crate::stats::confirm::Attempt;
+use crate::stats::{PValue, Verdict};
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    tool: &'static str,
+    version: &'static str,
+    command: &'static str,
+    threads: usize,
+    alpha: f64,
+    all_as_expected: bool,
+    elapsed_seconds: f64,
+    cases: Vec<CaseJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct CaseJson<'a> {
+    name: &'a str,
+    kind: &'static str,
+    expected: String,
+    first: AttemptJson<'a>,
+    confirmation: Option<AttemptJson<'a>>,
+    /// Why a suspicious first run was not confirmed.
+    unconfirmed_because: Option<&'a str>,
+    /// `pass`, `suspicious`, `fail`, `inconclusive`, or `error`.
+    verdict: String,
+    as_expected: bool,
+    elapsed_seconds: f64,
+}
+
+#[derive(Serialize)]
+struct AttemptJson<'a> {
+    seed: u64,
+    trials: u64,
+    verdict: String,
+    p_adjusted_min: Option<f64>,
+    log10_p_adjusted_min: Option<f64>,
+    error: Option<&'a str>,
+    tests: Vec<TestJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct TestJson<'a> {
+    name: &'a str,
+    p_value: Option<f64>,
+    log10_p_value: Option<f64>,
+    p_adjusted: Option<f64>,
+    log10_p_adjusted: Option<f64>,
+}
+
+/// Writes the report as pretty JSON.
+pub fn write(report: &CheckReport, out: &mut dyn Write) -> std::io::Result<()> {
+    let json = CheckJson {
+        tool: "shuffle-audit",
+        version: env!("CARGO_PKG_VERSION"),
+        command: "check",
+        threads: report.settings.threads,
+        alpha: report.settings.alpha,
+        all_as_expected: report.all_as_expected(),
+        elapsed_seconds: report.elapsed.as_secs_f64(),
+        cases: report.results.iter().map(case_json).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &json)?;
+    out.write_all(b"\n")
+}
+
+fn case_json(result: &CaseResult) -> CaseJson<'_> {
+    CaseJson {
+        name: &result.case.name,
+        kind: result.case.kind.label(),
+        expected: result.case.expect.to_string(),
+        first: attempt_json(&result.runs.first),
+        confirmation: result.runs.confirmation.as_ref().map(attempt_json),
+        unconfirmed_because: result.unconfirmed_because.as_deref(),
+        verdict: verdict_word(result.verdict()),
+        as_expected: result.as_expected(),
+        elapsed_seconds: result.elapsed.as_secs_f64(),
+    }
+}
+
+fn attempt_json(attempt: &Attempt<RunOutcome>) -> AttemptJson<'_> {
+    let findings = attempt.outcome.as_ref().ok();
+    let smallest = findings.and_then(|findings| findings.smallest_p_adjusted());
+    AttemptJson {
+        seed: attempt.seed,
+        trials: attempt.trials,
+        verdict: verdict_word(findings.map(|findings| findings.verdict)),
+        p_adjusted_min: smallest.map(PValue::value_floored),
+        log10_p_adjusted_min: smallest.map(PValue::log10),
+        error: attempt.outcome.as_ref().err().map(String::as_str),
+        tests: findings
+            .map(|findings| {
+                findings
+                    .tests
+                    .iter()
+                    .map(|test| TestJson {
+                        name: &test.name,
+                        p_value: test.p.map(PValue::value_floored),
+                        log10_p_value: test.p.map(PValue::log10),
+                        p_adjusted: test.p_adjusted.map(PValue::value_floored),
+                        log10_p_adjusted: test.p_adjusted.map(PValue::log10),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+fn verdict_word(verdict: Option<Verdict>) -> String {
+    verdict.map_or("error".to_string(), |verdict| verdict.to_string())
+}
