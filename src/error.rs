@@ -72,6 +72,10 @@ pub enum Error {
     /// Two outputs were sent to standard output at once.
     #[error("{0}")]
     Usage(String),
+    /// Samples read by `ingest` that cannot be used: a malformed line (`line 7: ...`),
+    /// an empty input, or input that could not be read.
+    #[error("{0}")]
+    Input(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

@@ -19,6 +19,8 @@
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
 //!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
 //!   page with SVG charts (and the committed teaching report).
+//! - [`ingest`]: the `shuffle-audit ingest` command: samples written by another program,
+//!   read as a stream and tested as `run` tests a catalogue algorithm.
 //!
 //! ```
 //! use shuffle_audit::catalogue::AlgorithmSpec;
@@ -36,6 +38,7 @@ pub mod analysis;
 pub mod catalogue;
 pub mod error;
 pub mod exact;
+pub mod ingest;
 pub mod output;
 pub mod parse;
 pub mod randomness;

@@ -49,6 +49,10 @@ enum Command {
     /// Enumerate every random path of catalogue algorithms on a small deck: each order's
     /// exact probability.
     Exact(ExactArgs),
+    /// Read samples written by another program, one per line (`python3 my_shuffle.py |
+    /// shuffle-audit ingest -`), and test them as `run` tests an algorithm. Exit status 0:
+    /// fair; 1: not shown fair (fail, suspicious, or too few samples); 2: bad input.
+    Ingest(IngestArgs),
     /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
@@ -121,6 +125,54 @@ struct CommonArgs {
 }
 
 #[derive(Args)]
+struct IngestArgs {
+    /// The file of samples, one per line; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: String,
+    /// What each line holds: a whole deck in some order (`permutations`; the first line
+    /// fixes the deck), or k items of a deck (`selections`, with --deck).
+    #[arg(long, value_enum, default_value = "permutations")]
+    kind: KindArg,
+    /// Items per sample, for --kind selections (default: the first line's count).
+    #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
+    k: Option<usize>,
+    /// The deck, in card order, e.g. `--deck "A B C D E"` (required for selections).
+    #[arg(long, value_name = "ITEMS")]
+    deck: Option<String>,
+    /// Selections whose order is promised to be random: test the order too.
+    #[arg(long)]
+    ordered: bool,
+    /// Count and skip malformed lines instead of stopping at the first one.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Exit with 0, not 1, when the verdict is `suspicious`.
+    #[arg(long)]
+    allow_suspicious: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Significance level for `fail`; `suspicious` is below 1e-3.
+    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
+    alpha: f64,
+    /// Write the full results as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Write every tally as CSV to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<String>,
+    /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+}
+
+/// `--kind`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum KindArg {
+    Permutations,
+    Selections,
+}
+
+#[derive(Args)]
 struct ExactArgs {
     /// Algorithms to enumerate, e.g. `naive-swap fisher-yates` (see `list`).
     #[arg(required = true, value_name = "ALGORITHM")]
@@ -181,7 +233,6 @@ struct ListArgs {
 
 /// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted.
 /// Kept apart from 2 (usage or input error) so that CI can tell "biased" from "broken".
-#[allow(dead_code)] // check and ingest use it; they land next.
 const VERDICT_NOT_AS_WANTED: u8 = 1;
 
 fn main() -> ExitCode {
@@ -207,6 +258,7 @@ fn main() -> ExitCode {
         Command::Run(args) => done(run_command(args)),
         Command::Stream(args) => done(stream_command(args)),
         Command::Exact(args) => done(exact_command(&args)),
+        Command::Ingest(args) => ingest_command(args),
         Command::List(args) => done(list_command(&args)),
         Command::Report(args) => done(report_command(&args)),
     };
@@ -390,6 +442,77 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         |out| stream_csv::write(&report, out),
         || report::stream_document(&report),
     )
+}
+
+fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
+    use shuffle_audit::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
+    use shuffle_audit::stats::Verdict;
+    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let settings = IngestSettings {
+        kind: match args.kind {
+            KindArg::Permutations => SampleKind::Permutations,
+            KindArg::Selections => SampleKind::Selections,
+        },
+        k: args.k,
+        deck: args.deck.as_deref().map(parse_deck).transpose()?,
+        ordered: args.ordered,
+        skip_invalid: args.skip_invalid,
+        threads: args.threads.unwrap_or_else(default_threads),
+        alpha: args.alpha,
+    };
+    check_exports(&json_to, &csv_to)?;
+    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &csv_to])?;
+    let (input, source, size): (Box<dyn std::io::Read + Send>, String, Option<u64>) = if args.file == "-" {
+        (Box::new(std::io::stdin()), "standard input".to_string(), None)
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .map_err(|error| Error::Input(format!("cannot open {}: {error}", args.file)))?;
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        (Box::new(file), args.file.clone(), size)
+    };
+    let mut progress = TerminalProgress::new(size, "bytes");
+    let ingested = ingest(input, &source, &settings, &progress)?;
+    progress.finish();
+    let report = &ingested.run;
+    deliver(
+        Exports {
+            json_to,
+            csv_to,
+            report_to,
+        },
+        None,
+        || text::render(report),
+        |out| json::write(report, out),
+        |out| csv::write(report, out),
+        || report::run_document(report),
+    )?;
+    let verdict = ingested.verdict();
+    let smallest = ingested
+        .smallest_p_adjusted()
+        .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
+    let not_as_wanted = match verdict {
+        Verdict::Pass => None,
+        Verdict::Suspicious if args.allow_suspicious => None,
+        Verdict::Suspicious => Some(format!(
+            "suspicious{smallest}: not proven biased, but not shown fair either; read more samples, \
+             or pass --allow-suspicious"
+        )),
+        Verdict::Fail => Some(format!(
+            "fail{smallest}: the samples are not uniformly distributed"
+        )),
+        Verdict::Inconclusive => Some(format!(
+            "inconclusive: too few samples ({}) for the tests to run; they need at least {}",
+            ingested.samples(),
+            ingested.samples_needed().unwrap_or(0)
+        )),
+    };
+    Ok(match not_as_wanted {
+        None => ExitCode::SUCCESS,
+        Some(message) => {
+            eprintln!("shuffle-audit: {message}");
+            ExitCode::from(VERDICT_NOT_AS_WANTED)
+        }
+    })
 }
 
 fn exact_command(args: &ExactArgs) -> Result<()> {

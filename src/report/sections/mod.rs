@@ -65,11 +65,19 @@ pub fn run_settings_line(report: &RunReport) -> String {
         Some(k) => (format!("{k} of {} items", settings.n), "sample"),
     };
     format!(
-        "{size}, {} per algorithm, seed {}, alpha {}",
+        "{size}, {} per algorithm, {}, alpha {}",
         crate::output::text::counted(settings.trials, unit),
-        report.seed,
+        seed_or_source(report, " "),
         crate::output::text::format_probability(settings.alpha)
     )
+}
+
+/// `seed 1`, or for ingested samples `read from FILE`, words joined by `space`.
+pub(crate) fn seed_or_source(report: &RunReport, space: &str) -> String {
+    match &report.input {
+        Some(input) => format!("read{space}from{space}{}", input.source),
+        None => format!("seed{space}{}", report.seed),
+    }
 }
 
 /// Numbers the sections from `first`: their ids and their charts' file names start with
