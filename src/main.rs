@@ -471,8 +471,12 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         (Box::new(file), args.file.clone(), size)
     };
     let mut progress = TerminalProgress::new(size, "bytes");
-    let ingested = ingest(input, &source, &settings, &progress)?;
+    let mut ingested = ingest(input, &source, &settings, &progress)?;
     progress.finish();
+    if let Some(input) = &mut ingested.run.input {
+        // The library names the source for people; the command names it as typed.
+        input.command = settings.command(&args.file);
+    }
     let report = &ingested.run;
     deliver(
         Exports {
