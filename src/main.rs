@@ -106,6 +106,14 @@ struct CommonArgs {
     /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
     #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+}
+
+/// The options of every command that tests tallies and exports them (`run`, `stream`,
+/// `ingest`).
+#[derive(Args)]
+struct AnalysisArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -148,21 +156,8 @@ struct IngestArgs {
     /// Exit with 0, not 1, when the verdict is `suspicious`.
     #[arg(long)]
     allow_suspicious: bool,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
-    threads: Option<usize>,
-    /// Significance level for `fail`; `suspicious` is below 1e-3.
-    #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// Write the full results as JSON to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    json: Option<String>,
-    /// Write every tally as CSV to FILE (`-` for standard output).
-    #[arg(long, value_name = "FILE")]
-    csv: Option<String>,
-    /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR.
-    #[arg(long, value_name = "DIR")]
-    report: Option<PathBuf>,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
 }
 
 /// `--kind`.
@@ -292,14 +287,17 @@ fn run_command(args: RunArgs) -> Result<()> {
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.analysis.json.as_deref(),
+        args.common.analysis.csv.as_deref(),
+    )?;
     let settings = RunSettings {
         n: args.n,
         k: args.k,
         trials: args.trials,
         seed: args.common.seed,
-        threads: args.common.threads.unwrap_or_else(default_threads),
-        alpha: args.common.alpha,
+        threads: args.common.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.common.analysis.alpha,
     };
     settings.validate(&specs)?;
     refuse_repeats(
@@ -307,7 +305,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.analysis.report.as_deref(), [&json_to, &csv_to])?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -403,14 +401,17 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .iter()
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(args.common.json.as_deref(), args.common.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(
+        args.common.analysis.json.as_deref(),
+        args.common.analysis.csv.as_deref(),
+    )?;
     let settings = StreamSettings {
         items: Items::parse(&args.items)?,
         length: args.length,
         streams: args.streams,
         seed: args.common.seed,
-        threads: args.common.threads.unwrap_or_else(default_threads),
-        alpha: args.common.alpha,
+        threads: args.common.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.common.analysis.alpha,
         scenario: StreamScenario {
             add_every: args.add_every,
         },
@@ -418,7 +419,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.common.analysis.report.as_deref(), [&json_to, &csv_to])?;
     let total = settings
         .length
         .saturating_mul(settings.streams)
@@ -447,7 +448,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
 fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
     use shuffle_audit::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
     use shuffle_audit::stats::Verdict;
-    let (json_to, csv_to) = output_destinations(args.json.as_deref(), args.csv.as_deref())?;
+    let (json_to, csv_to) = output_destinations(args.analysis.json.as_deref(), args.analysis.csv.as_deref())?;
     let settings = IngestSettings {
         kind: match args.kind {
             KindArg::Permutations => SampleKind::Permutations,
@@ -457,11 +458,11 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         deck: args.deck.as_deref().map(parse_deck).transpose()?,
         ordered: args.ordered,
         skip_invalid: args.skip_invalid,
-        threads: args.threads.unwrap_or_else(default_threads),
-        alpha: args.alpha,
+        threads: args.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.analysis.alpha,
     };
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(args.analysis.report.as_deref(), [&json_to, &csv_to])?;
     let (input, source, size): (Box<dyn std::io::Read + Send>, String, Option<u64>) = if args.file == "-" {
         (Box::new(std::io::stdin()), "standard input".to_string(), None)
     } else {

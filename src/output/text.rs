@@ -347,13 +347,7 @@ fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, a
         labels.push(about.labels_of(&permutation));
         next_permutation(&mut permutation);
     }
-    // Tokens read by `ingest` may be wider than the numbers 1..n.
-    let width = labels
-        .iter()
-        .map(|label| label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(10);
+    let width = label_width(&labels);
     writeln!(
         out,
         "  {:<width$} {:>12} {:>12} {:>8}",
@@ -371,6 +365,17 @@ fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, a
         )
         .unwrap();
     }
+}
+
+/// The width of a table's first column: its widest label (tokens read by `ingest` may be
+/// wider than the numbers 1..n), and at least 10.
+pub(crate) fn label_width(labels: &[String]) -> usize {
+    labels
+        .iter()
+        .map(|label| label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10)
 }
 
 /// One line of the summary table, for a shuffle or a sampler.

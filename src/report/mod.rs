@@ -47,9 +47,19 @@ pub fn run_document(report: &RunReport) -> Document {
         None => format!("{} cards", report.settings.n),
         Some(k) => format!("{k} of {} items", report.settings.n),
     };
+    let (command, introduction) = match report.input {
+        None => ("run", HOW_TO_READ.to_string()),
+        Some(_) => (
+            "ingest",
+            HOW_TO_READ.replace(
+                "Each result below was tallied from the same seed",
+                "The samples below were read from another program, tallied",
+            ),
+        ),
+    };
     Document {
-        title: format!("shuffle-audit run: {} on {size}", report.names().join(", ")),
-        introduction: vec![HOW_TO_READ.to_string()],
+        title: format!("shuffle-audit {command}: {} on {size}", report.names().join(", ")),
+        introduction: vec![introduction],
         parts: vec![sections::run_part(report, "", &[], 1)],
         alpha: report.settings.alpha,
     }

@@ -108,12 +108,7 @@ fn render_subset_table(out: &mut String, counts: &[u64], trials: u64, n: usize, 
         labels.push(items(&subset, about));
         next_subset(&mut subset, n);
     }
-    let width = labels
-        .iter()
-        .map(|label| label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(10);
+    let width = super::label_width(&labels);
     writeln!(
         out,
         "  {:<width$} {:>12} {:>12} {:>8}",

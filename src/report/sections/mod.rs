@@ -64,9 +64,15 @@ pub fn run_settings_line(report: &RunReport) -> String {
         None => (format!("{} cards", settings.n), "shuffle"),
         Some(k) => (format!("{k} of {} items", settings.n), "sample"),
     };
+    let trials = match report.input {
+        None => format!(
+            "{} per algorithm",
+            crate::output::text::counted(settings.trials, unit)
+        ),
+        Some(_) => crate::output::text::counted(settings.trials, "sample"),
+    };
     format!(
-        "{size}, {} per algorithm, {}, alpha {}",
-        crate::output::text::counted(settings.trials, unit),
+        "{size}, {trials}, {}, alpha {}",
         seed_or_source(report, " "),
         crate::output::text::format_probability(settings.alpha)
     )
