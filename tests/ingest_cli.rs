@@ -286,6 +286,14 @@ fn the_deck_line_and_the_input_as_a_whole_are_checked() {
         "--k applies to --kind selections"
     );
     assert_eq!(
+        error_of("A B\n", &["--deck", " , "]),
+        "--deck must name at least 2 items (got 0): fewer leave nothing to choose between"
+    );
+    assert_eq!(
+        error_of("C B A\nA B D\n", &["--deck", "A B C"]),
+        "line 2: unknown item 'D' (the deck from --deck is A B C)"
+    );
+    assert_eq!(
         error_of("A B\n", &["--kind", "selections", "--deck", "A B A"]),
         "--deck item 'A' appears twice: the cards of a deck must be told apart, so every item of --deck must be \
          different"

@@ -105,6 +105,17 @@ impl IngestSettings {
 
     fn validate(&self) -> Result<Thresholds> {
         crate::simulate::check_thread_count(self.threads)?;
+        if let Some(deck) = &self.deck
+            && deck.len() < 2
+        {
+            return Err(Error::BadOption {
+                option: "--deck",
+                problem: format!(
+                    "must name at least 2 items (got {}): fewer leave nothing to choose between",
+                    deck.len()
+                ),
+            });
+        }
         if self.kind == SampleKind::Permutations {
             let refused = |option| {
                 Err(Error::BadOption {
