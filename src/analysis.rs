@@ -10,7 +10,9 @@
 
 mod selections;
 
-pub use selections::{SelectionAnalysis, SelectionOutcomes, analyse_selections};
+pub use selections::{
+    SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,
+};
 
 use crate::stats::chi_square::{law_fit, position_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_variation_from_uniform};

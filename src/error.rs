@@ -92,6 +92,10 @@ pub enum Error {
     /// not the shards of one run), the message naming the file and what is wrong.
     #[error("{0}")]
     Merge(String),
+    /// Samples read by `ingest` that cannot be used: a malformed line (`line 7: ...`),
+    /// an empty input, or input that could not be read.
+    #[error("{0}")]
+    Input(String),
 }
 
 /// Shorthand for results whose error is [`Error`].

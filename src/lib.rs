@@ -26,6 +26,8 @@
 //!   several machines (`run --shard I/K`) into exactly the single run's report.
 //! - [`check`]: the `shuffle-audit check` CI gate, a suite of cases each with the verdict
 //!   it should get, a suspicious result confirmed before it counts.
+//! - [`ingest`]: the `shuffle-audit ingest` command: samples written by another program,
+//!   read as a stream and tested as `run` tests a catalogue algorithm.
 //!
 //! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
 //! that your shuffle is fair:
@@ -58,6 +60,7 @@ pub mod catalogue;
 pub mod check;
 pub mod error;
 pub mod exact;
+pub mod ingest;
 pub mod merge;
 pub mod output;
 pub mod parse;

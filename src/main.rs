@@ -51,6 +51,10 @@ enum Command {
     /// Enumerate every random path of catalogue algorithms on a small deck: each order's
     /// exact probability.
     Exact(ExactArgs),
+    /// Read samples written by another program, one per line (`python3 my_shuffle.py |
+    /// shuffle-audit ingest -`), and test them as `run` tests an algorithm. Exit status 0:
+    /// fair; 1: not shown fair (fail, suspicious, or too few samples); 2: bad input.
+    Ingest(IngestArgs),
     /// List the catalogue of algorithms and stream generators.
     List(ListArgs),
     /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
@@ -129,6 +133,14 @@ struct CommonArgs {
     /// Seed (a 64-bit integer). Without it one is taken from the OS and printed.
     #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+}
+
+/// The options of every command that tests tallies and exports them (`run`, `stream`,
+/// `ingest`).
+#[derive(Args)]
+struct AnalysisArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -152,6 +164,41 @@ struct ExportArgs {
     /// replacing an earlier report there.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct IngestArgs {
+    /// The file of samples, one per line; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: String,
+    /// What each line holds: a whole deck in some order (`permutations`; the first line
+    /// fixes the deck), or k items of a deck (`selections`, with --deck).
+    #[arg(long, value_enum, default_value = "permutations")]
+    kind: KindArg,
+    /// Items per sample, for --kind selections (default: the first line's count).
+    #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
+    k: Option<usize>,
+    /// The deck, in card order, e.g. `--deck "A B C D E"` (required for selections).
+    #[arg(long, value_name = "ITEMS")]
+    deck: Option<String>,
+    /// Selections whose order is promised to be random: test the order too.
+    #[arg(long)]
+    ordered: bool,
+    /// Count and skip malformed lines instead of stopping at the first one.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Exit with 0, not 1, when the verdict is `suspicious`.
+    #[arg(long)]
+    allow_suspicious: bool,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+}
+
+/// `--kind`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum KindArg {
+    Permutations,
+    Selections,
 }
 
 #[derive(Args)]
@@ -260,6 +307,7 @@ fn main() -> ExitCode {
         Command::Stream(args) => done(stream_command(args)),
         Command::Exact(args) => done(exact_command(&args)),
         Command::Merge(args) => done(merge_command(args)),
+        Command::Ingest(args) => ingest_command(args),
         Command::List(args) => done(list_command(&args)),
         Command::Report(args) => done(report_command(&args)),
         Command::Check(args) => check_command(&args),
@@ -295,16 +343,16 @@ fn run_command(args: RunArgs) -> Result<()> {
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
     let (json_to, csv_to) = output_destinations(
-        args.common.exports.json.as_deref(),
-        args.common.exports.csv.as_deref(),
+        args.common.analysis.exports.json.as_deref(),
+        args.common.analysis.exports.csv.as_deref(),
     )?;
     let settings = RunSettings {
         n: args.n,
         k: args.k,
         trials: args.trials,
         seed: args.common.seed,
-        threads: args.common.threads.unwrap_or_else(default_threads),
-        alpha: args.common.alpha,
+        threads: args.common.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.common.analysis.alpha,
         shard: args.shard,
     };
     settings.validate(&specs)?;
@@ -313,7 +361,10 @@ fn run_command(args: RunArgs) -> Result<()> {
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(
+        args.common.analysis.exports.report.as_deref(),
+        [&json_to, &csv_to],
+    )?;
     for note in settings.notes(&specs) {
         eprintln!("shuffle-audit: note: {note}");
     }
@@ -454,16 +505,16 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
     let (json_to, csv_to) = output_destinations(
-        args.common.exports.json.as_deref(),
-        args.common.exports.csv.as_deref(),
+        args.common.analysis.exports.json.as_deref(),
+        args.common.analysis.exports.csv.as_deref(),
     )?;
     let settings = StreamSettings {
         items: Items::parse(&args.items)?,
         length: args.length,
         streams: args.streams,
         seed: args.common.seed,
-        threads: args.common.threads.unwrap_or_else(default_threads),
-        alpha: args.common.alpha,
+        threads: args.common.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.common.analysis.alpha,
         scenario: StreamScenario {
             add_every: args.add_every,
         },
@@ -471,7 +522,10 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
     check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(args.common.exports.report.as_deref(), [&json_to, &csv_to])?;
+    let report_to = checked_report_directory(
+        args.common.analysis.exports.report.as_deref(),
+        [&json_to, &csv_to],
+    )?;
     let total = settings
         .length
         .saturating_mul(settings.streams)
@@ -495,6 +549,84 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         |out| stream_csv::write(&report, out),
         || report::stream_document(&report),
     )
+}
+
+fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
+    use shuffle_audit::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
+    use shuffle_audit::stats::Verdict;
+    let (json_to, csv_to) = output_destinations(
+        args.analysis.exports.json.as_deref(),
+        args.analysis.exports.csv.as_deref(),
+    )?;
+    let settings = IngestSettings {
+        kind: match args.kind {
+            KindArg::Permutations => SampleKind::Permutations,
+            KindArg::Selections => SampleKind::Selections,
+        },
+        k: args.k,
+        deck: args.deck.as_deref().map(parse_deck).transpose()?,
+        ordered: args.ordered,
+        skip_invalid: args.skip_invalid,
+        threads: args.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.analysis.alpha,
+    };
+    check_exports(&json_to, &csv_to)?;
+    let report_to = checked_report_directory(args.analysis.exports.report.as_deref(), [&json_to, &csv_to])?;
+    let (input, source, size): (Box<dyn std::io::Read + Send>, String, Option<u64>) = if args.file == "-" {
+        (Box::new(std::io::stdin()), "standard input".to_string(), None)
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .map_err(|error| Error::Input(format!("cannot open {}: {error}", args.file)))?;
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        (Box::new(file), args.file.clone(), size)
+    };
+    let mut progress = TerminalProgress::new(size, "bytes");
+    let mut ingested = ingest(input, &source, &settings, &progress)?;
+    progress.finish();
+    if let Some(input) = &mut ingested.run.input {
+        // The library names the source for people; the command names it as typed.
+        input.command = settings.command(&args.file);
+    }
+    let report = &ingested.run;
+    deliver(
+        Exports {
+            json_to,
+            csv_to,
+            report_to,
+        },
+        None,
+        || text::render(report),
+        |out| json::write(report, out),
+        |out| csv::write(report, out),
+        || report::run_document(report),
+    )?;
+    let verdict = ingested.verdict();
+    let smallest = ingested
+        .smallest_p_adjusted()
+        .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
+    let not_as_wanted = match verdict {
+        Verdict::Pass => None,
+        Verdict::Suspicious if args.allow_suspicious => None,
+        Verdict::Suspicious => Some(format!(
+            "suspicious{smallest}: not proven biased, but not shown fair either; read more samples, \
+             or pass --allow-suspicious"
+        )),
+        Verdict::Fail => Some(format!(
+            "fail{smallest}: the samples are not uniformly distributed"
+        )),
+        Verdict::Inconclusive => Some(format!(
+            "inconclusive: too few samples ({}) for the tests to run; they need at least {}",
+            ingested.samples(),
+            ingested.samples_needed().unwrap_or(0)
+        )),
+    };
+    Ok(match not_as_wanted {
+        None => ExitCode::SUCCESS,
+        Some(message) => {
+            eprintln!("shuffle-audit: {message}");
+            ExitCode::from(VERDICT_NOT_AS_WANTED)
+        }
+    })
 }
 
 fn exact_command(args: &ExactArgs) -> Result<()> {

@@ -10,6 +10,8 @@
 //! them would compare orders with subsets. Shuffle results and sampler results are kept in
 //! two lists for the same reason, so that the shuffle path is untouched by samplers.
 
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutations, analyse_selections};
@@ -227,13 +229,54 @@ impl SeedOrigin {
     }
 }
 
+/// What a result is about: a summary and an origin for its heading, and the names of its
+/// cards (or items). Catalogue algorithms number their cards 1..n; samples read by
+/// `ingest` name them by the tokens of the input, which every output then shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct About {
+    /// One line saying what it is.
+    pub summary: Cow<'static, str>,
+    /// Where it comes from (a source text, or the input that was read).
+    pub origin: Cow<'static, str>,
+    /// The name of each card or item, from card 0; `None` numbers them from 1.
+    pub labels: Option<Arc<[String]>>,
+}
+
+impl About {
+    /// A catalogue entry's summary and origin, cards numbered from 1.
+    pub fn of(entry: &'static CatalogueEntry) -> Self {
+        Self {
+            summary: Cow::Borrowed(entry.summary),
+            origin: Cow::Borrowed(entry.origin),
+            labels: None,
+        }
+    }
+
+    /// The name of card (or item) `index` (from 0): its token, or `index + 1`.
+    pub fn label(&self, index: usize) -> String {
+        match &self.labels {
+            Some(labels) => labels[index].clone(),
+            None => (index + 1).to_string(),
+        }
+    }
+
+    /// Cards from 0 (an order or a subset), each by [`About::label`], separated by spaces.
+    pub fn labels_of(&self, cards: &[u16]) -> String {
+        cards
+            .iter()
+            .map(|&card| self.label(usize::from(card)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// One algorithm's tally and findings.
 #[derive(Clone, Debug)]
 pub struct AlgorithmResult {
     /// Its name as it ran, parameters included (`naive-repeated:3`).
     pub name: String,
-    /// Its catalogue entry.
-    pub entry: &'static CatalogueEntry,
+    /// What it is, where it comes from, and what its cards are called.
+    pub about: About,
     /// The verdict it deserves at this deck size.
     pub expected: Expectation,
     /// What came out.
@@ -252,10 +295,10 @@ pub struct AlgorithmResult {
 pub struct SamplerResult {
     /// Its name.
     pub name: String,
-    /// Its catalogue entry.
-    pub entry: &'static CatalogueEntry,
-    /// What ran.
-    pub sampler: SamplerAlgorithm,
+    /// What it is, where it comes from, and what its items are called.
+    pub about: About,
+    /// What ran; `None` for samples read from elsewhere (`ingest`).
+    pub sampler: Option<SamplerAlgorithm>,
     /// The verdict it deserves at this size.
     pub expected: Expectation,
     /// What came out.
@@ -285,6 +328,43 @@ pub struct RunReport {
     pub sampler_results: Vec<SamplerResult>,
     /// The notes printed before the run ([`RunSettings::notes`]).
     pub notes: Vec<String>,
+    /// For samples read from another program (`ingest`), where they came from; `None`
+    /// for a simulation, whose `seed` is then the one it ran with. An ingested report's
+    /// `seed` means nothing and no output shows it.
+    pub input: Option<SampleInput>,
+}
+
+/// Where the samples of an ingested report came from, and what was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleInput {
+    /// The file name, or `standard input`.
+    pub source: String,
+    /// Lines read, blank lines and comments included.
+    pub lines: u64,
+    /// Lines skipped as malformed (`--skip-invalid`), by reason.
+    pub skipped: Vec<SkippedLines>,
+    /// The command that reads the same input the same way.
+    pub command: String,
+    /// How the deck was fixed (`the first line`, `--deck`).
+    pub deck_from: &'static str,
+}
+
+impl SampleInput {
+    /// Lines skipped as malformed, all reasons together.
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.iter().map(|skipped| skipped.count).sum()
+    }
+}
+
+/// Malformed lines of one kind, skipped (`--skip-invalid`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedLines {
+    /// Why: `wrong number of items`, `unknown item`, `item repeated`, `invalid token`.
+    pub reason: &'static str,
+    /// How many lines.
+    pub count: u64,
+    /// The first of them (from 1, counting every line).
+    pub first_line: u64,
 }
 
 impl RunReport {
@@ -362,7 +442,7 @@ pub(crate) fn shuffle_result(
     let simulator_check = engine.install(|| check_simulation(algorithm, &tally));
     AlgorithmResult {
         name: spec.display_name(n),
-        entry: spec.entry,
+        about: About::of(spec.entry),
         expected: spec.entry.expected_at(n),
         tally,
         analysis,
@@ -385,8 +465,8 @@ pub(crate) fn sampler_result(
     let n = tally.n;
     SamplerResult {
         name: spec.display_name(n),
-        entry: spec.entry,
-        sampler,
+        about: About::of(spec.entry),
+        sampler: Some(sampler),
         expected: spec.entry.expected_at(n),
         analysis: analyse_selections(&tally, sampler, thresholds),
         tally,
@@ -454,6 +534,7 @@ pub fn run(
         results,
         sampler_results,
         notes: settings.notes(algorithms),
+        input: None,
     })
 }
 

@@ -68,6 +68,21 @@ pub fn analyse_selections(
     sampler: SamplerAlgorithm,
     thresholds: &Thresholds,
 ) -> SelectionAnalysis {
+    analyse_selections_with_order(tally, sampler.order_not_random(), thresholds)
+}
+
+/// [`analyse_selections`] for samples that come with no catalogue sampler (`ingest`):
+/// `order_not_random` is `None` when the order of the picks is promised to be random (and
+/// is tested), or why it is not.
+///
+/// # Panics
+///
+/// As [`analyse_selections`].
+pub fn analyse_selections_with_order(
+    tally: &SelectionTally,
+    order_not_random: Option<&str>,
+    thresholds: &Thresholds,
+) -> SelectionAnalysis {
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
     let too_many = |what: String| {
         TestOutcome::NotTallied(format!(
@@ -78,7 +93,7 @@ pub fn analyse_selections(
         Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials)),
         None => too_many(format!("C({n}, {k}) subsets")),
     };
-    let ordered = match (sampler.order_not_random(), &tally.ordered_counts) {
+    let ordered = match (order_not_random, &tally.ordered_counts) {
         (Some(reason), _) => TestOutcome::NotApplicable(format!("not tested: {reason}")),
         (None, Some(counts)) => TestOutcome::Fit(uniform_fit(counts, trials)),
         (None, None) => too_many(format!("{n}!/{}! ordered selections", n - k)),

@@ -13,6 +13,7 @@ use crate::analysis::{PermutationAnalysis, TestOutcome};
 use crate::output::text::{
     counted, format_probability, group_thousands, render_tally_findings, render_test, render_tests_header,
 };
+use crate::run::About;
 use crate::stats::confirm::{Attempt, CONFIRMATION_FACTOR, Confirmed};
 use crate::stats::{Fit, Verdict};
 use crate::tally::PermutationTally;
@@ -153,7 +154,13 @@ fn render_run(out: &mut String, label: &str, attempt: &Attempt<AuditOutcome>, fi
         render_test(out, test, "shuffles");
     }
     if findings {
-        render_tally_findings(out, &attempt.outcome.tally, &attempt.outcome.analysis);
+        // A user's shuffle is no catalogue entry: its cards are numbered from 1, as said above.
+        let numbered = About {
+            summary: "".into(),
+            origin: "".into(),
+            labels: None,
+        };
+        render_tally_findings(out, &attempt.outcome.tally, &attempt.outcome.analysis, &numbered);
     }
 }
 

@@ -191,6 +191,7 @@ fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
         elapsed: total.elapsed,
         results,
         sampler_results,
+        input: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! The CSV export: every tally of a run as one long table, for spreadsheets and data
-//! frames (columns documented in README.md, "CSV output").
+//! frames (columns documented in README.md, "CSV output"). Samples read by `ingest` name
+//! their cards and items by their tokens in the `row` column instead of numbers.
 //!
 //! One row per cell: `algorithm,table,row,column,count,expected`, where `table` is
 //! `permutation` (row = the order, cards from 0 separated by spaces), `position`
@@ -11,7 +12,7 @@
 
 use std::io::Write;
 
-use crate::run::{RunReport, SamplerResult};
+use crate::run::{About, RunReport, SamplerResult};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::combinadic::next_subset;
 use crate::tally::lehmer::{next_permutation, partial_unrank};
@@ -26,7 +27,7 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         let tally = &result.tally;
         let n = tally.n;
         let trials = tally.trials as f64;
-        let name = &result.name;
+        let name = field(&result.name);
         let mut row =
             |table: &str,
              row: &dyn std::fmt::Display,
@@ -37,19 +38,26 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
             let expected = trials / counts.len() as f64;
             let mut permutation: Vec<u16> = (0..n as u16).collect();
             for &count in counts {
-                let label = permutation
-                    .iter()
-                    .map(u16::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                row("permutation", &label, &"", count, expected)?;
+                row(
+                    "permutation",
+                    &cells(&result.about, &permutation),
+                    &"",
+                    count,
+                    expected,
+                )?;
                 next_permutation(&mut permutation);
             }
         }
         if let Some(matrix) = &tally.position_counts {
             let expected = trials / n as f64;
             for (cell, &count) in matrix.iter().enumerate() {
-                row("position", &(cell / n), &(cell % n), count, expected)?;
+                row(
+                    "position",
+                    &cells(&result.about, &[(cell / n) as u16]),
+                    &(cell % n),
+                    count,
+                    expected,
+                )?;
             }
         }
         for (table, counts, law) in [
@@ -73,15 +81,34 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Cards or items from 0, separated by spaces: their numbers from 0, or for ingested
+/// samples their names (tokens), quoted as a CSV field when they need it.
+fn cells(about: &About, cards: &[u16]) -> String {
+    match about.labels {
+        None => cards.iter().map(u16::to_string).collect::<Vec<_>>().join(" "),
+        Some(_) => field(&about.labels_of(cards)).into_owned(),
+    }
+}
+
+/// `text` as one CSV field (RFC 4180): quoted, inner quotes doubled, when it holds a
+/// comma, a quote or a line break; as it is otherwise.
+pub(crate) fn field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        std::borrow::Cow::Owned(format!("\"{}\"", text.replace('"', "\"\"")))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// A sampler's tables: `subset`, `ordered` (when tallied) and `inclusion`.
 fn write_sampler(result: &SamplerResult, out: &mut dyn Write) -> std::io::Result<()> {
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials as f64);
-    let name = &result.name;
+    let name = field(&result.name);
     let mut row = |table: &str, row: &dyn std::fmt::Display, count: u64, expected: f64| {
         writeln!(out, "{name},{table},{row},,{count},{expected}")
     };
-    let items = |items: &[u16]| items.iter().map(u16::to_string).collect::<Vec<_>>().join(" ");
+    let items = |items: &[u16]| cells(&result.about, items);
     if let Some(counts) = &tally.subset_counts {
         let expected = trials / counts.len() as f64;
         let mut subset: Vec<u16> = (0..k as u16).collect();
@@ -100,7 +127,7 @@ fn write_sampler(result: &SamplerResult, out: &mut dyn Write) -> std::io::Result
     }
     let expected = trials * k as f64 / n as f64;
     for (item, &count) in tally.inclusion_counts.iter().enumerate() {
-        row("inclusion", &item, count, expected)?;
+        row("inclusion", &items(&[item as u16]), count, expected)?;
     }
     Ok(())
 }

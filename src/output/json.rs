@@ -33,10 +33,14 @@ pub(crate) struct Provenance {
     tool: &'static str,
     version: &'static str,
     command: &'static str,
-    seed: u64,
+    /// Absent for samples read from elsewhere (`ingest`): no seed made them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
     /// The seed as text, for readers that hold numbers as doubles.
-    seed_string: String,
-    seed_origin: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed_string: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed_origin: Option<&'static str>,
 }
 
 impl Provenance {
@@ -45,14 +49,47 @@ impl Provenance {
             tool: "shuffle-audit",
             version: env!("CARGO_PKG_VERSION"),
             command,
-            seed,
-            seed_string: seed.to_string(),
-            seed_origin: match origin {
+            seed: Some(seed),
+            seed_string: Some(seed.to_string()),
+            seed_origin: Some(match origin {
                 SeedOrigin::Given => "given",
                 SeedOrigin::OperatingSystem => "os",
+            }),
+        }
+    }
+
+    /// The provenance of a run report: its seed, or for ingested samples none.
+    fn of_run(report: &RunReport) -> Self {
+        match &report.input {
+            None => Self::new("run", report.seed, report.seed_origin),
+            Some(_) => Self {
+                command: "ingest",
+                seed: None,
+                seed_string: None,
+                seed_origin: None,
+                ..Self::new("ingest", 0, SeedOrigin::Given)
             },
         }
     }
+}
+
+/// Where ingested samples came from (`ingest` only).
+#[derive(Serialize)]
+struct InputJson<'a> {
+    source: &'a str,
+    deck_from: &'static str,
+    lines_read: u64,
+    samples_read: u64,
+    lines_skipped: u64,
+    skipped: Vec<SkippedJson>,
+    command: &'a str,
+}
+
+#[derive(Serialize)]
+struct SkippedJson {
+    reason: &'static str,
+    count: u64,
+    first_line: u64,
 }
 
 #[derive(Serialize)]
@@ -71,6 +108,8 @@ struct RunJson<'a> {
     elapsed_seconds: f64,
     trials_per_second: f64,
     notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<InputJson<'a>>,
     results: Vec<AnyResultJson<'a>>,
 }
 
@@ -94,8 +133,11 @@ enum AnyResultJson<'a> {
 #[derive(Serialize)]
 struct ResultJson<'a> {
     algorithm: &'a str,
-    description: &'static str,
-    origin: &'static str,
+    description: &'a str,
+    origin: &'a str,
+    /// The names of the cards, from card 0 (ingested samples only; indices stay 0-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    labels: Option<&'a [String]>,
     expected: Expectation,
     n: usize,
     trials: u64,
@@ -175,7 +217,7 @@ struct OutcomeJson {
 /// Streams the whole run as JSON, ending with a newline, to `out`.
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     let json = RunJson {
-        provenance: Provenance::new("run", report.seed, report.seed_origin),
+        provenance: Provenance::of_run(report),
         n: report.settings.n,
         k: report.settings.k,
         trials: report.settings.tallied_trials(),
@@ -189,6 +231,23 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         elapsed_seconds: report.elapsed.as_secs_f64(),
         trials_per_second: report.trials_per_second(),
         notes: report.notes.clone(),
+        input: report.input.as_ref().map(|input| InputJson {
+            source: &input.source,
+            deck_from: input.deck_from,
+            lines_read: input.lines,
+            samples_read: report.settings.trials,
+            lines_skipped: input.skipped_total(),
+            skipped: input
+                .skipped
+                .iter()
+                .map(|skipped| SkippedJson {
+                    reason: skipped.reason,
+                    count: skipped.count,
+                    first_line: skipped.first_line,
+                })
+                .collect(),
+            command: &input.command,
+        }),
         results: report
             .results
             .iter()
@@ -259,8 +318,9 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
     let outcome = |deviation: &Deviation| outcome_json(deviation, analysis.outcome_table, n);
     ResultJson {
         algorithm: &result.name,
-        description: result.entry.summary,
-        origin: result.entry.origin,
+        description: &result.about.summary,
+        origin: &result.about.origin,
+        labels: result.about.labels.as_deref(),
         expected: result.expected,
         n,
         trials,

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use crate::analysis::{OutcomeTable, PermutationAnalysis, TestOutcome, TestReport};
 use crate::catalogue::Expectation;
 use crate::exact::check::SimulatorCheck;
-use crate::run::{AlgorithmResult, RunReport, RunSettings, SeedOrigin};
+use crate::run::{About, AlgorithmResult, RunReport, RunSettings, SeedOrigin};
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -38,6 +38,92 @@ pub fn render(report: &RunReport) -> String {
         None => (format!("{} cards", settings.n), "shuffle"),
         Some(k) => (format!("{k} of {} items", settings.n), "sample"),
     };
+    if let Some(input) = &report.input {
+        render_input_heading(&mut out, report, input, &size);
+    } else {
+        render_run_heading(&mut out, report, &size, unit, &seed_note);
+    }
+    for result in &report.results {
+        out.push('\n');
+        render_result(&mut out, result);
+    }
+    for result in &report.sampler_results {
+        out.push('\n');
+        samplers::render_result(&mut out, result);
+    }
+    if report.algorithm_count() > 1 {
+        out.push('\n');
+        render_summary(&mut out, report);
+    }
+    let (unit, done) = match report.input {
+        Some(_) => ("sample", "read and tested in"),
+        None => (unit, "in"),
+    };
+    writeln!(
+        out,
+        "\n{} {done} {:.2} s ({}/s)",
+        counted(settings.tallied_trials() * report.algorithm_count() as u64, unit),
+        report.elapsed.as_secs_f64(),
+        compact(report.trials_per_second()),
+    )
+    .unwrap();
+    writeln!(out, "reproduce: {}", reproduce_command(report)).unwrap();
+    out
+}
+
+/// The first lines of an ingested report: what was read, from where, and what was skipped.
+fn render_input_heading(out: &mut String, report: &RunReport, input: &crate::run::SampleInput, size: &str) {
+    writeln!(
+        out,
+        "shuffle-audit {}: {size}, {} read from {} ({} line{}), {} thread{}, alpha {}",
+        env!("CARGO_PKG_VERSION"),
+        counted(report.settings.trials, "sample"),
+        input.source,
+        group_thousands(input.lines),
+        if input.lines == 1 { "" } else { "s" },
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
+        format_probability(report.settings.alpha),
+    )
+    .unwrap();
+    let noun = if report.settings.k.is_some() {
+        "items"
+    } else {
+        "cards"
+    };
+    writeln!(
+        out,
+        "{noun} are named by their tokens, in the order of {}",
+        input.deck_from
+    )
+    .unwrap();
+    if !input.skipped.is_empty() {
+        let reasons: Vec<String> = input
+            .skipped
+            .iter()
+            .map(|skipped| {
+                format!(
+                    "{} {} (first: line {})",
+                    group_thousands(skipped.count),
+                    skipped.reason,
+                    skipped.first_line
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "skipped {} malformed line{}: {}",
+            group_thousands(input.skipped_total()),
+            if input.skipped_total() == 1 { "" } else { "s" },
+            reasons.join("; ")
+        )
+        .unwrap();
+    }
+}
+
+/// The first lines of a simulation's report: the settings and the seed.
+fn render_run_heading(out: &mut String, report: &RunReport, size: &str, unit: &str, seed_note: &str) {
+    let settings = &report.settings;
     writeln!(
         out,
         "shuffle-audit {}: {size}, {} per algorithm, seed {}{seed_note}, {} thread{}, alpha {}",
@@ -69,28 +155,6 @@ pub fn render(report: &RunReport) -> String {
         ),
     }
     .unwrap();
-    for result in &report.results {
-        out.push('\n');
-        render_result(&mut out, result);
-    }
-    for result in &report.sampler_results {
-        out.push('\n');
-        samplers::render_result(&mut out, result);
-    }
-    if report.algorithm_count() > 1 {
-        out.push('\n');
-        render_summary(&mut out, report);
-    }
-    writeln!(
-        out,
-        "\n{} in {:.2} s ({}/s)",
-        counted(settings.tallied_trials() * report.algorithm_count() as u64, unit),
-        report.elapsed.as_secs_f64(),
-        compact(report.trials_per_second()),
-    )
-    .unwrap();
-    writeln!(out, "reproduce: {}", reproduce_command(report)).unwrap();
-    out
 }
 
 fn render_result(out: &mut String, result: &AlgorithmResult) {
@@ -100,8 +164,8 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
         &result.name,
         analysis.verdict,
         result.expected,
-        result.entry.summary,
-        result.entry.origin,
+        &result.about.summary,
+        &result.about.origin,
     );
     render_tests_header(out);
     for test in &analysis.tests {
@@ -144,7 +208,7 @@ fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit
 /// HTML report shows these lines as they are, below its own table of the tests.
 pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
     render_simulator_check(out, result.simulator_check.as_ref(), "shuffles");
-    render_tally_findings(out, &result.tally, &result.analysis);
+    render_tally_findings(out, &result.tally, &result.analysis, &result.about);
 }
 
 /// The findings of any permutation tally, catalogue algorithm or not (the assertion's
@@ -153,6 +217,7 @@ pub(crate) fn render_tally_findings(
     out: &mut String,
     tally: &PermutationTally,
     analysis: &PermutationAnalysis,
+    about: &About,
 ) {
     let n = tally.n;
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
@@ -171,7 +236,7 @@ pub(crate) fn render_tally_findings(
         )
         .unwrap();
     }
-    let label = |deviation: &Deviation| outcome_label(deviation, analysis.outcome_table, n);
+    let label = |deviation: &Deviation| outcome_label(deviation, analysis.outcome_table, n, about);
     let list = |deviations: &[Deviation]| deviation_list(deviations, label);
     let what = match analysis.outcome_table {
         OutcomeTable::Permutations => "orders",
@@ -194,7 +259,7 @@ pub(crate) fn render_tally_findings(
     if n <= FULL_TABLE_UP_TO_N
         && let Some(counts) = &tally.permutation_counts
     {
-        render_order_table(out, counts, tally.trials, n);
+        render_order_table(out, counts, tally.trials, n, about);
     }
 }
 
@@ -293,27 +358,43 @@ pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
     .unwrap();
 }
 
-fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize) {
+fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, about: &About) {
     let expected = trials as f64 / counts.len() as f64;
+    let mut permutation: Vec<u16> = (0..n as u16).collect();
+    let mut labels = Vec::with_capacity(counts.len());
+    for _ in counts {
+        labels.push(about.labels_of(&permutation));
+        next_permutation(&mut permutation);
+    }
+    let width = label_width(&labels);
     writeln!(
         out,
-        "  {:<10} {:>12} {:>12} {:>8}",
+        "  {:<width$} {:>12} {:>12} {:>8}",
         "order", "count", "expected", "ratio"
     )
     .unwrap();
-    let mut permutation: Vec<u16> = (0..n as u16).collect();
-    for &count in counts {
+    for (label, &count) in labels.iter().zip(counts) {
         writeln!(
             out,
-            "  {:<10} {:>12} {:>12} {:>8.4}",
-            cards(&permutation),
+            "  {:<width$} {:>12} {:>12} {:>8.4}",
+            label,
             group_thousands(count),
             format_expected(expected),
             count as f64 / expected
         )
         .unwrap();
-        next_permutation(&mut permutation);
     }
+}
+
+/// The width of a table's first column: its widest label (tokens read by `ingest` may be
+/// wider than the numbers 1..n), and at least 10.
+pub(crate) fn label_width(labels: &[String]) -> usize {
+    labels
+        .iter()
+        .map(|label| label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10)
 }
 
 /// One line of the summary table, for a shuffle or a sampler.
@@ -367,28 +448,19 @@ fn render_summary(out: &mut String, report: &RunReport) {
     }
 }
 
-fn outcome_label(deviation: &Deviation, table: OutcomeTable, n: usize) -> String {
+fn outcome_label(deviation: &Deviation, table: OutcomeTable, n: usize, about: &About) -> String {
     match table {
         OutcomeTable::Permutations => {
             let mut permutation = vec![0u16; n];
             unrank(deviation.cell, &mut permutation);
-            cards(&permutation)
+            about.labels_of(&permutation)
         }
         OutcomeTable::Positions => format!(
             "card {} at position {}",
-            deviation.cell / n + 1,
+            about.label(deviation.cell / n),
             deviation.cell % n + 1
         ),
     }
-}
-
-/// `0 1 2` as `1 2 3`.
-fn cards(permutation: &[u16]) -> String {
-    permutation
-        .iter()
-        .map(|&card| (u32::from(card) + 1).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 pub(crate) fn format_statistic(statistic: f64) -> String {
@@ -469,6 +541,9 @@ pub(crate) fn shard_description(settings: &RunSettings, unit: &str) -> Option<St
 /// The command that repeats a run (or a shard) exactly. Threads are left out: they do not
 /// change it.
 pub fn reproduce_command(report: &RunReport) -> String {
+    if let Some(input) = &report.input {
+        return input.command.clone();
+    }
     let settings = &report.settings;
     let k = settings.k.map_or_else(String::new, |k| format!(" --k {k}"));
     let mut command = format!(
@@ -505,7 +580,10 @@ mod tests {
         assert_eq!(counted(600_000, "shuffle"), "600,000 shuffles");
         assert_eq!(counted(400_000, "sample"), "400,000 samples");
         assert_eq!(format_probability(1e-320), "1e-320");
-        assert_eq!(cards(&[2, 0, 1]), "3 1 2");
+        assert_eq!(
+            crate::run::About::of(&crate::catalogue::SHUFFLES[0]).labels_of(&[2, 0, 1]),
+            "3 1 2"
+        );
         assert_eq!(format_expected(100_000.0), "100,000");
         assert_eq!(format_expected(600_000.0 / 24.0 * 1.0), "25,000");
         assert_eq!(format_expected(1_000_000.0 / 6.0), "166,666.7");

@@ -51,12 +51,22 @@ pub fn run_document(report: &RunReport) -> Document {
         .settings
         .shard
         .map_or_else(String::new, |shard| format!(" (shard {shard})"));
+    let (command, introduction) = match report.input {
+        None => ("run", HOW_TO_READ.to_string()),
+        Some(_) => (
+            "ingest",
+            HOW_TO_READ.replace(
+                "Each result below was tallied from the same seed",
+                "The samples below were read from another program, tallied",
+            ),
+        ),
+    };
     Document {
         title: format!(
-            "shuffle-audit run: {} on {size}{shard}",
+            "shuffle-audit {command}: {} on {size}{shard}",
             report.names().join(", ")
         ),
-        introduction: vec![HOW_TO_READ.to_string()],
+        introduction: vec![introduction],
         parts: vec![sections::run_part(report, "", &[], 1)],
         alpha: report.settings.alpha,
     }

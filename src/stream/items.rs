@@ -228,7 +228,7 @@ impl Items {
 /// Why `name` cannot name an item, if it cannot. Names end up in tables, charts and
 /// web pages: they are kept short, printable, and free of characters that XML forbids
 /// or that reorder the text around them.
-fn name_problem(name: &str) -> Option<String> {
+pub(crate) fn name_problem(name: &str) -> Option<String> {
     let length = name.chars().count();
     if length > MAX_NAME_CHARS {
         return Some(format!(

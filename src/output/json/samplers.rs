@@ -20,8 +20,11 @@ use crate::tally::lehmer::partial_unrank;
 #[derive(Serialize)]
 pub(super) struct SamplerResultJson<'a> {
     algorithm: &'a str,
-    description: &'static str,
-    origin: &'static str,
+    description: &'a str,
+    origin: &'a str,
+    /// The names of the items, from item 0 (ingested samples only; indices stay 0-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    labels: Option<&'a [String]>,
     expected: Expectation,
     n: usize,
     k: usize,
@@ -135,8 +138,9 @@ pub(super) fn result_json(result: &SamplerResult) -> SamplerResultJson<'_> {
     };
     SamplerResultJson {
         algorithm: &result.name,
-        description: result.entry.summary,
-        origin: result.entry.origin,
+        description: &result.about.summary,
+        origin: &result.about.origin,
+        labels: result.about.labels.as_deref(),
         expected: result.expected,
         n,
         k,

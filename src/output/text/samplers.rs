@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::{MIN_EXPECTED, format_expected, group_thousands, render_test};
 use crate::analysis::SelectionOutcomes;
-use crate::run::SamplerResult;
+use crate::run::{About, SamplerResult};
 use crate::stats::effect::Deviation;
 use crate::tally::combinadic::{next_subset, unrank};
 
@@ -22,8 +22,8 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         &result.name,
         analysis.verdict,
         result.expected,
-        result.entry.summary,
-        result.entry.origin,
+        &result.about.summary,
+        &result.about.origin,
     );
     super::render_tests_header(out);
     for test in &analysis.tests {
@@ -61,17 +61,26 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
     // As for subsets: only worth saying where each item should have been chosen several
     // times; with fewer samples, unchosen items are expected.
     if !analysis.items_never_chosen.is_empty() && trials as f64 * k as f64 / n as f64 >= MIN_EXPECTED {
+        let never = match &result.about.labels {
+            Some(_) => result.about.labels_of(
+                &analysis
+                    .items_never_chosen
+                    .iter()
+                    .map(|&item| item as u16)
+                    .collect::<Vec<_>>(),
+            ),
+            None => item_list(&analysis.items_never_chosen),
+        };
         writeln!(
             out,
-            "  items never chosen: {} (each should be chosen {} times on average)",
-            item_list(&analysis.items_never_chosen),
+            "  items never chosen: {never} (each should be chosen {} times on average)",
             format_expected(trials as f64 * k as f64 / n as f64)
         )
         .unwrap();
     }
     let label = |deviation: &Deviation| match analysis.outcome_table {
-        SelectionOutcomes::Subsets => subset_label(deviation.cell as u64, k),
-        SelectionOutcomes::Items => format!("item {}", deviation.cell + 1),
+        SelectionOutcomes::Subsets => subset_label(deviation.cell as u64, k, &result.about),
+        SelectionOutcomes::Items => format!("item {}", result.about.label(deviation.cell)),
     };
     let list = |deviations: &[Deviation]| super::deviation_list(deviations, label);
     let (most, least) = match analysis.outcome_table {
@@ -87,19 +96,19 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
     if let Some(counts) = &tally.subset_counts
         && counts.len() <= FULL_TABLE_UP_TO_SUBSETS
     {
-        render_subset_table(out, counts, trials, n, k);
+        render_subset_table(out, counts, trials, n, k, &result.about);
     }
 }
 
-fn render_subset_table(out: &mut String, counts: &[u64], trials: u64, n: usize, k: usize) {
+fn render_subset_table(out: &mut String, counts: &[u64], trials: u64, n: usize, k: usize, about: &About) {
     let expected = trials as f64 / counts.len() as f64;
     let mut subset: Vec<u16> = (0..k as u16).collect();
     let mut labels = Vec::with_capacity(counts.len());
     for _ in counts {
-        labels.push(items(&subset));
+        labels.push(items(&subset, about));
         next_subset(&mut subset, n);
     }
-    let width = labels.iter().map(String::len).max().unwrap_or(0).max(10);
+    let width = super::label_width(&labels);
     writeln!(
         out,
         "  {:<width$} {:>12} {:>12} {:>8}",
@@ -140,20 +149,16 @@ fn item_list(items: &[usize]) -> String {
     parts.join(", ")
 }
 
-/// The subset of colex rank `rank`, as `{2 5 7}`.
-pub(crate) fn subset_label(rank: u64, k: usize) -> String {
+/// The subset of colex rank `rank`, as `{2 5 7}` (or by the items' names).
+pub(crate) fn subset_label(rank: u64, k: usize, about: &About) -> String {
     let mut subset = vec![0u16; k];
     unrank(rank, &mut subset);
-    items(&subset)
+    items(&subset, about)
 }
 
-/// Sorted items from 0, as `{1 2 3}` from 1.
-fn items(subset: &[u16]) -> String {
-    let labels: Vec<String> = subset
-        .iter()
-        .map(|&item| (u32::from(item) + 1).to_string())
-        .collect();
-    format!("{{{}}}", labels.join(" "))
+/// Sorted items from 0, as `{1 2 3}` from 1 (or by the items' names).
+fn items(subset: &[u16], about: &About) -> String {
+    format!("{{{}}}", about.labels_of(subset))
 }
 
 #[cfg(test)]
@@ -162,10 +167,16 @@ mod tests {
 
     #[test]
     fn subsets_are_labelled_from_1_in_braces() {
-        assert_eq!(items(&[0, 4, 6]), "{1 5 7}");
+        let numbered = About::of(&crate::catalogue::SAMPLERS[0]);
+        assert_eq!(items(&[0, 4, 6], &numbered), "{1 5 7}");
         // Colex rank 3 of the 3-subsets is {1, 2, 3} from 0.
-        assert_eq!(subset_label(3, 3), "{2 3 4}");
-        assert_eq!(subset_label(0, 1), "{1}");
+        assert_eq!(subset_label(3, 3, &numbered), "{2 3 4}");
+        assert_eq!(subset_label(0, 1, &numbered), "{1}");
+        let named = About {
+            labels: Some(["A", "B", "C", "D"].map(String::from).into()),
+            ..numbered
+        };
+        assert_eq!(subset_label(3, 3, &named), "{B C D}");
     }
 
     #[test]

@@ -64,15 +64,29 @@ pub fn run_settings_line(report: &RunReport) -> String {
         None => (format!("{} cards", settings.n), "shuffle"),
         Some(k) => (format!("{k} of {} items", settings.n), "sample"),
     };
+    let trials = match report.input {
+        None => format!(
+            "{} per algorithm",
+            crate::output::text::counted(settings.tallied_trials(), unit)
+        ),
+        Some(_) => crate::output::text::counted(settings.trials, "sample"),
+    };
     let line = format!(
-        "{size}, {} per algorithm, seed {}, alpha {}",
-        crate::output::text::counted(settings.tallied_trials(), unit),
-        report.seed,
+        "{size}, {trials}, {}, alpha {}",
+        seed_or_source(report, " "),
         crate::output::text::format_probability(settings.alpha)
     );
     match crate::output::text::shard_description(settings, unit) {
         Some(shard) => format!("{line}; {shard}"),
         None => line,
+    }
+}
+
+/// `seed 1`, or for ingested samples `read from FILE`, words joined by `space`.
+pub(crate) fn seed_or_source(report: &RunReport, space: &str) -> String {
+    match &report.input {
+        Some(input) => format!("read{space}from{space}{}", input.source),
+        None => format!("seed{space}{}", report.seed),
     }
 }
 

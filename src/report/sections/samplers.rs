@@ -17,10 +17,10 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
     let title = format!(
-        "{} · {k} of {n} items · {} samples · seed\u{a0}{}",
+        "{} · {k} of {n} items · {} samples · {}",
         result.name,
         group_thousands(trials),
-        report.seed
+        super::seed_or_source(report, "\u{a0}")
     );
     let titles = titled(title);
     let mut charts = Vec::new();
@@ -32,7 +32,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
             unit: "samples",
         };
         charts.push(uniform_table_chart(&table, &titles, counts, trials, |rank| {
-            subset_label(rank as u64, k)
+            subset_label(rank as u64, k, &result.about)
         }));
     }
     let share = k as f64 / n as f64;
@@ -41,7 +41,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
         format!("How often each item was chosen: each should be in {k} of every {n} samples"),
         chart::bars(&per_cell_bars(
             titles("how often each item was chosen"),
-            (1..=n).map(|item| item.to_string()).collect(),
+            (0..n).map(|item| result.about.label(item)).collect(),
             &tally.inclusion_counts,
             trials,
             |_| share,
@@ -53,8 +53,8 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
         id: String::new(),
         verdict: result.analysis.verdict,
         expected: result.expected,
-        summary: result.entry.summary.to_string(),
-        origin: result.entry.origin.to_string(),
+        summary: result.about.summary.to_string(),
+        origin: result.about.origin.to_string(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "samples"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),

@@ -11,7 +11,7 @@
 //!   shuffles (Sattolo) that a position map cannot.
 
 use crate::output::text::{group_thousands, render_findings};
-use crate::run::{AlgorithmResult, RunReport};
+use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
@@ -30,10 +30,10 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
     let tally = &result.tally;
     let (n, trials) = (tally.n, tally.trials);
     let title = format!(
-        "{} · {n} cards · {} shuffles · seed\u{a0}{}",
+        "{} · {n} cards · {} shuffles · {}",
         result.name,
         group_thousands(trials),
-        report.seed
+        super::seed_or_source(report, "\u{a0}")
     );
     let titles = titled(title);
     let mut charts = Vec::new();
@@ -45,13 +45,13 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
             unit: "shuffles",
         };
         charts.push(uniform_table_chart(&table, &titles, counts, trials, |rank| {
-            order_label(rank, n)
+            order_label(rank, n, &result.about)
         }));
     }
     if let Some(matrix) = &tally.position_counts {
         let expected = trials as f64 / n as f64;
         let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
-        let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        let labels: Vec<String> = (0..n).map(|card| result.about.label(card)).collect();
         charts.push(chart_file(
             "positions",
             "Where each card ended up: red cells hold their card more often than chance, blue less"
@@ -130,8 +130,8 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
         id: String::new(),
         verdict: result.analysis.verdict,
         expected: result.expected,
-        summary: result.entry.summary.to_string(),
-        origin: result.entry.origin.to_string(),
+        summary: result.about.summary.to_string(),
+        origin: result.about.origin.to_string(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "shuffles"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),
@@ -140,15 +140,11 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
     }
 }
 
-/// The order of Lehmer rank `rank`, cards from 1: `1 3 2`.
-fn order_label(rank: usize, n: usize) -> String {
+/// The order of Lehmer rank `rank`, cards from 1 (or by their names): `1 3 2`.
+fn order_label(rank: usize, n: usize, about: &About) -> String {
     let mut order = vec![0u16; n];
     unrank(rank, &mut order);
-    order
-        .iter()
-        .map(|&card| (card + 1).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    about.labels_of(&order)
 }
 
 #[cfg(test)]
@@ -157,8 +153,9 @@ mod tests {
 
     #[test]
     fn orders_are_labelled_from_1_in_lexicographic_order() {
-        assert_eq!(order_label(0, 3), "1 2 3");
-        assert_eq!(order_label(5, 3), "3 2 1");
-        assert_eq!(order_label(1, 4), "1 2 4 3");
+        let numbered = About::of(&crate::catalogue::SHUFFLES[0]);
+        assert_eq!(order_label(0, 3, &numbered), "1 2 3");
+        assert_eq!(order_label(5, 3, &numbered), "3 2 1");
+        assert_eq!(order_label(1, 4, &numbered), "1 2 4 3");
     }
 }

@@ -1,0 +1,187 @@
+//! Input as blocks of whole lines, and lines as tokens.
+//!
+//! The reader takes big blocks ([`BLOCK_BYTES`]) and cuts each after its last newline,
+//! carrying the rest into the next block, so that every block holds whole lines and can be
+//! parsed on any thread. Memory stays flat whatever the input's length: a block is never
+//! larger than [`BLOCK_BYTES`] and a line never longer than [`MAX_LINE_BYTES`] (an input
+//! without newlines is refused at that length, not read whole).
+//!
+//! Tokens are separated by ASCII white space and commas; a run of separators is one
+//! separator, and separators at either end of a line are ignored.
+
+use std::io::Read;
+
+/// Bytes read at a time: large enough that a block's parsing dwarfs handing it to a
+/// thread, small enough that a few blocks in flight take little memory.
+pub const BLOCK_BYTES: usize = 4 << 20;
+
+/// The longest line accepted: a deck of 2,000 cards named by 64-character tokens needs
+/// about 130 kB, so a longer line is not a sample.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// A block of whole lines, and whether the line after it is too long to read.
+#[derive(Debug, Default)]
+pub struct Block {
+    /// Whole lines, each ending with a newline (the last block's last line may not).
+    pub bytes: Vec<u8>,
+    /// The line after this block is longer than [`MAX_LINE_BYTES`]; nothing follows.
+    pub long_line_follows: bool,
+}
+
+/// Reads an input as [`Block`]s.
+pub struct BlockReader<R> {
+    input: R,
+    carry: Vec<u8>,
+    finished: bool,
+}
+
+impl<R: Read> BlockReader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> Self {
+        Self {
+            input,
+            carry: Vec::new(),
+            finished: false,
+        }
+    }
+
+    /// The next block, or `None` at the end of the input.
+    pub fn next_block(&mut self) -> std::io::Result<Option<Block>> {
+        if self.finished {
+            return Ok(None);
+        }
+        let mut bytes = std::mem::take(&mut self.carry);
+        bytes.reserve(BLOCK_BYTES.saturating_sub(bytes.len()));
+        let at_end = fill(&mut self.input, &mut bytes, BLOCK_BYTES)?;
+        if at_end {
+            self.finished = true;
+            return Ok((!bytes.is_empty()).then_some(Block {
+                bytes,
+                long_line_follows: false,
+            }));
+        }
+        let cut = bytes
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |last| last + 1);
+        self.carry = bytes.split_off(cut);
+        let long_line_follows = self.carry.len() > MAX_LINE_BYTES;
+        if long_line_follows {
+            self.finished = true;
+            self.carry = Vec::new();
+        }
+        Ok(Some(Block {
+            bytes,
+            long_line_follows,
+        }))
+    }
+}
+
+/// Reads into `bytes` until it holds `size` bytes or the input ends; true at the end.
+fn fill(input: &mut impl Read, bytes: &mut Vec<u8>, size: usize) -> std::io::Result<bool> {
+    while bytes.len() < size {
+        let wanted = (size - bytes.len()) as u64;
+        match input.by_ref().take(wanted).read_to_end(bytes) {
+            Ok(0) => return Ok(true),
+            Ok(_) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(false)
+}
+
+/// The lines of a block, without their newlines. A block ending with a newline has no
+/// empty last line.
+pub fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    let empty = block.is_empty();
+    body.split(|&byte| byte == b'\n').filter(move |_| !empty)
+}
+
+/// How many lines [`lines`] gives for `block`.
+pub fn line_count(block: &[u8]) -> u64 {
+    if block.is_empty() {
+        return 0;
+    }
+    let newlines = block.iter().filter(|&&byte| byte == b'\n').count() as u64;
+    newlines + u64::from(block.last() != Some(&b'\n'))
+}
+
+/// Whether `byte` separates tokens.
+#[inline]
+pub fn is_separator(byte: u8) -> bool {
+    byte == b',' || byte.is_ascii_whitespace()
+}
+
+/// Whether `line` holds no sample: blank, or a comment (`#` first, after any blanks).
+#[inline]
+pub fn is_skipped(line: &[u8]) -> bool {
+    match line.iter().find(|&&byte| !is_separator(byte)) {
+        None => true,
+        Some(&first) => first == b'#',
+    }
+}
+
+/// The tokens of `line`.
+#[inline]
+pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&byte| is_separator(byte))
+        .filter(|token| !token.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_are_white_space_and_commas_in_runs() {
+        let all: Vec<&[u8]> = tokens(b" ,A,B  C\t,,D, \r").collect();
+        assert_eq!(all, [b"A", b"B", b"C", b"D"]);
+        assert!(is_skipped(b"  , \t"));
+        assert!(is_skipped(b"  # comment"));
+        assert!(!is_skipped(b"A #B"));
+    }
+
+    #[test]
+    fn lines_and_their_count_agree() {
+        for block in [&b""[..], b"a\n", b"a\nb", b"a\n\nb\n", b"\n"] {
+            assert_eq!(lines(block).count() as u64, line_count(block), "{block:?}");
+        }
+        assert_eq!(lines(b"a\n\nb\n").collect::<Vec<_>>(), [&b"a"[..], b"", b"b"]);
+    }
+
+    #[test]
+    fn blocks_hold_whole_lines_and_every_byte_once() {
+        let line = b"0 1 2 3\n";
+        let input: Vec<u8> = line
+            .iter()
+            .copied()
+            .cycle()
+            .take(line.len() * 1_000_000 + 3)
+            .collect();
+        let mut reader = BlockReader::new(&input[..]);
+        let mut joined = Vec::new();
+        let mut blocks = 0;
+        while let Some(block) = reader.next_block().unwrap() {
+            assert!(block.bytes.len() <= BLOCK_BYTES);
+            assert!(!block.long_line_follows);
+            blocks += 1;
+            joined.extend_from_slice(&block.bytes);
+            if joined.len() < input.len() {
+                assert_eq!(block.bytes.last(), Some(&b'\n'));
+            }
+        }
+        assert!(blocks >= 2);
+        assert_eq!(joined, input);
+    }
+
+    #[test]
+    fn an_input_without_newlines_stops_at_the_line_cap() {
+        let input = vec![b'x'; BLOCK_BYTES + 10];
+        let mut reader = BlockReader::new(&input[..]);
+        let block = reader.next_block().unwrap().unwrap();
+        assert!(block.bytes.is_empty() && block.long_line_follows);
+        assert!(reader.next_block().unwrap().is_none());
+    }
+}

@@ -1,0 +1,504 @@
+//! `shuffle-audit ingest` run as users run it: samples written by "another program"
+//! (made here with the library's own algorithms and a fixed seed), read from files and
+//! standard input, with their verdicts, exit codes, one-line errors, and hostile tokens.
+
+mod binary;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use binary::shuffle_audit;
+use predicates::prelude::*;
+use serde_json::Value;
+use shuffle_audit::SimulationSource;
+use shuffle_audit::catalogue::{AlgorithmSpec, SamplerWorkspace, Workspace};
+
+/// `samples` lines, each a deck of `names` shuffled by `algorithm` from seed `seed`.
+fn shuffled_lines(algorithm: &str, names: &[&str], samples: usize, seed: u64) -> String {
+    let algorithm = AlgorithmSpec::parse(algorithm)
+        .unwrap()
+        .algorithm
+        .as_permutation()
+        .unwrap();
+    let mut rng = SimulationSource::from_seed(seed);
+    let mut workspace = Workspace::default();
+    let mut out = String::new();
+    for _ in 0..samples {
+        let mut deck: Vec<usize> = (0..names.len()).collect();
+        algorithm.shuffle(&mut deck, &mut rng, &mut workspace);
+        let line: Vec<&str> = deck.iter().map(|&card| names[card]).collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// `samples` lines, each `k` of `names` picked by the sampler `algorithm`.
+fn sampled_lines(algorithm: &str, names: &[&str], k: usize, samples: usize, seed: u64) -> String {
+    let sampler = AlgorithmSpec::parse(algorithm)
+        .unwrap()
+        .algorithm
+        .as_sampler()
+        .unwrap();
+    let mut rng = SimulationSource::from_seed(seed);
+    let mut workspace = SamplerWorkspace::default();
+    let mut picks = vec![0u16; k];
+    let mut out = String::new();
+    for _ in 0..samples {
+        sampler.sample(names.len(), &mut rng, &mut picks, &mut workspace);
+        let line: Vec<&str> = picks.iter().map(|&item| names[usize::from(item)]).collect();
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `ingest ARGS... --json -` on `input` (standard input), its JSON and exit status.
+fn ingest_json(input: impl Into<Vec<u8>>, args: &[&str]) -> (Value, i32) {
+    let output = shuffle_audit()
+        .arg("ingest")
+        .args(args)
+        .args(["--json", "-"])
+        .write_stdin(input.into())
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no JSON; stderr: {}", String::from_utf8_lossy(&output.stderr)));
+    (json, output.status.code().unwrap())
+}
+
+/// The one-line error of `ingest ARGS` on `input`, after checking the exit status is 2.
+fn error_of(input: impl Into<Vec<u8>>, args: &[&str]) -> String {
+    let output = shuffle_audit()
+        .arg("ingest")
+        .args(args)
+        .write_stdin(input.into())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+        .trim_end()
+        .strip_prefix("shuffle-audit: error: ")
+        .unwrap()
+        .to_string()
+}
+
+const CARDS: [&str; 4] = ["♠A", "♥K", "♦Q", "♣J"];
+
+#[test]
+fn fair_samples_pass_and_their_counts_are_the_lines_counted_directly() {
+    // 240,000 Fisher-Yates shuffles of 4 cards: 10,000 expected per order. A fair
+    // shuffle fails at alpha = 1e-6 once in a million seeds; this seed is fixed.
+    let lines = shuffled_lines("fisher-yates", &CARDS, 240_000, 11);
+    let (json, status) = ingest_json(lines.clone(), &[]);
+    assert_eq!(status, 0, "{json}");
+    let result = &json["results"][0];
+    assert_eq!(result["verdict"], "pass");
+    assert_eq!(json["command"], "ingest");
+    assert!(json.get("seed").is_none(), "ingested samples have no seed");
+    assert_eq!(json["input"]["samples_read"], 240_000);
+    assert_eq!(result["labels"], serde_json::json!(CARDS));
+    // Every order's count is the number of lines that hold it.
+    let mut direct: HashMap<String, u64> = HashMap::new();
+    for line in lines.lines() {
+        *direct.entry(line.to_string()).or_default() += 1;
+    }
+    let permutations = result["permutations"].as_array().unwrap();
+    assert_eq!(permutations.len(), 24);
+    for entry in permutations {
+        let names: Vec<&str> = entry["permutation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|card| CARDS[card.as_u64().unwrap() as usize])
+            .collect();
+        assert_eq!(
+            entry["count"].as_u64(),
+            Some(direct[&names.join(" ")]),
+            "{names:?}"
+        );
+    }
+}
+
+#[test]
+fn naive_swap_samples_fail_with_status_1() {
+    // The naive swap on 4 cards puts some orders at 1.35x and others at 0.70x their share
+    // (exact law): 240,000 samples give a chi-square in the thousands, p below 1e-300.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "naive.txt",
+        shuffled_lines("naive-swap", &CARDS, 240_000, 12),
+    );
+    shuffle_audit()
+        .args(["ingest", &file])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("naive.txt: FAIL (deserves: fair)"))
+        .stdout(predicate::str::contains("most frequent orders: ♥K"))
+        .stderr(predicate::str::contains(
+            "shuffle-audit: fail (smallest adjusted p-value",
+        ));
+}
+
+#[test]
+fn too_few_samples_are_not_a_pass() {
+    shuffle_audit()
+        .arg("ingest")
+        .write_stdin("A B C\nB C A\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("INCONCLUSIVE"))
+        .stderr(predicate::str::contains(
+            "inconclusive: too few samples (2) for the tests to run; they need at least 30",
+        ));
+}
+
+#[test]
+fn selections_pass_when_fair_and_fail_when_biased() {
+    let items = ["a", "b", "c", "d", "e", "f"];
+    let deck = "a b c d e f";
+    // Partial Fisher-Yates picks 3 of 6 with every ordered selection equally likely:
+    // 60,000 samples expect 500 per ordered selection.
+    let fair = sampled_lines("partial-fisher-yates", &items, 3, 60_000, 21);
+    let (json, status) = ingest_json(fair, &["--kind", "selections", "--deck", deck, "--ordered"]);
+    assert_eq!(status, 0, "{json}");
+    let result = &json["results"][0];
+    assert_eq!(result["verdict"], "pass");
+    assert_eq!(
+        result["tests"][1]["status"], "computed",
+        "--ordered tests the order"
+    );
+    let inclusion: u64 = result["inclusion"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(inclusion, 180_000, "three picks per sample");
+    // bag-pick lists its picks sorted: fair as subsets, but with --ordered the order
+    // test sees one order in six.
+    let sorted = sampled_lines("bag-pick", &items, 3, 60_000, 22);
+    let (json, status) = ingest_json(
+        sorted.clone(),
+        &["--kind", "selections", "--deck", deck, "--ordered"],
+    );
+    assert_eq!(
+        (status, &json["results"][0]["verdict"]),
+        (1, &Value::from("fail"))
+    );
+    let (json, status) = ingest_json(sorted, &["--kind", "selections", "--deck", deck]);
+    assert_eq!(
+        (status, &json["results"][0]["verdict"]),
+        (0, &Value::from("pass")),
+        "{json}"
+    );
+    // bag-pick-c always picks the same three: item a is never chosen, and said so.
+    shuffle_audit()
+        .args(["ingest", "--kind", "selections", "--deck", deck])
+        .write_stdin(sampled_lines("bag-pick-c", &items, 3, 1_000, 23))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("items never chosen: a e f"));
+}
+
+#[test]
+fn every_malformed_line_is_named_by_its_number() {
+    let head = "# a comment\nA B C D\n\nB A D C\n";
+    let cases: [(&str, &[&str], &str); 8] = [
+        ("A B C D E\n", &[], "line 5: expected 4 items, found 5"),
+        ("A B C\n", &[], "line 5: expected 4 items, found 3"),
+        (
+            "A B Z D\n",
+            &[],
+            "line 5: unknown item 'Z' (the deck from line 2 is A B C D)",
+        ),
+        ("A B A D\n", &[], "line 5: item 'A' appears twice"),
+        (
+            "A,B,C,\u{202E}D\n",
+            &[],
+            "line 5: unknown item '\\u{202e}D' (the deck from line 2 is A B C D)",
+        ),
+        (
+            "A B C <b>\n",
+            &[],
+            "line 5: unknown item '<b>' (the deck from line 2 is A B C D)",
+        ),
+        (
+            "A B\n",
+            &["--kind", "selections", "--deck", "A B C D", "--k", "3"],
+            "line 2: expected 3 items, found 4",
+        ),
+        (
+            "D C Z A\n",
+            &["--kind", "selections", "--deck", "A B C D E", "--k", "4"],
+            "line 5: unknown item 'Z' (the deck from --deck is A B C D E)",
+        ),
+    ];
+    for (tail, args, message) in cases {
+        let input = format!("{head}{tail}");
+        assert_eq!(error_of(input, args), message, "{tail:?} {args:?}");
+    }
+    let mut invalid = head.as_bytes().to_vec();
+    invalid.extend_from_slice(b"A B C \xff\n");
+    assert_eq!(error_of(invalid, &[]), "line 5: not valid UTF-8 text");
+}
+
+#[test]
+fn the_deck_line_and_the_input_as_a_whole_are_checked() {
+    assert_eq!(
+        error_of("# only\n\nA B A\n", &[]),
+        "line 3: item 'A' appears twice: the cards of a deck must be told apart, so every item of line 3 \
+         must be different"
+    );
+    assert_eq!(
+        error_of("", &[]),
+        "no samples in standard input: every line is blank or a comment"
+    );
+    assert_eq!(
+        error_of("# nothing\n\n", &[]),
+        "no samples in standard input: every line is blank or a comment"
+    );
+    assert_eq!(
+        error_of("A\n", &[]),
+        "line 1: the deck has 1 item: a deck of fewer than 2 cards has only one order"
+    );
+    let big: Vec<String> = (0..2001).map(|i| i.to_string()).collect();
+    assert_eq!(
+        error_of(big.join(" "), &[]),
+        "line 1: the deck has 2001 items; at most 2000 are supported"
+    );
+    assert_eq!(
+        error_of("A B C\n", &["--kind", "selections", "--deck", "A B C"]),
+        "line 1: a sample of 3 of 3 items: k must be between 1 and n-1 (picking none or all has only one subset)"
+    );
+    assert!(error_of("A B\n", &["--kind", "selections"]).starts_with("--kind selections needs --deck"));
+    assert_eq!(
+        error_of("A B\n", &["--k", "2"]),
+        "--k applies to --kind selections"
+    );
+    assert_eq!(
+        error_of("A B\n", &["--deck", " , "]),
+        "--deck must name at least 2 items (got 0): fewer leave nothing to choose between"
+    );
+    assert_eq!(
+        error_of("C B A\nA B D\n", &["--deck", "A B C"]),
+        "line 2: unknown item 'D' (the deck from --deck is A B C)"
+    );
+    assert_eq!(
+        error_of("A B\n", &["--kind", "selections", "--deck", "A B A"]),
+        "--deck item 'A' appears twice: the cards of a deck must be told apart, so every item of --deck must be \
+         different"
+    );
+    assert!(error_of("A\n", &["/no/such/file"]).starts_with("cannot open /no/such/file: "));
+}
+
+#[test]
+fn hostile_tokens_are_refused() {
+    let long = "W".repeat(65);
+    assert_eq!(
+        error_of(format!("{long} B\n"), &[]),
+        format!(
+            "line 1: item '{}…' is 65 characters long; at most 64 are allowed",
+            "W".repeat(40)
+        )
+    );
+    assert_eq!(
+        error_of("a\u{202E}b c\n", &[]),
+        "line 1: item 'a\\u{202e}b' contains a bidirectional control character (U+202E)"
+    );
+    assert_eq!(
+        error_of("a\0b c\n", &[]),
+        "line 1: item 'a\\u{0}b' contains a control character (U+0000)"
+    );
+    assert_eq!(
+        error_of(b"\xff\xfe c\n".to_vec(), &[]),
+        "line 1: item '\u{fffd}\u{fffd}' is not valid UTF-8"
+    );
+    // A 10 MB line (no newline at all) is refused at the line cap, not read whole.
+    let huge = "A ".repeat(5 << 20);
+    assert_eq!(
+        error_of(format!("A B\n{huge}"), &[]),
+        "line 2: longer than 1 MiB: not a line of samples (is the input one sample per line?)"
+    );
+    assert_eq!(
+        error_of(huge, &["--skip-invalid"]),
+        "line 1: longer than 1 MiB: not a line of samples (is the input one sample per line?)"
+    );
+}
+
+#[test]
+fn hostile_tokens_that_are_valid_names_are_escaped_everywhere() {
+    let names = ["<script>alert(1)</script>", "\"&'<b>", "ok"];
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "hostile.txt",
+        shuffled_lines("fisher-yates", &names, 3_000, 31),
+    );
+    let report = dir.path().join("report");
+    let csv = dir.path().join("tallies.csv");
+    let json = dir.path().join("results.json");
+    let output = shuffle_audit()
+        .args(["ingest", &file, "--report", report.to_str().unwrap()])
+        .args(["--csv", csv.to_str().unwrap(), "--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("<script>alert(1)</script> \"&'<b> ok"),
+        "the terminal shows tokens as they are"
+    );
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    // Cards are numbered in the order of the first line, which is a shuffled deck.
+    let contents = std::fs::read_to_string(&file).unwrap();
+    let first_line: Vec<&str> = contents.lines().next().unwrap().split(' ').collect();
+    assert_eq!(json["results"][0]["labels"], serde_json::json!(first_line));
+    let csv = std::fs::read_to_string(csv).unwrap();
+    // Orders hold a quote: the field is quoted and the quote doubled.
+    assert!(csv.contains(",permutation,\""), "{csv}");
+    assert!(csv.contains("\"\"&'<b>") && !csv.contains(" \"&'<b>"), "{csv}");
+    for line in csv.lines().skip(1) {
+        // Every row still has six fields once quoted fields are read as one.
+        let mut fields = 1;
+        let mut quoted = false;
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => fields += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(fields, 6, "{line}");
+    }
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&report).unwrap() {
+        let path = entry.unwrap().path();
+        let content = std::fs::read_to_string(&path).unwrap();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("html") | Some("svg") => {
+                pages += 1;
+                assert!(!content.contains("<script>alert"), "{}", path.display());
+                assert!(!content.contains("<b>"), "{}", path.display());
+                if path.extension().unwrap() == "svg" {
+                    roxmltree::Document::parse(&content)
+                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(pages >= 2, "an HTML page and its charts");
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+}
+
+#[test]
+fn skipped_lines_are_counted_by_reason() {
+    let mut input = shuffled_lines("fisher-yates", &["x", "y", "z"], 3_000, 41);
+    input.push_str("x y\nx x z\nx y w\nx y\n");
+    let (json, status) = ingest_json(input.clone(), &["--skip-invalid"]);
+    assert_eq!(status, 0, "{json}");
+    assert_eq!(json["input"]["samples_read"], 3_000);
+    assert_eq!(json["input"]["lines_skipped"], 4);
+    assert_eq!(
+        json["input"]["skipped"],
+        serde_json::json!([
+            {"reason": "wrong number of items", "count": 2, "first_line": 3001},
+            {"reason": "unknown item", "count": 1, "first_line": 3003},
+            {"reason": "repeated item", "count": 1, "first_line": 3002},
+        ])
+    );
+    shuffle_audit()
+        .args(["ingest", "--skip-invalid"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "skipped 4 malformed lines: 2 wrong number of items (first: line 3001); 1 unknown item (first: line \
+             3003); 1 repeated item (first: line 3002)",
+        ));
+    assert_eq!(
+        error_of(
+            "a\n# b\nc d e\n",
+            &[
+                "--skip-invalid",
+                "--kind",
+                "selections",
+                "--deck",
+                "a b c d",
+                "--k",
+                "2"
+            ]
+        ),
+        "no samples in standard input: all 2 lines with items were malformed and skipped (the first at line 1)"
+    );
+}
+
+#[test]
+fn results_and_the_first_error_do_not_depend_on_the_thread_count() {
+    // 1.2 million lines (9.6 MB): several blocks, shared among the workers.
+    let lines = shuffled_lines("fisher-yates", &["0", "1", "2", "3"], 1_200_000, 51);
+    let strip = |mut json: Value| {
+        for key in ["elapsed_seconds", "trials_per_second", "threads"] {
+            json.as_object_mut().unwrap().remove(key);
+        }
+        json["results"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("elapsed_seconds");
+        json
+    };
+    let runs: Vec<Value> = ["1", "2", "3"]
+        .iter()
+        .map(|threads| strip(ingest_json(lines.clone(), &["-j", threads]).0))
+        .collect();
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
+    // Two bad lines, in different blocks: the first is reported whichever block a
+    // worker finishes first.
+    let mut bad: Vec<&str> = lines.lines().collect();
+    bad[1_100_000] = "0 1 2";
+    bad[700_000] = "0 1 2 9";
+    let bad = bad.join("\n");
+    for threads in ["1", "2", "3"] {
+        assert_eq!(
+            error_of(bad.clone(), &["-j", threads]),
+            format!(
+                "line 700001: unknown item '9' (the deck from line 1 is {})",
+                lines.lines().next().unwrap()
+            )
+        );
+    }
+}
+
+#[test]
+fn a_file_reads_as_standard_input_does_and_the_command_repeats_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = shuffled_lines("fisher-yates", &["p", "q", "r"], 3_000, 61);
+    let file = write(dir.path(), "my samples.txt", &lines);
+    let output = shuffle_audit()
+        .args(["ingest", &file, "--json", "-"])
+        .output()
+        .unwrap();
+    let from_file: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (from_stdin, _) = ingest_json(lines, &[]);
+    assert_eq!(from_stdin["input"]["command"], "shuffle-audit ingest -");
+    assert_eq!(
+        from_file["results"][0]["permutations"],
+        from_stdin["results"][0]["permutations"]
+    );
+    assert_eq!(
+        from_file["input"]["command"],
+        format!("shuffle-audit ingest '{file}'")
+    );
+    assert_eq!(from_stdin["input"]["source"], "standard input");
+}
