@@ -371,3 +371,135 @@ expect = "biased"
     let p_of = |threads: &str| json_of_check(&path, &["-j", threads])["cases"][0]["first"]["tests"].clone();
     assert_eq!(p_of("1"), p_of("2"));
 }
+
+/// A naive swap of 3 cards written in awk: an outside program whose output `check` reads
+/// with `ingest`. `{seed}` and `{trials}` let a confirmation ask it for fresh samples.
+const AWK_NAIVE_SWAP: &str = "awk -v seed={seed} -v t={trials} 'BEGIN { srand(seed); \
+    for (s = 0; s < t; s++) { for (i = 0; i < 3; i++) a[i] = i; \
+    for (i = 0; i < 3; i++) { j = int(rand() * 3); x = a[i]; a[i] = a[j]; a[j] = x } \
+    print a[0], a[1], a[2] } }'";
+
+/// Durstenfeld's Fisher-Yates of 4 cards in awk, given as a program and its arguments
+/// (no shell), printing comma-separated lines.
+const AWK_FISHER_YATES: &str = r#"["awk", "-v", "seed={seed}", "-v", "t={trials}", "BEGIN { srand(seed); for (s = 0; s < t; s++) { for (i = 0; i < 4; i++) a[i] = i; for (i = 3; i > 0; i--) { j = int(rand() * (i + 1)); x = a[i]; a[i] = a[j]; a[j] = x } print a[0] \",\" a[1] \",\" a[2] \",\" a[3] } }"]"#;
+
+#[test]
+fn a_biased_external_command_fails_the_gate_and_a_fair_one_passes() {
+    // 100,000 naive swaps of 3 cards: the exact law (4/27 against 5/27) needs 5,222 shuffles
+    // to be caught at alpha 1e-6 with 99 % power, so 100,000 fail by hundreds of decades
+    // (p below 1e-250 with every awk tried). The awk Fisher-Yates' p depends on the awk's
+    // own rand() (mawk and gawk differ), so no single seed's p can be quoted; a fair
+    // program fails this gate only when two independent seeds both land below 1e-3 (the
+    // confirmation), about one run in a million.
+    let (_dir, path) = config(&format!(
+        r#"
+[[case]]
+name = "awk naive swap, claimed fair"
+command = "{naive}"
+trials = 100000
+expect = "fair"
+
+[[case]]
+name = "awk naive swap, known biased"
+command = "{naive}"
+trials = 100000
+expect = "biased"
+
+[[case]]
+name = "awk fisher-yates"
+command = {fisher_yates}
+trials = 100000
+expect = "fair"
+"#,
+        naive = AWK_NAIVE_SWAP.replace('\\', "\\\\").replace('"', "\\\""),
+        fisher_yates = AWK_FISHER_YATES,
+    ));
+    let output = check_with(&path).arg("--json").arg("-").assert().code(1);
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let cases = json["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0]["verdict"], "fail");
+    assert_eq!(cases[0]["as_expected"], false);
+    assert!(cases[0]["first"]["p_adjusted_min"].as_f64().unwrap() < 1e-100);
+    assert_eq!(cases[1]["verdict"], "fail");
+    assert_eq!(cases[1]["as_expected"], true);
+    assert_eq!(cases[2]["verdict"], "pass");
+    assert_eq!(cases[2]["as_expected"], true);
+    assert_eq!(json["all_as_expected"], false);
+
+    check_with(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "check FAILED: not as expected: awk naive swap, claimed fair",
+        ));
+}
+
+#[test]
+fn a_program_whose_output_is_malformed_makes_its_case_an_error() {
+    let (_dir, path) = config(
+        r#"
+[[case]]
+name = "short line"
+command = "echo 'A B C'; echo 'A B'"
+expect = "fair"
+"#,
+    );
+    check_with(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "case 'short line': the output of echo 'A B C'; echo 'A B': line 2: expected 3 items, found 2",
+        ));
+}
+
+#[test]
+fn without_a_seed_placeholder_a_suspicious_result_cannot_be_confirmed() {
+    // The very shuffles of the suspicious catalogue case above (fisher-yates, 4 cards,
+    // 2,400 shuffles, seed 19: one chunk, drawn from the chunk stream (19, 0)), written to a
+    // file by "another program". `ingest` must tally them exactly as `run` did, so the
+    // first verdict is the same suspicious one (adjusted p 2.0e-4); `cat FILE` has no
+    // `{seed}`, so a re-run would read the same samples: the result stays suspicious.
+    use shuffle_audit::SimulationSource;
+    use shuffle_audit::catalogue::{AlgorithmSpec, Workspace};
+    let fisher_yates = AlgorithmSpec::parse("fisher-yates")
+        .unwrap()
+        .algorithm
+        .as_permutation()
+        .unwrap();
+    let mut rng = SimulationSource::for_chunk(19, 0);
+    let mut workspace = Workspace::default();
+    let mut lines = String::new();
+    for _ in 0..2400 {
+        let mut deck: Vec<usize> = (0..4).collect();
+        fisher_yates.shuffle(&mut deck, &mut rng, &mut workspace);
+        let words: Vec<String> = deck.iter().map(|card| card.to_string()).collect();
+        lines.push_str(&words.join(" "));
+        lines.push('\n');
+    }
+    let (dir, path) = config("");
+    let samples = dir.path().join("samples.txt");
+    std::fs::write(&samples, lines).unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            "[[case]]\nname = \"recorded samples\"\ncommand = [\"cat\", {:?}]\nexpect = \"fair\"\n",
+            samples.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let output = check_with(&path).arg("--json").arg("-").assert().code(1);
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let case = &json["cases"][0];
+    assert_eq!(case["first"]["verdict"], "suspicious");
+    let p = case["first"]["p_adjusted_min"].as_f64().unwrap();
+    assert!((1.9e-4..2.1e-4).contains(&p), "the same p as `run` gets: {p}");
+    assert!(case["confirmation"].is_null());
+    assert_eq!(case["verdict"], "suspicious");
+    assert!(
+        case["unconfirmed_because"]
+            .as_str()
+            .is_some_and(|why| why.contains("{seed}")),
+        "{case}"
+    );
+}

@@ -21,6 +21,8 @@ use serde::Deserialize;
 
 use super::{CheckSettings, Findings, RunOutcome};
 use crate::error::{Error, Result};
+use crate::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
+use crate::simulate::NoProgress;
 
 /// The placeholder replaced by the run's seed.
 pub const SEED_PLACEHOLDER: &str = "{seed}";
@@ -162,6 +164,22 @@ impl CommandCase {
             })?;
         let stdout = child.stdout.take().expect("standard output is piped");
         let audited = ingest_output(stdout, &line.display(), &self.ingest, settings);
+        if matches!(audited, Ok(Err(_)) | Err(_)) {
+            // The audit stopped, perhaps before the end of the output. Its end of the pipe
+            // is closed, so a program still writing gets a broken pipe and ends; one that
+            // ignores that is killed after a grace period. A program that failed on its
+            // own comes first in the message, the audit's finding after it.
+            let failure = ended_with_failure(&mut child);
+            return audited.map(|outcome| {
+                outcome.map_err(|problem| match failure {
+                    Some(failure) => format!(
+                        "case '{case}': the command {failure}: {} (and its output: {problem})",
+                        line.display()
+                    ),
+                    None => format!("case '{case}': the output of {}: {problem}", line.display()),
+                })
+            });
+        }
         let status = child.wait().map_err(|error| {
             Error::Usage(format!(
                 "case '{case}': waiting for '{}': {error}",
@@ -179,31 +197,69 @@ impl CommandCase {
                 line.display()
             )));
         }
-        audited.map(Ok)
+        audited
     }
 }
 
-/// Audits a program's output with `ingest`.
+/// Waits a moment for a program whose output was abandoned and kills it if it is still
+/// running; `Some("exited with status 3")` when it ended on a failure of its own (not a
+/// broken pipe, not our kill).
+fn ended_with_failure(child: &mut std::process::Child) -> Option<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return status
+                    .code()
+                    .filter(|&code| code != 0)
+                    .map(|code| format!("exited with status {code}"));
+            }
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+}
+
+/// Audits a program's output with `ingest`, as `shuffle-audit ingest` would read it.
 ///
-/// TODO(integrator): the one placeholder of `check`. When `ingest` lands, replace the body
-/// with the call into it, roughly:
-/// `let report = crate::ingest::ingest(output, source, &IngestSettings { kind, k, deck,
-/// ordered, weights, threads: settings.threads, alpha: settings.alpha, .. },
-/// &crate::simulate::NoProgress)?;` and
-/// `Ok(Findings::from_tests(report.verdict(), report_tests))` (the tests of whichever
-/// analysis the report holds, so that the table and JSON get their p-values). Until then
-/// a command case whose program succeeds ends `check` with a one-line error (exit 2)
-/// rather than a verdict.
+/// `Ok(Err(..))` when the output is not a valid sample file (a malformed line, no
+/// samples): that is the case's failure, not a mistake in the suite.
 fn ingest_output(
     output: impl Read + Send,
     source: &str,
     options: &IngestOptions,
     settings: &CheckSettings,
-) -> Result<Findings> {
-    let _ = (output, options, settings);
-    Err(Error::Usage(format!(
-        "command cases need `ingest`, which this build does not have yet (command: {source})"
-    )))
+) -> Result<RunOutcome> {
+    let kind = match options.kind {
+        IngestKind::Permutations => SampleKind::Permutations,
+        IngestKind::Selections => SampleKind::Selections,
+        IngestKind::Stream => {
+            return Ok(Err(format!(
+                "{source}: --kind stream is not available in check yet"
+            )));
+        }
+    };
+    let deck = options.deck.as_deref().map(parse_deck).transpose()?;
+    let ingest_settings = IngestSettings {
+        kind,
+        k: options.k,
+        deck,
+        ordered: options.ordered,
+        skip_invalid: false,
+        threads: settings.threads,
+        alpha: settings.alpha,
+    };
+    match ingest(output, source, &ingest_settings, &NoProgress) {
+        Ok(report) => Ok(Ok(Findings::from_tests(report.verdict(), report.tests()))),
+        Err(Error::Input(problem)) => Ok(Err(problem)),
+        Err(error) => Err(error),
+    }
 }
 
 #[cfg(test)]

@@ -252,6 +252,9 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         if raw.trials == Some(0) {
             return Err(fail("field 'trials' must be at least 1".to_string()));
         }
+        if let Some(deck) = &raw.deck {
+            crate::ingest::parse_deck(deck).map_err(as_field)?;
+        }
         CaseKind::Command(CommandCase {
             line,
             trials: raw.trials,

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::analysis::{analyse_permutations, analyse_selections_with_order};
+use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order};
 use crate::catalogue::Expectation;
 use crate::error::{Error, Result};
 use crate::run::{
@@ -179,6 +179,15 @@ impl IngestReport {
         }
     }
 
+    /// Every test that was run or skipped, with its p-values.
+    pub fn tests(&self) -> &[TestReport] {
+        match (self.run.results.first(), self.run.sampler_results.first()) {
+            (Some(result), _) => &result.analysis.tests,
+            (None, Some(result)) => &result.analysis.tests,
+            (None, None) => &[],
+        }
+    }
+
     /// Samples read and tallied.
     pub fn samples(&self) -> u64 {
         self.run.settings.trials
@@ -192,12 +201,7 @@ impl IngestReport {
     /// The samples the tests that could not run would need, when some could not
     /// (an inconclusive verdict): the largest of their needs.
     pub fn samples_needed(&self) -> Option<u64> {
-        let tests = match (self.run.results.first(), self.run.sampler_results.first()) {
-            (Some(result), _) => &result.analysis.tests,
-            (None, Some(result)) => &result.analysis.tests,
-            (None, None) => return None,
-        };
-        tests
+        self.tests()
             .iter()
             .filter_map(|test| match test.outcome {
                 crate::analysis::TestOutcome::Fit(Fit::TooFewTrials { needed }) => Some(needed),

@@ -52,12 +52,13 @@ pub fn render(report: &CheckReport) -> String {
         .map(|result| result.case.name.as_str())
         .collect();
     text.push_str(&format!(
-        "\n{} cases, {} as expected, {} not; {} on {} threads, alpha {:e}\n",
-        report.results.len(),
+        "\n{}, {} as expected, {} not; {} on {} thread{}, alpha {:e}\n",
+        crate::output::text::counted(report.results.len() as u64, "case"),
         report.results.len() - wrong.len(),
         wrong.len(),
         seconds(report.elapsed.as_secs_f64()),
         report.settings.threads,
+        if report.settings.threads == 1 { "" } else { "s" },
         report.settings.alpha
     ));
     if wrong.is_empty() {
