@@ -229,7 +229,7 @@ fn selections_without_a_deck_take_the_items_seen_and_say_what_that_cannot_catch(
     assert_eq!(seen["input"]["deck_from"], "first appearance in the samples");
     // The deck in order of first appearance, given as --deck, reads the same tallies.
     let mut first_seen: Vec<&str> = Vec::new();
-    for token in fair.split(|c: char| c == ',' || c == '\n') {
+    for token in fair.split([',', '\n']) {
         if !token.is_empty() && !first_seen.contains(&token) {
             first_seen.push(token);
         }
