@@ -29,7 +29,7 @@ use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::simulate::{Progress, Shard};
 use shuffle_audit::stream::items::Items;
-use shuffle_audit::stream::{StreamSettings, run_streams};
+use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
 
 /// Finds out whether a shuffle is fair: runs it millions of times, tallies every outcome,
@@ -541,7 +541,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
-    deliver(
+    deliver_stream(
         Exports {
             json_to,
             csv_to,
@@ -551,10 +551,20 @@ fn stream_command(args: StreamArgs) -> Result<()> {
             .seed
             .is_none()
             .then(|| (report.seed, stream_text::reproduce_command(&report))),
-        || stream_text::render(&report),
-        |out| stream_json::write(&report, out),
-        |out| stream_csv::write(&report, out),
-        || report::stream_document(&report),
+        &report,
+    )
+}
+
+/// Prints a stream report (generated, or read by `ingest`) and writes its exports and
+/// report directory.
+fn deliver_stream(exports: Exports, os_seed: Option<(u64, String)>, report: &StreamReport) -> Result<()> {
+    deliver(
+        exports,
+        os_seed,
+        || stream_text::render(report),
+        |out| stream_json::write(report, out),
+        |out| stream_csv::write(report, out),
+        || report::stream_document(report),
     )
 }
 
@@ -622,22 +632,8 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         report_to,
     };
     match &ingested {
-        IngestReport::Samples(report) => deliver(
-            exports,
-            None,
-            || text::render(report),
-            |out| json::write(report, out),
-            |out| csv::write(report, out),
-            || report::run_document(report),
-        )?,
-        IngestReport::Stream(report) => deliver(
-            exports,
-            None,
-            || stream_text::render(report),
-            |out| stream_json::write(report, out),
-            |out| stream_csv::write(report, out),
-            || report::stream_document(report),
-        )?,
+        IngestReport::Samples(report) => deliver_run(exports, None, report)?,
+        IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
     }
     let verdict = ingested.verdict();
     let smallest = ingested

@@ -5,9 +5,8 @@
 mod binary;
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use binary::shuffle_audit;
+use binary::{shuffle_audit, write_file as write};
 use predicates::prelude::*;
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
@@ -51,12 +50,6 @@ fn sampled_lines(algorithm: &str, names: &[&str], k: usize, samples: usize, seed
         out.push('\n');
     }
     out
-}
-
-fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path.to_str().unwrap().to_string()
 }
 
 /// `ingest ARGS... --json -` on `input` (standard input), its JSON and exit status.

@@ -12,9 +12,8 @@
 mod binary;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use binary::shuffle_audit;
+use binary::{shuffle_audit, write_file as write};
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
@@ -45,12 +44,6 @@ fn lines_of(items: &[String], per_line: usize, separator: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path.to_str().unwrap().to_string()
 }
 
 /// `ingest --kind stream ARGS... --json -` on standard input: its JSON, exit status and
