@@ -653,7 +653,12 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
             _ => format!("fail{smallest}: the samples are not uniformly distributed"),
         }),
         Verdict::Inconclusive => Some(format!(
-            "inconclusive: too few samples ({}) for the tests to run; they need at least {}",
+            "inconclusive: too few {} ({}) for the tests to run; they need at least {}",
+            if settings.kind == SampleKind::Stream {
+                "items"
+            } else {
+                "samples"
+            },
             ingested.samples(),
             ingested.samples_needed().unwrap_or(0)
         )),
