@@ -29,7 +29,7 @@ use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::simulate::{Progress, Shard};
 use shuffle_audit::stream::items::Items;
-use shuffle_audit::stream::{StreamSettings, run_streams};
+use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
 
 /// Finds out whether a shuffle is fair: runs it millions of times, tallies every outcome,
@@ -172,15 +172,21 @@ struct IngestArgs {
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
     /// What each line holds: a whole deck in some order (`permutations`; the first line
-    /// fixes the deck), or k items of a deck (`selections`, with --deck).
+    /// fixes the deck), k items of a deck (`selections`, best with --deck), or items of
+    /// one long sequence, one or many per line (`stream`, best with --weights or --deck).
     #[arg(long, value_enum, default_value = "permutations")]
     kind: KindArg,
     /// Items per sample, for --kind selections (default: the first line's count).
     #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
     k: Option<usize>,
-    /// The deck, in card order, e.g. `--deck "A B C D E"` (required for selections).
+    /// The deck, in card order, e.g. `--deck "A B C D E"`; for a stream, its items, all
+    /// equally likely. Without it selections and streams take the tokens seen.
     #[arg(long, value_name = "ITEMS")]
     deck: Option<String>,
+    /// A stream's items and their intended weights, as `stream --items`:
+    /// `A:50,B:25,C:20,D:5`, a count of equal items `7` (named 1 to 7), or `boggle`.
+    #[arg(long, value_name = "SPEC", conflicts_with = "deck")]
+    weights: Option<String>,
     /// Selections whose order is promised to be random: test the order too.
     #[arg(long)]
     ordered: bool,
@@ -199,6 +205,7 @@ struct IngestArgs {
 enum KindArg {
     Permutations,
     Selections,
+    Stream,
 }
 
 #[derive(Args)]
@@ -534,7 +541,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     let report = run_streams(&specs, &settings, &progress)?;
     progress.finish();
 
-    deliver(
+    deliver_stream(
         Exports {
             json_to,
             csv_to,
@@ -544,27 +551,42 @@ fn stream_command(args: StreamArgs) -> Result<()> {
             .seed
             .is_none()
             .then(|| (report.seed, stream_text::reproduce_command(&report))),
-        || stream_text::render(&report),
-        |out| stream_json::write(&report, out),
-        |out| stream_csv::write(&report, out),
-        || report::stream_document(&report),
+        &report,
+    )
+}
+
+/// Prints a stream report (generated, or read by `ingest`) and writes its exports and
+/// report directory.
+fn deliver_stream(exports: Exports, os_seed: Option<(u64, String)>, report: &StreamReport) -> Result<()> {
+    deliver(
+        exports,
+        os_seed,
+        || stream_text::render(report),
+        |out| stream_json::write(report, out),
+        |out| stream_csv::write(report, out),
+        || report::stream_document(report),
     )
 }
 
 fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
-    use shuffle_audit::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
+    use shuffle_audit::ingest::{
+        IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights,
+    };
     use shuffle_audit::stats::Verdict;
     let (json_to, csv_to) = output_destinations(
         args.analysis.exports.json.as_deref(),
         args.analysis.exports.csv.as_deref(),
     )?;
+    let weights = args.weights.as_deref().map(parse_weights).transpose()?;
     let settings = IngestSettings {
         kind: match args.kind {
             KindArg::Permutations => SampleKind::Permutations,
             KindArg::Selections => SampleKind::Selections,
+            KindArg::Stream => SampleKind::Stream,
         },
         k: args.k,
         deck: args.deck.as_deref().map(parse_deck).transpose()?,
+        weights,
         ordered: args.ordered,
         skip_invalid: args.skip_invalid,
         threads: args.analysis.threads.unwrap_or_else(default_threads),
@@ -572,34 +594,37 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
     };
     check_exports(&json_to, &csv_to)?;
     let report_to = checked_report_directory(args.analysis.exports.report.as_deref(), [&json_to, &csv_to])?;
-    let (input, source, size): (Box<dyn std::io::Read + Send>, String, Option<u64>) = if args.file == "-" {
-        (Box::new(std::io::stdin()), "standard input".to_string(), None)
+    let (input, source, size) = if args.file == "-" {
+        (
+            Input::reader(std::io::stdin()),
+            "standard input".to_string(),
+            None,
+        )
     } else {
         let file = std::fs::File::open(&args.file)
             .map_err(|error| Error::Input(format!("cannot open {}: {error}", args.file)))?;
         let size = file.metadata().ok().map(|metadata| metadata.len());
-        (Box::new(file), args.file.clone(), size)
+        (Input::File(file), args.file.clone(), size)
     };
-    let mut progress = TerminalProgress::new(size, "bytes");
+    // The tokens seen are found by a first pass over the whole input: the bar counts both.
+    let passes = if settings.items_from_input() { 2 } else { 1 };
+    let mut progress = TerminalProgress::new(size.map(|size| size * passes), "bytes");
     let mut ingested = ingest(input, &source, &settings, &progress)?;
     progress.finish();
-    if let Some(input) = &mut ingested.run.input {
-        // The library names the source for people; the command names it as typed.
-        input.command = settings.command(&args.file);
+    // The library names the source for people; the command names it as typed.
+    ingested.input_mut().command = settings.command(&args.file);
+    for note in ingested.notes() {
+        eprintln!("shuffle-audit: note: {note}");
     }
-    let report = &ingested.run;
-    deliver(
-        Exports {
-            json_to,
-            csv_to,
-            report_to,
-        },
-        None,
-        || text::render(report),
-        |out| json::write(report, out),
-        |out| csv::write(report, out),
-        || report::run_document(report),
-    )?;
+    let exports = Exports {
+        json_to,
+        csv_to,
+        report_to,
+    };
+    match &ingested {
+        IngestReport::Samples(report) => deliver_run(exports, None, report)?,
+        IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
+    }
     let verdict = ingested.verdict();
     let smallest = ingested
         .smallest_p_adjusted()
@@ -611,11 +636,19 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
             "suspicious{smallest}: not proven biased, but not shown fair either; read more samples, \
              or pass --allow-suspicious"
         )),
-        Verdict::Fail => Some(format!(
-            "fail{smallest}: the samples are not uniformly distributed"
-        )),
+        Verdict::Fail => Some(match settings.kind {
+            SampleKind::Stream => format!(
+                "fail{smallest}: the stream does not behave as independent draws with the items' weights"
+            ),
+            _ => format!("fail{smallest}: the samples are not uniformly distributed"),
+        }),
         Verdict::Inconclusive => Some(format!(
-            "inconclusive: too few samples ({}) for the tests to run; they need at least {}",
+            "inconclusive: too few {} ({}) for the tests to run; they need at least {}",
+            if settings.kind == SampleKind::Stream {
+                "items"
+            } else {
+                "samples"
+            },
             ingested.samples(),
             ingested.samples_needed().unwrap_or(0)
         )),

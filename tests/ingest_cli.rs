@@ -5,9 +5,8 @@
 mod binary;
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use binary::shuffle_audit;
+use binary::{shuffle_audit, write_file as write};
 use predicates::prelude::*;
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
@@ -51,12 +50,6 @@ fn sampled_lines(algorithm: &str, names: &[&str], k: usize, samples: usize, seed
         out.push('\n');
     }
     out
-}
-
-fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path.to_str().unwrap().to_string()
 }
 
 /// `ingest ARGS... --json -` on `input` (standard input), its JSON and exit status.
@@ -211,6 +204,46 @@ fn selections_pass_when_fair_and_fail_when_biased() {
 }
 
 #[test]
+fn selections_without_a_deck_take_the_items_seen_and_say_what_that_cannot_catch() {
+    let items = ["a", "b", "c", "d", "e", "f"];
+    // 60,000 fair picks of 3 of 6, as above: about 3,000 per subset.
+    let fair = sampled_lines("partial-fisher-yates", &items, 3, 60_000, 21);
+    let output = shuffle_audit()
+        .args(["ingest", "--kind", "selections", "--json", "-"])
+        .write_stdin(fair.clone())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let note = "the deck is the 6 items seen in the samples; an item the sampler never picks cannot be missed \
+                this way: give --deck to test for it";
+    assert!(String::from_utf8_lossy(&output.stderr).contains(note));
+    assert_eq!(seen["notes"][0], note);
+    assert_eq!(seen["input"]["deck_from"], "first appearance in the samples");
+    // The deck in order of first appearance, given as --deck, reads the same tallies.
+    let mut first_seen: Vec<&str> = Vec::new();
+    for token in fair.split([',', '\n']) {
+        if !token.is_empty() && !first_seen.contains(&token) {
+            first_seen.push(token);
+        }
+    }
+    assert_eq!(seen["results"][0]["labels"], serde_json::json!(first_seen));
+    let deck = first_seen.join(" ");
+    let (declared, _) = ingest_json(fair.clone(), &["--kind", "selections", "--deck", &deck]);
+    assert_eq!(seen["results"][0]["subsets"], declared["results"][0]["subsets"]);
+    assert_eq!(seen["results"][0]["tests"], declared["results"][0]["tests"]);
+    // bag-pick-c never picks a, e or f: without --deck they are not items at all and its
+    // three picks are one subset of three, which no test can fault; --deck catches it.
+    let stuck = sampled_lines("bag-pick-c", &items, 3, 1_000, 23);
+    assert_eq!(
+        error_of(stuck.clone(), &["--kind", "selections"]),
+        "line 1: a sample of 3 of 3 items: k must be between 1 and n-1 (picking none or all has only one subset)"
+    );
+    let (_, status) = ingest_json(stuck, &["--kind", "selections", "--deck", "a b c d e f"]);
+    assert_eq!(status, 1);
+}
+
+#[test]
 fn every_malformed_line_is_named_by_its_number() {
     let head = "# a comment\nA B C D\n\nB A D C\n";
     let cases: [(&str, &[&str], &str); 8] = [
@@ -280,7 +313,11 @@ fn the_deck_line_and_the_input_as_a_whole_are_checked() {
         error_of("A B C\n", &["--kind", "selections", "--deck", "A B C"]),
         "line 1: a sample of 3 of 3 items: k must be between 1 and n-1 (picking none or all has only one subset)"
     );
-    assert!(error_of("A B\n", &["--kind", "selections"]).starts_with("--kind selections needs --deck"));
+    // Without --deck the deck is the items seen: two items picked two at a time is no choice.
+    assert_eq!(
+        error_of("A B\nB A\n", &["--kind", "selections"]),
+        "line 1: a sample of 2 of 2 items: k must be between 1 and n-1 (picking none or all has only one subset)"
+    );
     assert_eq!(
         error_of("A B\n", &["--k", "2"]),
         "--k applies to --kind selections"

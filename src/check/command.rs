@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::{CheckSettings, Findings, RunOutcome};
 use crate::error::{Error, Result};
-use crate::ingest::{IngestSettings, SampleKind, ingest, parse_deck};
+use crate::ingest::{IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights};
 use crate::simulate::NoProgress;
 
 /// The placeholder replaced by the run's seed.
@@ -231,7 +231,7 @@ fn ended_with_failure(child: &mut std::process::Child) -> Option<String> {
 /// `Ok(Err(..))` when the output is not a valid sample file (a malformed line, no
 /// samples): that is the case's failure, not a mistake in the suite.
 fn ingest_output(
-    output: impl Read + Send,
+    output: impl Read + Send + 'static,
     source: &str,
     options: &IngestOptions,
     settings: &CheckSettings,
@@ -239,23 +239,20 @@ fn ingest_output(
     let kind = match options.kind {
         IngestKind::Permutations => SampleKind::Permutations,
         IngestKind::Selections => SampleKind::Selections,
-        IngestKind::Stream => {
-            return Ok(Err(format!(
-                "{source}: --kind stream is not available in check yet"
-            )));
-        }
+        IngestKind::Stream => SampleKind::Stream,
     };
     let deck = options.deck.as_deref().map(parse_deck).transpose()?;
     let ingest_settings = IngestSettings {
         kind,
         k: options.k,
         deck,
+        weights: options.weights.as_deref().map(parse_weights).transpose()?,
         ordered: options.ordered,
         skip_invalid: false,
         threads: settings.threads,
         alpha: settings.alpha,
     };
-    match ingest(output, source, &ingest_settings, &NoProgress) {
+    match ingest(Input::reader(output), source, &ingest_settings, &NoProgress) {
         Ok(report) => Ok(Ok(Findings::from_tests(report.verdict(), report.tests()))),
         Err(Error::Input(problem)) => Ok(Err(problem)),
         Err(error) => Err(error),

@@ -255,6 +255,9 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         if let Some(deck) = &raw.deck {
             crate::ingest::parse_deck(deck).map_err(as_field)?;
         }
+        if let Some(weights) = &raw.weights {
+            crate::ingest::parse_weights(weights).map_err(as_field)?;
+        }
         CaseKind::Command(CommandCase {
             line,
             trials: raw.trials,

@@ -27,6 +27,8 @@ pub struct Deck {
     lookup: Lookup,
     /// Where the deck came from, for messages: `line 1`, `--deck`.
     pub from: String,
+    /// The items of a stream rather than the cards of a deck (said so in messages).
+    items: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -70,7 +72,17 @@ impl Deck {
                     .collect(),
             )
         };
-        Ok(Self { names, lookup, from })
+        Ok(Self {
+            names,
+            lookup,
+            from,
+            items: false,
+        })
+    }
+
+    /// The same tokens as a stream's items: messages say `the items from --weights are`.
+    pub fn as_items(self) -> Self {
+        Self { items: true, ..self }
     }
 
     /// The number of cards.
@@ -119,7 +131,12 @@ impl Deck {
         } else {
             String::new()
         };
-        format!("the deck from {} is {}{rest}", self.from, shown.join(" "))
+        let (what, are) = if self.items {
+            ("items", "are")
+        } else {
+            ("deck", "is")
+        };
+        format!("the {what} from {} {are} {}{rest}", self.from, shown.join(" "))
     }
 }
 

@@ -5,7 +5,10 @@
 //! commas (`0 1 2`, `A,B,C`, `♠K ♥3`); blank lines and lines starting with `#` are
 //! skipped. For `permutations` the first line fixes the deck (its order numbers the
 //! cards) and every line must hold the same items in some order; for `selections` each
-//! line holds `k` distinct items of the deck given with `--deck`.
+//! line holds `k` distinct items of the deck given with `--deck` (or, without it, of the
+//! items seen in the whole input, found by a first pass: [`input`]); for `stream` the
+//! whole input is one sequence of items, one or many per line, tested as `stream` tests
+//! an i.i.d. generator (`stream` in this module).
 //!
 //! Reading is streamed: blocks of whole lines ([`lines`]) are parsed and tallied in
 //! parallel, a few at a time, so memory does not grow with the input; tallies are sums, so
@@ -13,11 +16,14 @@
 //! so that an error names the input's first bad line ([`samples`]). The tallies then go
 //! through the same analysis as `run`'s, and the report is a [`RunReport`] whose cards are
 //! named by their tokens, so that every renderer (text, JSON, CSV, the HTML report) shows
-//! the input's own names.
+//! the input's own names; a stream's report is a [`StreamReport`] of one stream.
 
 pub mod deck;
+pub mod input;
 pub mod lines;
 pub mod samples;
+mod seen;
+mod stream;
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -25,7 +31,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order};
+use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
 use crate::catalogue::Expectation;
 use crate::error::{Error, Result};
 use crate::run::{
@@ -34,13 +40,17 @@ use crate::run::{
 };
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
+use crate::stream::StreamReport;
+use crate::stream::items::{Items, MAX_ITEMS};
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
 use crate::tally::{PermutationRecorder, SelectionRecorder, TallyOptions};
 
 use deck::Deck;
+pub use input::Input;
 use lines::{Block, BlockReader, is_skipped, line_count};
 use samples::{BlockOutcome, Problem, REASONS, parse_block};
+use seen::SeenTokens;
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
@@ -51,8 +61,11 @@ const BLOCKS_PER_THREAD: usize = 2;
 pub enum SampleKind {
     /// A whole deck in some order (the first line's items).
     Permutations,
-    /// `k` distinct items of a deck (`--deck`), a sampler's pick.
+    /// `k` distinct items of a deck (`--deck`, or the tokens seen), a sampler's pick.
     Selections,
+    /// One sequence of items across all lines (one or many per line), from a generator
+    /// that should pick each item independently with its weight.
+    Stream,
 }
 
 /// What the user asked for.
@@ -62,9 +75,12 @@ pub struct IngestSettings {
     pub kind: SampleKind,
     /// Items per selection; `None` takes the first line's count.
     pub k: Option<usize>,
-    /// The deck's names in card order (`--deck`); for permutations `None` takes the first
-    /// line, for selections it is required.
+    /// The deck's names in card order (`--deck`); `None` takes the first line for
+    /// permutations, and the tokens seen in the whole input for selections and streams.
     pub deck: Option<Vec<String>>,
+    /// A stream's items with their intended weights (`--weights`, as `stream --items`);
+    /// instead of `deck`, which gives equal weights.
+    pub weights: Option<Items>,
     /// Selections whose order is promised to be random, and tested.
     pub ordered: bool,
     /// Count and skip malformed lines instead of stopping at the first.
@@ -79,8 +95,13 @@ impl IngestSettings {
     /// The command that reads `source` the same way.
     pub fn command(&self, source: &str) -> String {
         let mut command = format!("shuffle-audit ingest {}", shell_word(source));
-        if self.kind == SampleKind::Selections {
-            command.push_str(" --kind selections");
+        match self.kind {
+            SampleKind::Permutations => {}
+            SampleKind::Selections => command.push_str(" --kind selections"),
+            SampleKind::Stream => command.push_str(" --kind stream"),
+        }
+        if let Some(weights) = &self.weights {
+            command.push_str(&format!(" --weights {}", shell_word(&weights.spec)));
         }
         if let Some(k) = self.k {
             command.push_str(&format!(" --k {k}"));
@@ -116,27 +137,58 @@ impl IngestSettings {
                 ),
             });
         }
-        if self.kind == SampleKind::Permutations {
-            let refused = |option| {
-                Err(Error::BadOption {
-                    option,
-                    problem: "applies to --kind selections".to_string(),
-                })
-            };
+        let refused = |option, kind| {
+            Err(Error::BadOption {
+                option,
+                problem: format!("applies to --kind {kind}"),
+            })
+        };
+        if self.kind != SampleKind::Selections {
             if self.k.is_some() {
-                return refused("--k");
+                return refused("--k", "selections");
             }
             if self.ordered {
-                return refused("--ordered");
+                return refused("--ordered", "selections");
             }
-        } else if self.deck.is_none() {
-            return Err(Error::Usage(
-                "--kind selections needs --deck (the items a sample picks from, e.g. --deck \"A B C D E\"): \
-                 an item that is never picked would not show up in the samples"
-                    .to_string(),
-            ));
+        }
+        if self.kind == SampleKind::Stream {
+            if self.deck.is_some() && self.weights.is_some() {
+                return Err(Error::Usage(
+                    "give the stream's items either with --deck (equal weights) or with --weights, not both"
+                        .to_string(),
+                ));
+            }
+            if let Some(deck) = &self.deck
+                && deck.len() > MAX_ITEMS
+            {
+                return Err(Error::BadOption {
+                    option: "--deck",
+                    problem: format!("names {} items; a stream has at most {MAX_ITEMS}", deck.len()),
+                });
+            }
+        } else if self.weights.is_some() {
+            return refused("--weights", "stream");
         }
         Thresholds::new(self.alpha)
+    }
+
+    /// Whether the items are the tokens seen, which takes two passes over the input.
+    pub fn items_from_input(&self) -> bool {
+        self.kind != SampleKind::Permutations && self.deck.is_none() && self.weights.is_none()
+    }
+}
+
+/// The note that says what items taken from the input cannot show.
+fn seen_items_note(count: usize, kind: SampleKind) -> String {
+    match kind {
+        SampleKind::Stream => format!(
+            "the items are the {count} seen in the stream; an item that never comes out cannot be missed this \
+             way: give --deck or --weights to test for it"
+        ),
+        _ => format!(
+            "the deck is the {count} items seen in the samples; an item the sampler never picks cannot be \
+             missed this way: give --deck to test for it"
+        ),
     }
 }
 
@@ -153,49 +205,95 @@ pub fn parse_deck(text: &str) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// `--weights SPEC` as a stream's items, in `stream --items` syntax (`A:50,B:25`, `7`,
+/// `boggle`); errors name `--weights`.
+pub fn parse_weights(spec: &str) -> Result<Items> {
+    Items::parse(spec).map_err(|error| match error {
+        Error::BadOption { problem, .. } => Error::BadOption {
+            option: "--weights",
+            problem,
+        },
+        other => other,
+    })
+}
+
 /// A finished ingest: the report every renderer takes, and the figures a gate reads.
 #[derive(Clone, Debug)]
-pub struct IngestReport {
-    /// The tallies and findings, shaped as a `run`'s (one result, named after the input).
-    pub run: RunReport,
+pub enum IngestReport {
+    /// Permutations or selections, shaped as a `run`'s report (one result, named after
+    /// the input).
+    Samples(RunReport),
+    /// A stream, shaped as a `stream` run's report (one stream, named after the input).
+    Stream(StreamReport),
 }
 
 impl IngestReport {
     /// The graded verdict.
     pub fn verdict(&self) -> Verdict {
-        match (self.run.results.first(), self.run.sampler_results.first()) {
-            (Some(result), _) => result.analysis.verdict,
-            (None, Some(result)) => result.analysis.verdict,
-            (None, None) => unreachable!("an ingest report holds one result"),
+        match self {
+            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
+                (Some(result), _) => result.analysis.verdict,
+                (None, Some(result)) => result.analysis.verdict,
+                (None, None) => unreachable!("an ingest report holds one result"),
+            },
+            IngestReport::Stream(stream) => stream.results[0].analysis.verdict,
         }
     }
 
     /// The smallest Holm-adjusted p-value, the one the verdict is read from.
     pub fn smallest_p_adjusted(&self) -> Option<PValue> {
-        match (self.run.results.first(), self.run.sampler_results.first()) {
-            (Some(result), _) => result.analysis.smallest_p_adjusted(),
-            (None, Some(result)) => result.analysis.smallest_p_adjusted(),
-            (None, None) => None,
-        }
+        smallest_p_adjusted(self.tests())
     }
 
-    /// Every test that was run or skipped, with its p-values.
-    pub fn tests(&self) -> &[TestReport] {
-        match (self.run.results.first(), self.run.sampler_results.first()) {
-            (Some(result), _) => &result.analysis.tests,
-            (None, Some(result)) => &result.analysis.tests,
-            (None, None) => &[],
-        }
-    }
-
-    /// Samples read and tallied.
+    /// Samples read and tallied (for a stream, its items).
     pub fn samples(&self) -> u64 {
-        self.run.settings.trials
+        match self {
+            IngestReport::Samples(run) => run.settings.trials,
+            IngestReport::Stream(stream) => stream.settings.length,
+        }
+    }
+
+    /// What was read.
+    pub fn input(&self) -> &SampleInput {
+        let input = match self {
+            IngestReport::Samples(run) => &run.input,
+            IngestReport::Stream(stream) => &stream.input,
+        };
+        input.as_ref().expect("an ingest report says what it read")
+    }
+
+    /// What was read, to be amended (the command as the user typed it).
+    pub fn input_mut(&mut self) -> &mut SampleInput {
+        let input = match self {
+            IngestReport::Samples(run) => &mut run.input,
+            IngestReport::Stream(stream) => &mut stream.input,
+        };
+        input.as_mut().expect("an ingest report says what it read")
+    }
+
+    /// Notes on what the findings cannot show.
+    pub fn notes(&self) -> &[String] {
+        match self {
+            IngestReport::Samples(run) => &run.notes,
+            IngestReport::Stream(stream) => &stream.notes,
+        }
     }
 
     /// Malformed lines skipped (`--skip-invalid`).
     pub fn skipped(&self) -> u64 {
-        self.run.input.as_ref().map_or(0, SampleInput::skipped_total)
+        self.input().skipped_total()
+    }
+
+    /// The tests that ran, with their p-values.
+    pub fn tests(&self) -> &[TestReport] {
+        match self {
+            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
+                (Some(result), _) => &result.analysis.tests,
+                (None, Some(result)) => &result.analysis.tests,
+                (None, None) => &[],
+            },
+            IngestReport::Stream(stream) => &stream.results[0].analysis.tests,
+        }
     }
 
     /// The samples the tests that could not run would need, when some could not
@@ -227,16 +325,17 @@ impl Recorder {
 
     fn footprint(kind: SampleKind, n: usize, k: usize, ordered: bool) -> u64 {
         match kind {
-            SampleKind::Permutations => PermutationRecorder::footprint(n, TallyOptions::default()),
             SampleKind::Selections => SelectionRecorder::footprint(n, k, ordered),
+            _ => PermutationRecorder::footprint(n, TallyOptions::default()),
         }
     }
 }
 
 /// Reads every sample of `input` (named `source_name` in reports and messages), tallies
-/// and tests them. `progress` is told the bytes read.
+/// and tests them. `progress` is told the bytes read (twice over when the items are the
+/// tokens seen: [`IngestSettings::items_from_input`]).
 pub fn ingest(
-    input: impl std::io::Read + Send,
+    input: Input,
     source_name: &str,
     settings: &IngestSettings,
     progress: &dyn Progress,
@@ -244,13 +343,63 @@ pub fn ingest(
     let thresholds = settings.validate()?;
     let started = Instant::now();
     let read_error = |error: std::io::Error| Error::Input(format!("cannot read {source_name}: {error}"));
-    let mut reader = BlockReader::new(input);
-    let mut lines_read = 0u64;
-    let (deck, k, first_blocks) =
-        find_deck(&mut reader, settings, &mut lines_read).map_err(|error| match error {
-            DeckError::Read(error) => read_error(error),
-            DeckError::Input(message) => Error::Input(message),
+    let (input, seen) = if settings.items_from_input() {
+        let selections = settings.kind == SampleKind::Selections;
+        let most = if selections { MAX_N } else { MAX_ITEMS };
+        let mut pass = SeenTokens::new(selections, settings.k, settings.skip_invalid, most);
+        let file = input.read_twice(read_error, |block| {
+            progress.advance(block.bytes.len() as u64);
+            pass.read(block).map_err(Error::Input)
         })?;
+        (Input::File(file), Some(pass))
+    } else {
+        (input, None)
+    };
+    let seen_items = seen.as_ref().map(|seen| seen.names.len());
+    let notes: Vec<String> = seen_items
+        .map(|count| seen_items_note(count, settings.kind))
+        .into_iter()
+        .collect();
+    if settings.kind == SampleKind::Stream {
+        let items = match (&settings.weights, &settings.deck, &seen) {
+            (Some(weights), _, _) => (weights.clone(), "--weights"),
+            (None, Some(deck), _) => (equal_items(deck, "--deck")?, "--deck"),
+            (None, None, Some(seen)) => (
+                equal_items(&seen.names, "the input").map_err(|_| {
+                    Error::Input(match seen.names.as_slice() {
+                        [] => format!("no items in {source_name}: every line is blank or a comment"),
+                        [only] => format!(
+                            "{source_name} holds only one distinct item ('{only}'): name the others with \
+                             --deck or --weights"
+                        ),
+                        _ => unreachable!("two or more valid names make items"),
+                    })
+                })?,
+                "first appearance in the input",
+            ),
+            (None, None, None) => unreachable!("items come from the options or the input"),
+        };
+        let report = stream::ingest_stream(input, source_name, settings, items, &thresholds, progress)?;
+        return Ok(IngestReport::Stream(StreamReport { notes, ..report }));
+    }
+    let mut samples_settings = settings.clone();
+    if let Some(seen) = &seen {
+        samples_settings.deck = Some(seen.names.clone());
+        samples_settings.k = seen.k;
+    }
+    let settings_used = &samples_settings;
+    let mut reader = BlockReader::new(input);
+    let mut lines_before = 0u64;
+    let (deck, k, first_blocks) = find_deck(
+        &mut reader,
+        settings_used,
+        &mut lines_before,
+        settings.deck.is_some(),
+    )
+    .map_err(|error| match error {
+        DeckError::Read(error) => read_error(error),
+        DeckError::Input(message) => Error::Input(message),
+    })?;
     let deck = match deck {
         Some(deck) => deck,
         None => {
@@ -270,77 +419,35 @@ pub fn ingest(
     let recorders: Vec<Mutex<Recorder>> = (0..engine.threads())
         .map(|_| {
             Mutex::new(match settings.kind {
-                SampleKind::Permutations => {
-                    Recorder::Permutations(PermutationRecorder::new(n, TallyOptions::default()))
-                }
                 SampleKind::Selections => {
                     Recorder::Selections(SelectionRecorder::new(n, k, settings.ordered))
                 }
+                _ => Recorder::Permutations(PermutationRecorder::new(n, TallyOptions::default())),
             })
         })
         .collect();
 
-    let mut samples = 0u64;
-    let mut skipped = [(0u64, 0u64); REASONS.len()];
-    let mut pending = first_blocks;
-    let batch_size = engine.threads() * BLOCKS_PER_THREAD;
-    loop {
-        while pending.len() < batch_size
-            && !pending
-                .last()
-                .is_some_and(|block: &Block| block.long_line_follows)
-        {
-            match reader.next_block().map_err(read_error)? {
-                Some(block) => pending.push(block),
-                None => break,
-            }
-        }
-        if pending.is_empty() {
-            break;
-        }
-        let batch = std::mem::take(&mut pending);
-        let outcomes: Vec<BlockOutcome> = engine.install(|| {
-            batch
-                .par_iter()
-                .map(|block| {
-                    let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
-                    let mut recorder = recorders[worker].lock().expect("a worker does not panic");
-                    let outcome = parse_block(&block.bytes, &deck, k, settings.skip_invalid, |cards| {
-                        recorder.record(cards)
-                    });
-                    progress.advance(block.bytes.len() as u64);
-                    outcome
-                })
-                .collect()
-        });
-        for (block, outcome) in batch.iter().zip(&outcomes) {
-            if let Some((line, problem)) = &outcome.stop {
-                return Err(line_error(lines_read + line, problem, &deck));
-            }
-            for (total, &(count, first)) in skipped.iter_mut().zip(&outcome.skipped) {
-                if count > 0 && total.0 == 0 {
-                    total.1 = lines_read + first;
-                }
-                total.0 += count;
-            }
-            samples += outcome.samples;
-            lines_read += outcome.lines;
-            if block.long_line_follows {
-                return Err(line_error(lines_read + 1, &Problem::TooLong, &deck));
-            }
-        }
-    }
-
-    let skipped: Vec<SkippedLines> = REASONS
-        .iter()
-        .zip(skipped)
-        .filter(|(_, (count, _))| *count > 0)
-        .map(|(&reason, (count, first_line))| SkippedLines {
-            reason,
-            count,
-            first_line,
-        })
-        .collect();
+    let read = read_blocks(
+        &mut reader,
+        first_blocks,
+        lines_before,
+        &engine,
+        progress,
+        source_name,
+        &deck,
+        |block| {
+            let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
+            let mut recorder = recorders[worker].lock().expect("a worker does not panic");
+            let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
+                recorder.record(cards)
+            });
+            (outcome, ())
+        },
+        |()| {},
+    )?;
+    let samples = read.tallied;
+    let lines_read = read.lines;
+    let skipped = read.skipped;
     if samples == 0 {
         let total: u64 = skipped.iter().map(|skipped| skipped.count).sum();
         return Err(Error::Input(format!(
@@ -364,7 +471,7 @@ pub fn ingest(
         .into_iter()
         .map(|recorder| recorder.into_inner().expect("a worker does not panic"));
     let first = recorders.next().expect("an engine has at least one worker");
-    let (results, sampler_results, notes) = match first {
+    let (results, sampler_results, size_notes) = match first {
         Recorder::Permutations(mut tally) => {
             for other in recorders {
                 if let Recorder::Permutations(other) = other {
@@ -432,7 +539,7 @@ pub fn ingest(
             (Vec::new(), vec![result], notes)
         }
     };
-    let settings_used = RunSettings {
+    let run_settings = RunSettings {
         n,
         k: (settings.kind == SampleKind::Selections).then_some(k),
         trials: samples,
@@ -441,28 +548,122 @@ pub fn ingest(
         alpha: settings.alpha,
         shard: None,
     };
-    Ok(IngestReport {
-        run: RunReport {
-            settings: settings_used,
-            seed: 0,
-            seed_origin: SeedOrigin::Given,
-            threads: engine.threads(),
-            elapsed: started.elapsed(),
-            results,
-            sampler_results,
-            notes,
-            input: Some(SampleInput {
-                source: source_name.to_string(),
-                lines: lines_read,
-                skipped,
-                command: settings.command(source_name),
-                deck_from: if settings.deck.is_some() {
-                    "--deck"
-                } else {
-                    "the first line"
-                },
-            }),
-        },
+    Ok(IngestReport::Samples(RunReport {
+        settings: run_settings,
+        seed: 0,
+        seed_origin: SeedOrigin::Given,
+        threads: engine.threads(),
+        elapsed: started.elapsed(),
+        results,
+        sampler_results,
+        notes: notes.into_iter().chain(size_notes).collect(),
+        input: Some(SampleInput {
+            source: source_name.to_string(),
+            lines: lines_read,
+            skipped,
+            command: settings.command(source_name),
+            deck_from: match (&settings.deck, &seen) {
+                (Some(_), _) => "--deck",
+                (None, Some(_)) => "first appearance in the samples",
+                (None, None) => "the first line",
+            },
+        }),
+    }))
+}
+
+/// Equal weights for `names`, a failure blamed on `from`.
+fn equal_items(names: &[String], from: &'static str) -> Result<Items> {
+    Items::equal(names).map_err(|problem| Error::Input(format!("{from} {problem}")))
+}
+
+/// What [`read_blocks`] read.
+struct BlocksRead {
+    /// Lines read, blank lines and comments included (the lines before it too).
+    lines: u64,
+    /// Samples (or for a stream, lines with items) tallied.
+    tallied: u64,
+    /// Lines skipped as malformed, by reason.
+    skipped: Vec<SkippedLines>,
+}
+
+/// Reads the blocks of `reader` after `first` (which follow `lines_before` lines), a batch
+/// at a time: `parse` reads each block of a batch in parallel, then `take` is handed each
+/// block's result in input order. Stops at the input's first bad line (one that is not
+/// skipped), named by its number.
+#[allow(clippy::too_many_arguments)]
+fn read_blocks<T: Send>(
+    reader: &mut BlockReader<impl std::io::Read>,
+    first: Vec<Block>,
+    lines_before: u64,
+    engine: &Engine,
+    progress: &dyn Progress,
+    source_name: &str,
+    deck: &Deck,
+    parse: impl Fn(&[u8]) -> (BlockOutcome, T) + Sync,
+    mut take: impl FnMut(T),
+) -> Result<BlocksRead> {
+    let read_error = |error: std::io::Error| Error::Input(format!("cannot read {source_name}: {error}"));
+    let mut lines_read = lines_before;
+    let mut tallied = 0u64;
+    let mut skipped = [(0u64, 0u64); REASONS.len()];
+    let mut pending = first;
+    let batch_size = engine.threads() * BLOCKS_PER_THREAD;
+    loop {
+        while pending.len() < batch_size
+            && !pending
+                .last()
+                .is_some_and(|block: &Block| block.long_line_follows)
+        {
+            match reader.next_block().map_err(read_error)? {
+                Some(block) => pending.push(block),
+                None => break,
+            }
+        }
+        if pending.is_empty() {
+            break;
+        }
+        let batch = std::mem::take(&mut pending);
+        let outcomes: Vec<(BlockOutcome, T)> = engine.install(|| {
+            batch
+                .par_iter()
+                .map(|block| {
+                    let parsed = parse(&block.bytes);
+                    progress.advance(block.bytes.len() as u64);
+                    parsed
+                })
+                .collect()
+        });
+        for (block, (outcome, parsed)) in batch.iter().zip(outcomes) {
+            if let Some((line, problem)) = &outcome.stop {
+                return Err(line_error(lines_read + line, problem, deck));
+            }
+            for (total, &(count, first)) in skipped.iter_mut().zip(&outcome.skipped) {
+                if count > 0 && total.0 == 0 {
+                    total.1 = lines_read + first;
+                }
+                total.0 += count;
+            }
+            tallied += outcome.samples;
+            lines_read += outcome.lines;
+            take(parsed);
+            if block.long_line_follows {
+                return Err(line_error(lines_read + 1, &Problem::TooLong, deck));
+            }
+        }
+    }
+    Ok(BlocksRead {
+        lines: lines_read,
+        tallied,
+        skipped: REASONS
+            .iter()
+            .zip(skipped)
+            .filter(|(_, (count, _))| *count > 0)
+            .map(|(&reason, (count, first_line))| SkippedLines {
+                reason,
+                count,
+                first_line,
+            })
+            .collect(),
     })
 }
 
@@ -478,18 +679,21 @@ enum DeckError {
 
 /// The deck and the number of items per sample, with the blocks read to find them
 /// (`None` when the input holds no sample). `lines_read` counts the lines of blocks
-/// that held no sample, which are dropped.
+/// that held no sample, which are dropped. `settings.deck` is `--deck` when
+/// `deck_given`, otherwise the tokens seen in the samples.
 fn find_deck(
     reader: &mut BlockReader<impl std::io::Read>,
     settings: &IngestSettings,
     lines_read: &mut u64,
+    deck_given: bool,
 ) -> Result<(Option<Deck>, usize, Vec<Block>), DeckError> {
+    let from = if deck_given { "--deck" } else { "the samples" };
     let mut from_option = match &settings.deck {
         Some(names) => {
             let tokens: Vec<&[u8]> = names.iter().map(|name| name.as_bytes()).collect();
             Some(
-                Deck::new(&tokens, "--deck".to_string())
-                    .map_err(|problem| DeckError::Input(format!("--deck {problem}")))?,
+                Deck::new(&tokens, from.to_string())
+                    .map_err(|problem| DeckError::Input(format!("{from} {problem}")))?,
             )
         }
         None => None,
@@ -524,16 +728,16 @@ fn find_deck(
         };
         let n = deck.len();
         let k = match settings.kind {
-            SampleKind::Permutations => n,
             SampleKind::Selections => settings.k.unwrap_or(tokens.len()),
+            _ => n,
         };
-        check_size(settings.kind, n, k, settings.deck.is_some()).map_err(at)?;
+        check_size(settings.kind, n, k, deck_given).map_err(at)?;
         return Ok((Some(deck), k, vec![block]));
     }
 }
 
 fn long_line_message() -> String {
-    Problem::TooLong.message(&Deck::new(&[b"-"], String::new()).expect("a one-card deck"))
+    Problem::TooLong.message_with(String::new)
 }
 
 /// Refuses a deck larger than `run` supports, and a `k` outside `1..n`.

@@ -50,9 +50,15 @@ impl Problem {
 
     /// The message after `line N: `.
     pub fn message(&self, deck: &Deck) -> String {
+        self.message_with(|| deck.describe())
+    }
+
+    /// The message after `line N: `, the deck (which only an unknown item's message
+    /// names) described by `describe_deck`.
+    pub fn message_with(&self, describe_deck: impl FnOnce() -> String) -> String {
         match self {
             Problem::Count { expected, found } => format!("expected {expected} items, found {found}"),
-            Problem::Unknown(token) => format!("unknown item '{token}' ({})", deck.describe()),
+            Problem::Unknown(token) => format!("unknown item '{token}' ({})", describe_deck()),
             Problem::Repeated(token) => format!("item '{token}' appears twice"),
             Problem::NotUtf8 => "not valid UTF-8 text".to_string(),
             Problem::TooLong => format!(

@@ -21,7 +21,7 @@ use serde_json::value::RawValue;
 
 use crate::analysis::{OutcomeTable, TestOutcome};
 use crate::catalogue::Expectation;
-use crate::run::{AlgorithmResult, RunReport, SeedOrigin};
+use crate::run::{AlgorithmResult, RunReport, SampleInput, SeedOrigin};
 use crate::stats::effect::Deviation;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::stats::{Fit, PValue, Verdict};
@@ -62,27 +62,60 @@ impl Provenance {
     fn of_run(report: &RunReport) -> Self {
         match &report.input {
             None => Self::new("run", report.seed, report.seed_origin),
-            Some(_) => Self {
-                command: "ingest",
-                seed: None,
-                seed_string: None,
-                seed_origin: None,
-                ..Self::new("ingest", 0, SeedOrigin::Given)
-            },
+            Some(_) => Self::ingest(),
+        }
+    }
+
+    /// The provenance of samples read by `ingest`: no seed made them.
+    pub(crate) fn ingest() -> Self {
+        Self {
+            seed: None,
+            seed_string: None,
+            seed_origin: None,
+            ..Self::new("ingest", 0, SeedOrigin::Given)
         }
     }
 }
 
 /// Where ingested samples came from (`ingest` only).
 #[derive(Serialize)]
-struct InputJson<'a> {
+pub(crate) struct InputJson<'a> {
     source: &'a str,
     deck_from: &'static str,
     lines_read: u64,
-    samples_read: u64,
+    /// Samples (lines) tallied, for permutations and selections.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    samples_read: Option<u64>,
+    /// Items tallied, for a stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items_read: Option<u64>,
     lines_skipped: u64,
     skipped: Vec<SkippedJson>,
     command: &'a str,
+}
+
+impl<'a> InputJson<'a> {
+    /// `input` as JSON, with the samples (lines) or the stream's items it held.
+    pub(crate) fn new(input: &'a SampleInput, samples_read: Option<u64>, items_read: Option<u64>) -> Self {
+        Self {
+            source: &input.source,
+            deck_from: input.deck_from,
+            lines_read: input.lines,
+            samples_read,
+            items_read,
+            lines_skipped: input.skipped_total(),
+            skipped: input
+                .skipped
+                .iter()
+                .map(|skipped| SkippedJson {
+                    reason: skipped.reason,
+                    count: skipped.count,
+                    first_line: skipped.first_line,
+                })
+                .collect(),
+            command: &input.command,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -231,23 +264,10 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         elapsed_seconds: report.elapsed.as_secs_f64(),
         trials_per_second: report.trials_per_second(),
         notes: report.notes.clone(),
-        input: report.input.as_ref().map(|input| InputJson {
-            source: &input.source,
-            deck_from: input.deck_from,
-            lines_read: input.lines,
-            samples_read: report.settings.trials,
-            lines_skipped: input.skipped_total(),
-            skipped: input
-                .skipped
-                .iter()
-                .map(|skipped| SkippedJson {
-                    reason: skipped.reason,
-                    count: skipped.count,
-                    first_line: skipped.first_line,
-                })
-                .collect(),
-            command: &input.command,
-        }),
+        input: report
+            .input
+            .as_ref()
+            .map(|input| InputJson::new(input, Some(report.settings.trials), None)),
         results: report
             .results
             .iter()

@@ -12,7 +12,7 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::json::{Provenance, TestJson, compact, test_json};
+use super::json::{InputJson, Provenance, TestJson, compact, test_json};
 use crate::catalogue::Expectation;
 use crate::stats::Verdict;
 use crate::stream::{StreamReport, StreamResult};
@@ -30,6 +30,11 @@ struct StreamRunJson<'a> {
     alpha: f64,
     elapsed_seconds: f64,
     draws_per_second: f64,
+    /// Only for a stream read by `ingest`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<InputJson<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
     results: Vec<ResultJson<'a>>,
 }
 
@@ -44,8 +49,8 @@ struct ItemJson<'a> {
 #[derive(Serialize)]
 struct ResultJson<'a> {
     generator: &'a str,
-    description: &'static str,
-    origin: &'static str,
+    description: &'a str,
+    origin: &'a str,
     expected: Expectation,
     items: Vec<ItemJson<'a>>,
     length: u64,
@@ -166,7 +171,10 @@ struct InvariantJson {
 pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> {
     let settings = &report.settings;
     let json = StreamRunJson {
-        provenance: Provenance::new("stream", report.seed, report.seed_origin),
+        provenance: match report.input {
+            None => Provenance::new("stream", report.seed, report.seed_origin),
+            Some(_) => Provenance::ingest(),
+        },
         items_spec: &settings.items.spec,
         length: settings.length,
         streams: settings.streams,
@@ -175,6 +183,11 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
         alpha: settings.alpha,
         elapsed_seconds: report.elapsed.as_secs_f64(),
         draws_per_second: report.draws_per_second(),
+        input: report
+            .input
+            .as_ref()
+            .map(|input| InputJson::new(input, None, Some(settings.length))),
+        notes: &report.notes,
         results: report
             .results
             .iter()
@@ -196,8 +209,8 @@ fn result_json<'a>(report: &'a StreamReport, result: &'a StreamResult) -> Result
     let gap_maxima: Vec<u64> = tally.gaps.iter().map(Histogram::max).collect();
     ResultJson {
         generator: &result.name,
-        description: result.entry.summary,
-        origin: result.entry.origin,
+        description: &result.about.summary,
+        origin: &result.about.origin,
         expected: result.expected,
         items: (0..items.len())
             .map(|item| ItemJson {

@@ -10,8 +10,8 @@
 use std::fmt::Write;
 
 use super::text::{
-    compact, format_expected, format_probability, group_thousands, render_heading, render_test,
-    render_tests_header,
+    compact, format_expected, format_probability, group_thousands, render_heading, render_input_details,
+    render_test, render_tests_header,
 };
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
@@ -30,23 +30,39 @@ pub fn render(report: &StreamReport) -> String {
         SeedOrigin::Given => "",
         SeedOrigin::OperatingSystem => " (from the OS)",
     };
-    writeln!(
-        out,
-        "shuffle-audit {} stream: {} x {} per generator, seed {}{seed_note}, {} thread{}, alpha {}",
-        env!("CARGO_PKG_VERSION"),
-        plural(settings.streams, "stream"),
-        plural(settings.length, "draw"),
-        report.seed,
-        report.threads,
-        if report.threads == 1 { "" } else { "s" },
-        format_probability(settings.alpha),
-    )
+    match &report.input {
+        None => writeln!(
+            out,
+            "shuffle-audit {} stream: {} x {} per generator, seed {}{seed_note}, {} thread{}, alpha {}",
+            env!("CARGO_PKG_VERSION"),
+            plural(settings.streams, "stream"),
+            plural(settings.length, "draw"),
+            report.seed,
+            report.threads,
+            if report.threads == 1 { "" } else { "s" },
+            format_probability(settings.alpha),
+        ),
+        Some(input) => writeln!(
+            out,
+            "shuffle-audit {} ingest: a stream of {} read from {} ({}), {} thread{}, alpha {}",
+            env!("CARGO_PKG_VERSION"),
+            plural(settings.length, "item"),
+            input.source,
+            plural(input.lines, "line"),
+            report.threads,
+            if report.threads == 1 { "" } else { "s" },
+            format_probability(settings.alpha),
+        ),
+    }
     .unwrap();
     let items = &settings.items;
     let weights: Vec<String> = (0..items.len())
         .map(|i| format!("{}:{}", items.names[i], items.weight_text(i)))
         .collect();
     writeln!(out, "items: {}", abbreviated(&weights, 30)).unwrap();
+    if let Some(input) = &report.input {
+        render_input_details(&mut out, input, "items", &report.notes);
+    }
     if let Some(every) = settings.scenario.add_every {
         writeln!(
             out,
@@ -62,9 +78,13 @@ pub fn render(report: &StreamReport) -> String {
     out.push('\n');
     render_summary(&mut out, report);
     let draws = settings.length * settings.streams * report.results.len() as u64;
+    let (unit, done) = match report.input {
+        None => ("draws", "in"),
+        Some(_) => ("items", "read and tested in"),
+    };
     writeln!(
         out,
-        "\n{} draws in {:.2} s ({}/s)",
+        "\n{} {unit} {done} {:.2} s ({}/s)",
         group_thousands(draws),
         report.elapsed.as_secs_f64(),
         compact(report.draws_per_second()),
@@ -82,8 +102,8 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
         &result.name,
         analysis.verdict,
         result.expected,
-        result.entry.summary,
-        result.entry.origin,
+        &result.about.summary,
+        &result.about.origin,
     );
     if let Some(shape) = &result.shape {
         let copies: Vec<String> = shape
@@ -378,6 +398,9 @@ fn abbreviated(entries: &[String], keep: usize) -> String {
 /// The command that repeats a stream run exactly. Threads are left out: they do not
 /// change it.
 pub fn reproduce_command(report: &StreamReport) -> String {
+    if let Some(input) = &report.input {
+        return input.command.clone();
+    }
     let settings = &report.settings;
     let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
     let mut command = format!(

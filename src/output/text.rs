@@ -91,6 +91,17 @@ fn render_input_heading(out: &mut String, report: &RunReport, input: &crate::run
     } else {
         "cards"
     };
+    render_input_details(out, input, noun, &report.notes);
+}
+
+/// How an ingested input's cards or items were named, the malformed lines skipped, and
+/// the notes on what the findings cannot show.
+pub(crate) fn render_input_details(
+    out: &mut String,
+    input: &crate::run::SampleInput,
+    noun: &str,
+    notes: &[String],
+) {
     writeln!(
         out,
         "{noun} are named by their tokens, in the order of {}",
@@ -118,6 +129,9 @@ fn render_input_heading(out: &mut String, report: &RunReport, input: &crate::run
             reasons.join("; ")
         )
         .unwrap();
+    }
+    for note in notes {
+        writeln!(out, "note: {note}").unwrap();
     }
 }
 

@@ -51,14 +51,15 @@ pub fn run_document(report: &RunReport) -> Document {
         .settings
         .shard
         .map_or_else(String::new, |shard| format!(" (shard {shard})"));
-    let (command, introduction) = match report.input {
-        None => ("run", HOW_TO_READ.to_string()),
+    let (command, introduction, ingest_notes) = match report.input {
+        None => ("run", HOW_TO_READ.to_string(), &[][..]),
         Some(_) => (
             "ingest",
             HOW_TO_READ.replace(
                 "Each result below was tallied from the same seed",
                 "The samples below were read from another program, tallied",
             ),
+            &report.notes[..],
         ),
     };
     Document {
@@ -67,7 +68,9 @@ pub fn run_document(report: &RunReport) -> Document {
             report.names().join(", ")
         ),
         introduction: vec![introduction],
-        parts: vec![sections::run_part(report, "", &[], 1)],
+        // Notes are read into an ingest's report (they say what the input cannot show);
+        // a run's notes are printed before it starts.
+        parts: vec![sections::run_part(report, "", ingest_notes, 1)],
         alpha: report.settings.alpha,
     }
 }
@@ -75,14 +78,24 @@ pub fn run_document(report: &RunReport) -> Document {
 /// The report of a `stream` run.
 pub fn stream_document(report: &StreamReport) -> Document {
     let names: Vec<&str> = report.results.iter().map(|result| result.name.as_str()).collect();
+    let (command, introduction) = match report.input {
+        None => ("stream", HOW_TO_READ.to_string()),
+        Some(_) => (
+            "ingest",
+            HOW_TO_READ.replace(
+                "Each result below was tallied from the same seed",
+                "The stream below was read from another program, tallied",
+            ),
+        ),
+    };
     Document {
         title: format!(
-            "shuffle-audit stream: {} on items {}",
+            "shuffle-audit {command}: {} on items {}",
             names.join(", "),
             report.settings.items.spec
         ),
-        introduction: vec![HOW_TO_READ.to_string()],
-        parts: vec![sections::stream_part(report, "", &[], 1)],
+        introduction: vec![introduction],
+        parts: vec![sections::stream_part(report, "", &report.notes, 1)],
         alpha: report.settings.alpha,
     }
 }

@@ -111,6 +111,14 @@ impl Items {
         Self::from_pairs(spec, &pairs).map_err(bad)
     }
 
+    /// Equal weights for `names` (items read from another program, named by `--deck` or
+    /// by the tokens seen), checked as a spec's names are; the spec is the names
+    /// separated by spaces. The error says what is wrong, for the caller to attribute.
+    pub fn equal(names: &[String]) -> std::result::Result<Self, String> {
+        let pairs: Vec<(String, String)> = names.iter().map(|name| (name.clone(), "1".to_string())).collect();
+        Self::from_pairs(&names.join(" "), &pairs)
+    }
+
     fn from_pairs(spec: &str, pairs: &[(String, String)]) -> std::result::Result<Self, String> {
         if pairs.len() < 2 {
             return Err("needs at least 2 items".to_string());

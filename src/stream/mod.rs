@@ -10,17 +10,16 @@
 pub mod analysis;
 pub mod items;
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use crate::catalogue::Expectation;
-use crate::catalogue::generators::{
-    BagShape, Generator, GeneratorEntry, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario,
-};
+use crate::catalogue::generators::{BagShape, Generator, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario};
 use crate::error::{Error, Result};
 use crate::output::text::group_thousands;
 use crate::randomness::SimulationSource;
 use crate::run::MAX_TALLY_BYTES;
-use crate::run::SeedOrigin;
+use crate::run::{About, SampleInput, SeedOrigin};
 use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count};
 use crate::stats::Thresholds;
 use crate::stats::pooling::MIN_EXPECTED;
@@ -145,10 +144,11 @@ impl StreamSettings {
 /// One generator's tally and findings.
 #[derive(Clone, Debug)]
 pub struct StreamResult {
-    /// Its name as it ran (`unrandomness:1`).
+    /// Its name as it ran (`unrandomness:1`), or the input it was read from.
     pub name: String,
-    /// Its catalogue entry.
-    pub entry: &'static GeneratorEntry,
+    /// What it is and where it comes from: its catalogue entry's summary and origin, or
+    /// for a stream read by `ingest` the input's.
+    pub about: About,
     /// The verdict it deserves on these items.
     pub expected: Expectation,
     /// How it deals, for bag generators (cycles aligned with the stream start).
@@ -178,6 +178,11 @@ pub struct StreamReport {
     pub elapsed: Duration,
     /// One per generator, in the order given.
     pub results: Vec<StreamResult>,
+    /// For a stream read by `ingest` rather than generated: what was read (the seed is
+    /// then meaningless).
+    pub input: Option<SampleInput>,
+    /// Notes on what the findings can and cannot show (printed, and kept in the exports).
+    pub notes: Vec<String>,
 }
 
 impl StreamReport {
@@ -232,7 +237,11 @@ pub fn run_streams(
         let analysis = analyse_stream(&tally, &probabilities, shape.as_ref(), theory, &thresholds);
         results.push(StreamResult {
             name: spec.display_name(),
-            entry: spec.entry,
+            about: About {
+                summary: Cow::Borrowed(spec.entry.summary),
+                origin: Cow::Borrowed(spec.entry.origin),
+                labels: None,
+            },
             expected: spec.expected(items),
             additions: scenario.add_every.is_some() && spec.takes_additions(),
             shape,
@@ -251,6 +260,8 @@ pub fn run_streams(
         threads: engine.threads(),
         elapsed: started.elapsed(),
         results,
+        input: None,
+        notes: Vec::new(),
     })
 }
 
@@ -281,10 +292,7 @@ fn layout(settings: &StreamSettings, shape: Option<&BagShape>, bag_slots: Option
     let window_length = match (shape, bag_slots) {
         (Some(shape), _) => Some(shape.slots),
         (None, Some(slots)) => Some(slots),
-        (None, None) => settings
-            .items
-            .whole_weights()
-            .map(|weights| weights.iter().sum::<u64>()),
+        (None, None) => iid_window(&settings.items),
     };
     StreamLayout {
         items: settings.items.len(),
@@ -295,6 +303,12 @@ fn layout(settings: &StreamSettings, shape: Option<&BagShape>, bag_slots: Option
             .filter(|&length| length >= 1 && length <= settings.length)
             .map(|length| (length, settings.items.units.clone())),
     }
+}
+
+/// The window an i.i.d. pick is compared in: the total weight when every weight is whole,
+/// so that it compares with the bag it imitates.
+pub fn iid_window(items: &Items) -> Option<u64> {
+    items.whole_weights().map(|weights| weights.iter().sum::<u64>())
 }
 
 /// Deals one stream from a generator, reporting progress every [`PROGRESS_EVERY`] draws.

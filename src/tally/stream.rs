@@ -441,6 +441,54 @@ impl StreamRecorder {
             self.state.index, self.tally.length,
             "a stream must deal exactly its length"
         );
+        self.end_stream();
+    }
+
+    /// A recorder of one stream whose length is known only when it ends: a stream read
+    /// from another program ([`crate::ingest`]), handed over piece by piece with
+    /// [`StreamRecorder::extend`] and closed by [`StreamRecorder::finish_open_stream`].
+    /// Nothing but the bag's cycle needs the length before the end (its complete cycles
+    /// are counted up to the last whole one), so `layout` must have no cycle; its
+    /// `length` is ignored.
+    pub fn open(layout: &StreamLayout) -> Self {
+        assert!(
+            layout.cycle.is_none(),
+            "a stream of unknown length has no cycle tally"
+        );
+        Self::new(&StreamLayout {
+            length: 0,
+            ..layout.clone()
+        })
+    }
+
+    /// Tallies the next draws of an open stream ([`StreamRecorder::open`]), in order:
+    /// runs and gaps carry on from the draws before.
+    pub fn extend(&mut self, draws: &[u16]) {
+        for batch in draws.chunks(BATCH) {
+            self.record_batch(batch);
+        }
+    }
+
+    /// Ends an open stream: its length is the number of draws it was given, its last run
+    /// counts for the longest, and a window longer than the whole stream is dropped (as
+    /// it is for streams whose length is known).
+    pub fn finish_open_stream(mut self) -> StreamTally {
+        self.tally.length = self.state.index;
+        if self
+            .tally
+            .windows
+            .as_ref()
+            .is_some_and(|windows| windows.length > self.tally.length)
+        {
+            self.tally.windows = None;
+        }
+        self.end_stream();
+        self.tally
+    }
+
+    /// Closes the current stream: its last run (cut off by the end) counts for the
+    /// longest, and its pairs of consecutive complete cycles for the repeats.
+    fn end_stream(&mut self) {
         let tally = &mut self.tally;
         let state = &self.state;
         if state.run_length > 0 {
@@ -654,6 +702,25 @@ mod tests {
         split.merge(&tally_of(&streams[1..], layout(2, 4)));
         assert_eq!(together, split);
         assert_eq!(together.longest_run, [2, 4]);
+    }
+
+    #[test]
+    fn an_open_stream_fed_in_pieces_equals_the_stream_recorded_whole() {
+        let stream: Vec<u16> = (0..20_000u32).map(|i| ((i * i + i / 7) % 3) as u16).collect();
+        let windowed = |length| StreamLayout {
+            window: Some((3, vec![1, 1, 1])),
+            ..layout(3, length)
+        };
+        let whole = tally_of(&[&stream], windowed(stream.len() as u64));
+        let mut open = StreamRecorder::open(&windowed(0));
+        for piece in stream.chunks(777) {
+            open.extend(piece);
+        }
+        assert_eq!(open.finish_open_stream(), whole);
+        // A window longer than the stream is dropped, as `stream` never sets one up.
+        let mut short = StreamRecorder::open(&windowed(0));
+        short.extend(&[0, 1]);
+        assert_eq!(short.finish_open_stream().windows, None);
     }
 
     #[test]

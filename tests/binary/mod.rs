@@ -24,3 +24,15 @@ pub fn json_of(line: &str) -> Value {
     let output = command(line).args(["--json", "-"]).assert().success();
     serde_json::from_slice(&output.get_output().stdout).expect("valid JSON on standard output")
 }
+
+/// Writes `contents` to the file `name` in `dir` and returns its path as text, for the
+/// command line.
+#[allow(
+    dead_code,
+    reason = "each test file compiles this module; not all of them write input files"
+)]
+pub fn write_file(dir: &std::path::Path, name: &str, contents: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_str().unwrap().to_string()
+}

@@ -41,9 +41,20 @@ fn items_label(report: &StreamReport) -> String {
     }
 }
 
-/// `1,000 streams × 10,000 draws per generator, items 7, seed 1, alpha 1e-6`.
+/// `1,000 streams × 10,000 draws per generator, items 7, seed 1, alpha 1e-6`; for a
+/// stream read by `ingest`, `a stream of 1,000,000 items, items A B C, read from FILE,
+/// alpha 1e-6`.
 pub fn stream_settings_line(report: &StreamReport) -> String {
     let settings = &report.settings;
+    if let Some(input) = &report.input {
+        return format!(
+            "a stream of {} items, items {}, read from {}, alpha {}",
+            group_thousands(settings.length),
+            settings.items.spec,
+            input.source,
+            format_probability(settings.alpha)
+        );
+    }
     format!(
         "{} streams × {} draws per generator, items {}, seed {}, alpha {}",
         group_thousands(settings.streams),
@@ -59,14 +70,23 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
     let names = &settings.items.names;
     let tally = &result.tally;
     let analysis = &result.analysis;
-    let title = format!(
-        "{} · {} items · {} streams × {} draws · seed\u{a0}{}",
-        result.name,
-        names.len(),
-        group_thousands(settings.streams),
-        group_thousands(settings.length),
-        report.seed
-    );
+    let title = match &report.input {
+        None => format!(
+            "{} · {} items · {} streams × {} draws · seed\u{a0}{}",
+            result.name,
+            names.len(),
+            group_thousands(settings.streams),
+            group_thousands(settings.length),
+            report.seed
+        ),
+        Some(input) => format!(
+            "{} · {} items · a stream of {} draws · read\u{a0}from\u{a0}{}",
+            result.name,
+            names.len(),
+            group_thousands(settings.length),
+            input.source
+        ),
+    };
     let titles = titled(title);
     let probabilities = settings.items.probabilities();
     let mut charts = vec![chart_file(
@@ -126,8 +146,8 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         id: String::new(),
         verdict: analysis.verdict,
         expected: result.expected,
-        summary: result.entry.summary.to_string(),
-        origin: result.entry.origin.to_string(),
+        summary: result.about.summary.to_string(),
+        origin: result.about.origin.to_string(),
         tests: test_rows(&analysis.tests, settings.alpha, "draws"),
         smallest_p: analysis.smallest_p_adjusted(),
         total_variation: None,
