@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Measures the false-alarm rate of `shuffle-audit check`: its decision rule (fail below
 # alpha; a suspicious result re-run once with an independent seed and 4x the trials) on a
-# fair shuffle, fisher-yates, over 1,000 seeds.
+# fair shuffle, fisher-yates, over 1,000 seeds, and on a fair stream (independent draws
+# of A:50,B:25,C:20,D:5, 1,000 per stream, one stream per case: what `ingest --kind
+# stream` tests) over as many seeds.
 #
 # Prints how many cases fail the gate against what alpha and the confirmation rule
 # predict (with the binomial probability of seeing at least that many), how many first
@@ -10,7 +12,8 @@
 # is the raw p of one test, the permutation test (all n! orders equally likely): the
 # smallest Holm-adjusted p over the four tests, which the verdict reads, is not uniform
 # under the null (it is a minimum, and adjusted upwards), so it cannot be KS-tested
-# against the uniform law.
+# against the uniform law. For the stream, the frequency and run-length tests' raw p
+# are KS-tested.
 #
 # Usage: scripts/calibrate.sh [SEEDS] [N] [TRIALS]   (default 1000 seeds, n = 4, 24,000
 # trials: 1,000 expected per order, far from the sparse cells that inflate chi-square
@@ -26,24 +29,32 @@ cargo build --release --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-for ((seed = 1; seed <= seeds; seed++)); do
-    printf '[[case]]\nname = "fisher-yates seed %d"\nalgorithm = "fisher-yates"\nn = %d\ntrials = %d\nseed = %d\nexpect = "fair"\n\n' \
-        "$seed" "$n" "$trials" "$seed"
-done >"$work/suite.toml"
+# calibrate NAME CASE_TOML_FORMAT KS_TESTS: runs the fair case (a printf format taking the
+# seed) over every seed and prints what the gate made of it.
+calibrate() {
+    local name=$1 what=$2 format=$3 tests=$4
+    for ((seed = 1; seed <= seeds; seed++)); do
+        # shellcheck disable=SC2059 # the format is ours
+        printf "$format" "$seed" "$seed"
+    done >"$work/$name.toml"
+    local status=0
+    target/release/shuffle-audit check --config "$work/$name.toml" --json "$work/$name.json" >/dev/null || status=$?
+    if [ "$status" -gt 1 ]; then
+        echo "calibrate: check stopped with status $status" >&2
+        exit "$status"
+    fi
+    python3 "$work/report.py" "$work/$name.json" "$name" "$what" "$tests"
+}
 
-status=0
-target/release/shuffle-audit check --config "$work/suite.toml" --json "$work/check.json" >"$work/table.txt" || status=$?
-if [ "$status" -gt 1 ]; then
-    echo "calibrate: check stopped with status $status" >&2
-    exit "$status"
-fi
-
-python3 - "$work/check.json" <<'PY'
+cat >"$work/report.py" <<'PY'
 import json
 import math
 import sys
 
 report = json.load(open(sys.argv[1]))
+name = sys.argv[2]
+what = sys.argv[3]
+ks_tests = sys.argv[4].split(",")
 cases = report["cases"]
 alpha = report["alpha"]
 count = len(cases)
@@ -73,7 +84,7 @@ def binomial_tail(k, n, p):
 # the gate with at most alpha + 1e-3 * 1e-3 (suspicious twice, the runs independent).
 p_gate = alpha + suspicious_below * suspicious_below
 p_first = suspicious_below
-print(f"fisher-yates, {count} seeds, {cases[0]['first']['trials']} shuffles each, alpha {alpha:g}")
+print(f"{name}, {count} seeds, {what} each, alpha {alpha:g}")
 print(
     f"cases failing the gate: {failing} of {count}; the rule predicts at most "
     f"{count * p_gate:.4f} (p per case <= {p_gate:.2e}); "
@@ -88,23 +99,34 @@ print(
     f"confirmations not passing: {confirmed_bad}"
 )
 
-# Kolmogorov-Smirnov test of the permutation test's raw first-run p-values against U(0, 1).
-ps = sorted(
-    test["p_value"]
-    for case in cases
-    for test in case["first"]["tests"]
-    if test["name"] == "permutations" and test["p_value"] is not None
-)
-m = len(ps)
-d = max(max((i + 1) / m - p, p - i / m) for i, p in enumerate(ps))
-# Asymptotic Kolmogorov distribution with Stephens' small-sample correction.
-t = (math.sqrt(m) + 0.12 + 0.11 / math.sqrt(m)) * d
-ks_p = min(1.0, max(0.0, 2 * sum((-1) ** (j - 1) * math.exp(-2 * j * j * t * t) for j in range(1, 101))))
-print(
-    f"KS test of the permutation test's raw p-values (first runs, {m}) against uniform: "
-    f"D = {d:.4f}, p = {ks_p:.3f}"
-    + (": consistent with uniform" if ks_p > 1e-3 else ": NOT uniform")
-)
-deciles = [sum(1 for p in ps if k / 10 <= p < (k + 1) / 10) for k in range(10)]
-print(f"p-values per decile (expected {m / 10:.0f} each): {deciles}")
+# Kolmogorov-Smirnov test of each named test's raw first-run p-values against U(0, 1).
+for test_name in ks_tests:
+    ps = sorted(
+        test["p_value"]
+        for case in cases
+        for test in case["first"]["tests"]
+        if test["name"] == test_name and test["p_value"] is not None
+    )
+    m = len(ps)
+    d = max(max((i + 1) / m - p, p - i / m) for i, p in enumerate(ps))
+    # Asymptotic Kolmogorov distribution with Stephens' small-sample correction.
+    t = (math.sqrt(m) + 0.12 + 0.11 / math.sqrt(m)) * d
+    ks_p = min(1.0, max(0.0, 2 * sum((-1) ** (j - 1) * math.exp(-2 * j * j * t * t) for j in range(1, 101))))
+    deciles = [sum(1 for p in ps if k / 10 <= p < (k + 1) / 10) for k in range(10)]
+    print(
+        f"KS test of the {test_name} test's raw p-values (first runs, {m}) against uniform: "
+        f"D = {d:.4f}, p = {ks_p:.3f}"
+        + (": consistent with uniform" if ks_p > 1e-3 else ": NOT uniform")
+        + f"; per decile (expected {m / 10:.0f} each): {deciles}"
+    )
 PY
+
+calibrate fisher-yates "$trials shuffles of $n cards" \
+    '[[case]]\nname = "fisher-yates seed %d"\nalgorithm = "fisher-yates"\nn = '"$n"'\ntrials = '"$trials"'\nseed = %d\nexpect = "fair"\n\n' \
+    permutations
+echo
+# The gaps test's p is already a minimum over the items (Bonferroni), so it is not
+# uniform under the null and is left out of the KS tests; the gate's count covers it.
+calibrate iid-stream "one stream of 1000 draws" \
+    '[[case]]\nname = "iid seed %d"\ngenerator = "iid"\nitems = "A:50,B:25,C:20,D:5"\nlength = 1000\nstreams = 1\nseed = %d\nexpect = "fair"\n\n' \
+    frequencies,run-lengths

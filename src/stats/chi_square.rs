@@ -16,7 +16,9 @@
 //! `ChiSquared::sf` (via [`chi_square_upper_tail`]), never `1 - cdf`, which loses every
 //! p-value below about 1e-16.
 
-use super::pooling::{MIN_EXPECTED, pooled_groups, sum_groups, trials_needed_for_two_groups};
+use super::pooling::{
+    MIN_EXPECTED, MIN_EXPECTED_SEQUENCE, pooled_groups_at, sum_groups, trials_needed_for_two_groups_at,
+};
 use super::pvalue::{PValue, chi_square_upper_tail};
 
 /// The outcome of trying to run one χ² test.
@@ -158,11 +160,21 @@ pub fn inclusion_fit(counts: &[u64], k: usize, trials: u64) -> Fit {
 /// Counts against a known law (probabilities per cell, summing to 1), after pooling thin
 /// cells; `df = groups - 1`.
 pub fn law_fit(observed: &[u64], law: &[f64], trials: u64) -> Fit {
+    law_fit_pooled_to(observed, law, trials, MIN_EXPECTED)
+}
+
+/// [`law_fit`] for the run lengths and gaps of a stream, whose cells are pooled further
+/// (see [`MIN_EXPECTED_SEQUENCE`]).
+pub fn sequence_law_fit(observed: &[u64], law: &[f64], trials: u64) -> Fit {
+    law_fit_pooled_to(observed, law, trials, MIN_EXPECTED_SEQUENCE)
+}
+
+fn law_fit_pooled_to(observed: &[u64], law: &[f64], trials: u64, min_expected: f64) -> Fit {
     debug_assert_eq!(observed.len(), law.len());
-    let groups = pooled_groups(law, trials);
+    let groups = pooled_groups_at(law, trials, min_expected);
     if groups.len() < 2 {
         return Fit::TooFewTrials {
-            needed: trials_needed_for_two_groups(law),
+            needed: trials_needed_for_two_groups_at(law, min_expected),
         };
     }
     let observed = sum_groups(observed, &groups);

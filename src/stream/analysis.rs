@@ -15,7 +15,7 @@ use crate::stats::bag_fits::{
     MOST_GAP_ITEMS, cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit, gap_pairs_needed,
     one_of_each_gap_fit,
 };
-use crate::stats::chi_square::law_fit;
+use crate::stats::chi_square::{law_fit, sequence_law_fit};
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::tally::stream::StreamTally;
@@ -140,7 +140,11 @@ pub fn analyse_stream(
     let law_test = |name, description, law: &Option<Vec<f64>>, histogram: crate::tally::stream::Histogram| {
         let outcome = match law {
             _ if single => only_one_item(),
-            Some(law) => TestOutcome::Fit(law_fit(&histogram.folded(law.len()), law, histogram.total())),
+            Some(law) => TestOutcome::Fit(sequence_law_fit(
+                &histogram.folded(law.len()),
+                law,
+                histogram.total(),
+            )),
             None => TestOutcome::NotTallied(
                 "no law for this stream length (too short, or weights too uneven to compute it)".to_string(),
             ),
@@ -264,7 +268,7 @@ fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
             continue;
         };
         let gaps = &tally.gaps[item];
-        match law_fit(&gaps.folded(law.len()), &law, gaps.total()) {
+        match sequence_law_fit(&gaps.folded(law.len()), &law, gaps.total()) {
             Fit::Computed {
                 statistic,
                 df,
