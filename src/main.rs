@@ -417,6 +417,10 @@ fn merge_command(args: MergeArgs) -> Result<()> {
     let exports = &args.exports;
     let (json_to, csv_to) = output_destinations(exports.json.as_deref(), exports.csv.as_deref())?;
     check_exports(&json_to, &csv_to)?;
+    refuse_overwriting_inputs(
+        args.files.iter().map(|file| file.as_path()),
+        &[("--json", &json_to), ("--csv", &csv_to)],
+    )?;
     let report_to = checked_report_directory(exports.report.as_deref(), [&json_to, &csv_to])?;
     let settings = MergeSettings {
         alpha: args.alpha,
@@ -478,6 +482,28 @@ fn write_report_to(dir: Option<&Path>, document: impl FnOnce() -> Document) -> R
             "shuffle-audit: report written to {}",
             dir.join(report::INDEX).display()
         );
+    }
+    Ok(())
+}
+
+/// Refuses an output that would replace one of the inputs: a slip of the keyboard would
+/// otherwise destroy the samples, the shards or the suite that were just read.
+fn refuse_overwriting_inputs<'a>(
+    inputs: impl IntoIterator<Item = &'a Path>,
+    outputs: &[(&str, &Option<Destination>)],
+) -> Result<()> {
+    for input in inputs {
+        let input_to = Destination::File(input.to_path_buf());
+        for (option, output) in outputs {
+            if let Some(output) = output
+                && output.same_file_as(&input_to)
+            {
+                return Err(Error::Usage(format!(
+                    "{option} names {}, which is also an input; give the output another file",
+                    input.display()
+                )));
+            }
+        }
     }
     Ok(())
 }
@@ -593,6 +619,12 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         alpha: args.analysis.alpha,
     };
     check_exports(&json_to, &csv_to)?;
+    if args.file != "-" {
+        refuse_overwriting_inputs(
+            [Path::new(&args.file)],
+            &[("--json", &json_to), ("--csv", &csv_to)],
+        )?;
+    }
     let report_to = checked_report_directory(args.analysis.exports.report.as_deref(), [&json_to, &csv_to])?;
     let (input, source, size) = if args.file == "-" {
         (
@@ -793,6 +825,10 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
         ));
     }
     check_exports(&junit_to, &json_to)?;
+    refuse_overwriting_inputs(
+        args.config.as_deref(),
+        &[("--junit", &junit_to), ("--json", &json_to)],
+    )?;
     let total = cases.iter().map(|case| case.kind.work()).sum();
     let mut progress = TerminalProgress::new(Some(total), "trials and draws");
     let report = check::run_check(&cases, &settings, &progress)?;

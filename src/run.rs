@@ -137,7 +137,9 @@ impl RunSettings {
             });
         }
         let chunks = self.trials.div_ceil(CHUNK_TRIALS);
-        if shard.chunk_count(self.trials) == 0 {
+        // Every shard of the split must get a chunk, not only this one: a split with more
+        // shards than chunks could never be completed (its last shards are refused).
+        if shard.count > chunks {
             let (plural, advice) = if chunks == 1 {
                 ("", "run it whole".to_string())
             } else {
@@ -150,7 +152,11 @@ impl RunSettings {
                      nothing; {advice}",
                     group_thousands(self.trials),
                     group_thousands(CHUNK_TRIALS),
-                    shard.index
+                    if shard.chunk_count(self.trials) == 0 {
+                        shard.index
+                    } else {
+                        shard.count
+                    }
                 ),
             });
         }

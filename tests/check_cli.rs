@@ -557,3 +557,32 @@ fn a_command_whose_output_is_a_stream_is_audited_as_ingest_kind_stream_audits_it
     assert_eq!(cases[1]["verdict"], "pass");
     assert_eq!(cases[1]["as_expected"], true);
 }
+
+#[test]
+fn ingest_options_of_a_command_case_are_checked_when_the_config_is_read() {
+    // `k` belongs to selections: refused before any case runs, naming file, case and field.
+    let (_dir, path) = config(
+        r#"
+[[case]]
+name = "dealer"
+command = "echo A B C"
+k = 2
+expect = "fair"
+"#,
+    );
+    let output = check_with(&path).assert().code(2);
+    let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("suite.toml: case 1 (dealer): field 'k'"),
+        "{stderr}"
+    );
+    // And the suite file is never an output.
+    let (_dir, path) = config(FAIR_CASE);
+    check_with(&path)
+        .arg("--junit")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("which is also an input"));
+}

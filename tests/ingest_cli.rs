@@ -539,3 +539,35 @@ fn a_file_reads_as_standard_input_does_and_the_command_repeats_it() {
     );
     assert_eq!(from_stdin["input"]["source"], "standard input");
 }
+
+#[test]
+fn an_output_never_replaces_the_input_and_a_byte_order_mark_is_not_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = shuffled_lines("fisher-yates", &["A", "B", "C"], 6_000, 3);
+    let samples = write(dir.path(), "samples.txt", &lines);
+    for option in ["--csv", "--json"] {
+        shuffle_audit()
+            .args(["ingest", &samples, option, &samples])
+            .assert()
+            .code(2)
+            .stderr(format!(
+                "shuffle-audit: error: {option} names {samples}, which is also an input; give the output another file\n"
+            ));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&samples).unwrap(),
+        lines,
+        "the samples are intact"
+    );
+
+    // Windows editors start UTF-8 files with U+FEFF; it must not become part of card 1.
+    let plain = ingest_json(lines.clone(), &[]);
+    let marked = ingest_json([b"\xEF\xBB\xBF".as_slice(), lines.as_bytes()].concat(), &[]);
+    assert_eq!(plain.1, 0);
+    assert_eq!(marked.1, 0);
+    assert_eq!(plain.0["results"][0]["labels"], marked.0["results"][0]["labels"]);
+    assert_eq!(
+        plain.0["results"][0]["permutations"],
+        marked.0["results"][0]["permutations"]
+    );
+}

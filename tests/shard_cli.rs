@@ -8,6 +8,7 @@ mod binary;
 use std::path::{Path, PathBuf};
 
 use binary::{command, shuffle_audit};
+use predicates::prelude::*;
 use serde_json::Value;
 
 /// 3 full chunks of 16,384 and 5 trials more: 4 chunks, the last one partial.
@@ -465,4 +466,28 @@ fn merge_recomputes_verdicts_at_a_new_alpha() {
     let single: Value = serde_json::from_slice(&single.get_output().stdout).unwrap();
     assert_eq!(json["alpha"], 0.5);
     assert_eq!(without_timing(&json), without_timing(&single));
+}
+
+#[test]
+fn a_shard_count_beyond_the_chunks_is_refused_for_every_shard() {
+    // 40,000 trials are 3 chunks: no split into more than 3 shards can give each a chunk,
+    // and shard 1 of a billion would otherwise be accepted and merge would wait for the
+    // other 999,999,999 files.
+    shuffle_audit()
+        .args([
+            "run",
+            "fisher-yates",
+            "--n",
+            "4",
+            "--trials",
+            "40000",
+            "--seed",
+            "1",
+        ])
+        .args(["--shard", "1/1000000000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "shuffle-audit: error: --shard 1/1000000000",
+        ));
 }

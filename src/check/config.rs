@@ -252,12 +252,35 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         if raw.trials == Some(0) {
             return Err(fail("field 'trials' must be at least 1".to_string()));
         }
-        if let Some(deck) = &raw.deck {
-            crate::ingest::parse_deck(deck).map_err(as_field)?;
+        let deck = raw
+            .deck
+            .as_deref()
+            .map(crate::ingest::parse_deck)
+            .transpose()
+            .map_err(as_field)?;
+        let weights = raw
+            .weights
+            .as_deref()
+            .map(crate::ingest::parse_weights)
+            .transpose()
+            .map_err(as_field)?;
+        // What `ingest` would refuse when the case runs is refused now, in the case's words.
+        crate::ingest::IngestSettings {
+            kind: match raw.kind.unwrap_or_default() {
+                IngestKind::Permutations => crate::ingest::SampleKind::Permutations,
+                IngestKind::Selections => crate::ingest::SampleKind::Selections,
+                IngestKind::Stream => crate::ingest::SampleKind::Stream,
+            },
+            k: raw.k,
+            deck,
+            weights,
+            ordered: raw.ordered.unwrap_or(false),
+            skip_invalid: false,
+            threads: settings.threads,
+            alpha: settings.alpha,
         }
-        if let Some(weights) = &raw.weights {
-            crate::ingest::parse_weights(weights).map_err(as_field)?;
-        }
+        .validate()
+        .map_err(as_field)?;
         CaseKind::Command(CommandCase {
             line,
             trials: raw.trials,

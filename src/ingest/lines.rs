@@ -33,6 +33,7 @@ pub struct BlockReader<R> {
     input: R,
     carry: Vec<u8>,
     finished: bool,
+    started: bool,
 }
 
 impl<R: Read> BlockReader<R> {
@@ -42,6 +43,7 @@ impl<R: Read> BlockReader<R> {
             input,
             carry: Vec::new(),
             finished: false,
+            started: false,
         }
     }
 
@@ -53,6 +55,13 @@ impl<R: Read> BlockReader<R> {
         let mut bytes = std::mem::take(&mut self.carry);
         bytes.reserve(BLOCK_BYTES.saturating_sub(bytes.len()));
         let at_end = fill(&mut self.input, &mut bytes, BLOCK_BYTES)?;
+        if !self.started {
+            // A byte-order mark (as Windows tools write) is not part of the first token.
+            self.started = true;
+            if bytes.starts_with(b"\xEF\xBB\xBF") {
+                bytes.drain(..3);
+            }
+        }
         if at_end {
             self.finished = true;
             return Ok((!bytes.is_empty()).then_some(Block {

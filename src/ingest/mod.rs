@@ -124,7 +124,7 @@ impl IngestSettings {
         command
     }
 
-    fn validate(&self) -> Result<Thresholds> {
+    pub(crate) fn validate(&self) -> Result<Thresholds> {
         crate::simulate::check_thread_count(self.threads)?;
         if let Some(deck) = &self.deck
             && deck.len() < 2

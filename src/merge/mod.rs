@@ -69,12 +69,16 @@ pub fn merge(paths: &[PathBuf], settings: &MergeSettings) -> Result<Merged> {
         add(&mut total, shard, settings.alpha.is_some())?;
     }
     let count = total.shard.count;
-    let missing: Vec<String> = (1..=count)
-        .filter(|index| !seen.contains_key(index))
-        .map(|index| format!("{index}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::Merge(missing_shards(&missing, count)));
+    // The shard count comes from the files: list the first few missing shards without
+    // walking (or collecting) all of them.
+    let missing_count = count - seen.len() as u64;
+    if missing_count > 0 {
+        let named: Vec<String> = (1..=count)
+            .filter(|index| !seen.contains_key(index))
+            .take(11)
+            .map(|index| format!("{index}/{count}"))
+            .collect();
+        return Err(Error::Merge(missing_shards(&named, missing_count, count)));
     }
     Ok(Merged {
         report: analysed(total, settings)?,
@@ -214,16 +218,18 @@ fn twice(shard: &ShardFile, earlier: &Path) -> String {
 }
 
 /// `shard 3/4 is missing`, `shards 2/4 and 4/4 are missing`, at most ten of them named.
-fn missing_shards(missing: &[String], count: u64) -> String {
+fn missing_shards(missing: &[String], missing_count: u64, count: u64) -> String {
     const NAMED: usize = 10;
     let named = &missing[..missing.len().min(NAMED)];
     let list = match named {
-        [one] => return format!("shard {one} is missing (every shard of the run is needed)"),
-        [init @ .., last] if missing.len() <= NAMED => format!("{} and {last}", init.join(", ")),
+        [one] if missing_count == 1 => {
+            return format!("shard {one} is missing (every shard of the run is needed)");
+        }
+        [init @ .., last] if missing_count <= NAMED as u64 => format!("{} and {last}", init.join(", ")),
         _ => format!(
             "{}, … ({} of {})",
             named.join(", "),
-            group_thousands(missing.len() as u64),
+            group_thousands(missing_count),
             group_thousands(count)
         ),
     };
@@ -240,19 +246,19 @@ mod tests {
             indexes.iter().map(|index| format!("{index}/{count}")).collect()
         };
         assert_eq!(
-            missing_shards(&names(&[3], 4), 4),
+            missing_shards(&names(&[3], 4), 1, 4),
             "shard 3/4 is missing (every shard of the run is needed)"
         );
         assert_eq!(
-            missing_shards(&names(&[2, 4], 4), 4),
+            missing_shards(&names(&[2, 4], 4), 2, 4),
             "shards 2/4 and 4/4 are missing (every shard of the run is needed)"
         );
         assert_eq!(
-            missing_shards(&names(&[1, 2, 5], 8), 8),
+            missing_shards(&names(&[1, 2, 5], 8), 3, 8),
             "shards 1/8, 2/8 and 5/8 are missing (every shard of the run is needed)"
         );
         let many: Vec<u64> = (2..=1000).collect();
-        let message = missing_shards(&names(&many, 1000), 1000);
+        let message = missing_shards(&names(&many, 1000), 999, 1000);
         assert!(message.starts_with("shards 2/1000, 3/1000,"), "{message}");
         assert!(
             message.contains("11/1000, … (999 of 1,000) are missing"),

@@ -85,11 +85,7 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
     Ok(())
 }
 
-/// A CSV field, quoted when it holds a quote.
+/// A CSV field, quoted when it holds a quote, a comma or a line break (as `run`'s CSV).
 fn field(text: &str) -> String {
-    if text.contains(['"', ',', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
+    super::csv::field(text).into_owned()
 }
