@@ -180,6 +180,23 @@ pub(crate) fn adjust_and_grade(tests: &mut [TestReport], thresholds: &Thresholds
     thresholds.verdict(tests.iter().filter_map(|test| test.p_adjusted))
 }
 
+/// The verdict a gate reads for shuffles and samples: `pass` only when every test had the
+/// trials it needs. A pass on the tests that could run while one was left out for too few
+/// trials (say, 1,000 shuffles of 6 cards leave the permutation test, which needs 3,600,
+/// out) proved nothing about what that test looks at: it is `inconclusive`, as
+/// `assert_fair_shuffle` has it. Tests left out by design (orders of more than 10 cards)
+/// do not count against a pass.
+pub fn verdict_with_every_test(verdict: Verdict, tests: &[TestReport]) -> Verdict {
+    let one_lacked_trials = tests
+        .iter()
+        .any(|test| matches!(test.outcome, TestOutcome::Fit(Fit::TooFewTrials { .. })));
+    if verdict == Verdict::Pass && one_lacked_trials {
+        Verdict::Inconclusive
+    } else {
+        verdict
+    }
+}
+
 /// The smallest Holm-adjusted p-value among `tests`.
 pub(crate) fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
     tests

@@ -657,7 +657,10 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         IngestReport::Samples(report) => deliver_run(exports, None, report)?,
         IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
     }
-    let verdict = ingested.verdict();
+    let verdict = match settings.kind {
+        SampleKind::Stream => ingested.verdict(),
+        _ => shuffle_audit::analysis::verdict_with_every_test(ingested.verdict(), ingested.tests()),
+    };
     let smallest = ingested
         .smallest_p_adjusted()
         .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
@@ -675,7 +678,7 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
             _ => format!("fail{smallest}: the samples are not uniformly distributed"),
         }),
         Verdict::Inconclusive => Some(format!(
-            "inconclusive: too few {} ({}) for the tests to run; they need at least {}",
+            "inconclusive: too few {} ({}) for every test to run; they need at least {}",
             if settings.kind == SampleKind::Stream {
                 "items"
             } else {

@@ -586,3 +586,49 @@ expect = "fair"
         .code(2)
         .stderr(predicate::str::contains("which is also an input"));
 }
+
+#[test]
+fn a_program_that_runs_past_its_timeout_is_killed_and_its_case_is_an_error() {
+    // One never prints, one never stops printing, and one leaves a background child
+    // holding the pipe open: each is killed with its process group after its 1 s.
+    let (dir, path) = config(
+        r#"
+[[case]]
+name = "silent"
+command = "sleep 60"
+timeout = 1
+expect = "fair"
+
+[[case]]
+name = "endless"
+command = "yes 'A B C'"
+timeout = 1
+expect = "fair"
+
+[[case]]
+name = "orphan"
+command = "echo 'A B C'; sleep 60 &"
+timeout = 1
+expect = "fair"
+"#,
+    );
+    let junit = dir.path().join("junit.xml");
+    let started = std::time::Instant::now();
+    let output = check_with(&path).arg("--junit").arg(&junit).assert().code(1);
+    assert!(
+        started.elapsed().as_secs() < 50,
+        "the programs were killed, not waited for"
+    );
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    for name in ["silent", "endless", "orphan"] {
+        assert!(
+            stdout.contains(&format!(
+                "case '{name}': the command did not finish within 1 s (its `timeout`) and was killed"
+            )),
+            "{name}: {stdout}"
+        );
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(document.root_element().attribute("tests"), Some("3"));
+}

@@ -151,7 +151,7 @@ fn too_few_samples_are_not_a_pass() {
         .code(1)
         .stdout(predicate::str::contains("INCONCLUSIVE"))
         .stderr(predicate::str::contains(
-            "inconclusive: too few samples (2) for the tests to run; they need at least 30",
+            "inconclusive: too few samples (2) for every test to run; they need at least 30",
         ));
 }
 
@@ -570,4 +570,20 @@ fn an_output_never_replaces_the_input_and_a_byte_order_mark_is_not_a_token() {
         plain.0["results"][0]["permutations"],
         marked.0["results"][0]["permutations"]
     );
+}
+
+#[test]
+fn a_pass_with_a_test_left_out_for_too_few_samples_is_not_a_pass() {
+    // 1,000 fair shuffles of 6 cards: the position, fixed-point and cycle tests run (and
+    // pass at this seed), but the 720 orders would need 3,600 to be tested: the gate must
+    // not call that fair, as `assert_fair_shuffle` does not.
+    let lines = shuffled_lines("fisher-yates", &["A", "B", "C", "D", "E", "F"], 1_000, 5);
+    shuffle_audit()
+        .args(["ingest", "-"])
+        .write_stdin(lines)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "inconclusive: too few samples (1000) for every test to run; they need at least 3600",
+        ));
 }

@@ -16,10 +16,13 @@
 
 use std::io::Read;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::watchdog::{Watchdog, own_process_group};
 use super::{CheckSettings, Findings, RunOutcome};
+use crate::analysis::verdict_with_every_test;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights};
 use crate::simulate::NoProgress;
@@ -134,7 +137,13 @@ pub struct CommandCase {
     pub trials: Option<u64>,
     /// How its output is read.
     pub ingest: IngestOptions,
+    /// How long one run of the program may take before it is killed.
+    pub timeout: Duration,
 }
+
+/// How long a program may run when its case gives no `timeout`: ten minutes, far more
+/// than printing millions of samples takes, far less than a CI job's limit.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 impl CommandCase {
     /// Whether a re-run can ask the program for independent samples.
@@ -148,8 +157,9 @@ impl CommandCase {
     /// (the case is an error) when it exits with an error.
     pub fn run(&self, case: &str, seed: u64, trials: u64, settings: &CheckSettings) -> Result<RunOutcome> {
         let line = self.line.substituted(seed, trials);
-        let mut child = line
-            .to_process()
+        let mut process = line.to_process();
+        own_process_group(&mut process);
+        let mut child = process
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -163,13 +173,34 @@ impl CommandCase {
                 Error::Usage(format!("case '{case}': cannot start '{}': {why}", line.program()))
             })?;
         let stdout = child.stdout.take().expect("standard output is piped");
+        let watchdog = Watchdog::start(child.id(), self.timeout);
         let audited = ingest_output(stdout, &line.display(), &self.ingest, settings);
+        let outcome = self.finish(case, &line, &mut child, audited);
+        if watchdog.stop() {
+            // Whatever was read before the kill is not the program's whole output.
+            return Ok(Err(format!(
+                "case '{case}': the command did not finish within {} s (its `timeout`) and was killed: {}",
+                self.timeout.as_secs(),
+                line.display()
+            )));
+        }
+        outcome
+    }
+
+    /// Waits for the program and reads its outcome together with the audit's.
+    fn finish(
+        &self,
+        case: &str,
+        line: &CommandLine,
+        child: &mut std::process::Child,
+        audited: Result<RunOutcome>,
+    ) -> Result<RunOutcome> {
         if matches!(audited, Ok(Err(_)) | Err(_)) {
             // The audit stopped, perhaps before the end of the output. Its end of the pipe
             // is closed, so a program still writing gets a broken pipe and ends; one that
             // ignores that is killed after a grace period. A program that failed on its
             // own comes first in the message, the audit's finding after it.
-            let failure = ended_with_failure(&mut child);
+            let failure = ended_with_failure(child);
             return audited.map(|outcome| {
                 outcome.map_err(|problem| match failure {
                     Some(failure) => format!(
@@ -253,7 +284,13 @@ fn ingest_output(
         alpha: settings.alpha,
     };
     match ingest(Input::reader(output), source, &ingest_settings, &NoProgress) {
-        Ok(report) => Ok(Ok(Findings::from_tests(report.verdict(), report.tests()))),
+        Ok(report) => {
+            let verdict = match kind {
+                SampleKind::Stream => report.verdict(),
+                _ => verdict_with_every_test(report.verdict(), report.tests()),
+            };
+            Ok(Ok(Findings::from_tests(verdict, report.tests())))
+        }
         Err(Error::Input(problem)) => Ok(Err(problem)),
         Err(error) => Err(error),
     }

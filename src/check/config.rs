@@ -17,10 +17,13 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::command::{CommandCase, CommandLine, IngestKind, IngestOptions, TRIALS_PLACEHOLDER};
+use super::command::{
+    CommandCase, CommandLine, DEFAULT_TIMEOUT, IngestKind, IngestOptions, TRIALS_PLACEHOLDER,
+};
 use super::{Case, CaseKind, CheckSettings, algorithm_settings, generator_settings};
 use crate::catalogue::generators::GeneratorSpec;
 use crate::catalogue::{AlgorithmSpec, Expectation};
@@ -51,6 +54,7 @@ struct RawCase {
     deck: Option<String>,
     ordered: Option<bool>,
     weights: Option<String>,
+    timeout: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -63,7 +67,9 @@ enum RawExpect {
 /// Which fields each kind of case takes (besides `name`, `seed` and `expect`).
 const ALGORITHM_FIELDS: &[&str] = &["algorithm", "n", "k", "trials"];
 const GENERATOR_FIELDS: &[&str] = &["generator", "items", "length", "streams"];
-const COMMAND_FIELDS: &[&str] = &["command", "trials", "kind", "k", "deck", "ordered", "weights"];
+const COMMAND_FIELDS: &[&str] = &[
+    "command", "trials", "kind", "k", "deck", "ordered", "weights", "timeout",
+];
 const COMMON_FIELDS: &[&str] = &["name", "seed", "expect"];
 
 /// Reads and checks the suite in `path`.
@@ -290,6 +296,16 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
                 deck: raw.deck,
                 ordered: raw.ordered.unwrap_or(false),
                 weights: raw.weights,
+            },
+            timeout: match raw.timeout {
+                None => DEFAULT_TIMEOUT,
+                Some(0) => {
+                    return Err(fail(
+                        "field 'timeout' must be at least 1 (seconds one run of the program may take)"
+                            .to_string(),
+                    ));
+                }
+                Some(seconds) => Duration::from_secs(seconds),
             },
         })
     };

@@ -17,10 +17,11 @@ pub mod command;
 pub mod config;
 pub mod junit;
 pub mod suite;
+pub mod watchdog;
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::TestReport;
+use crate::analysis::{TestReport, verdict_with_every_test};
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
@@ -303,10 +304,14 @@ fn run_kind(
             let run_settings = algorithm_settings(*n, *k, trials, seed, settings);
             let report = run(std::slice::from_ref(spec), &run_settings, progress)?;
             let findings = match (report.results.first(), report.sampler_results.first()) {
-                (Some(shuffle), _) => Findings::from_tests(shuffle.analysis.verdict, &shuffle.analysis.tests),
-                (None, Some(sampler)) => {
-                    Findings::from_tests(sampler.analysis.verdict, &sampler.analysis.tests)
-                }
+                (Some(shuffle), _) => Findings::from_tests(
+                    verdict_with_every_test(shuffle.analysis.verdict, &shuffle.analysis.tests),
+                    &shuffle.analysis.tests,
+                ),
+                (None, Some(sampler)) => Findings::from_tests(
+                    verdict_with_every_test(sampler.analysis.verdict, &sampler.analysis.tests),
+                    &sampler.analysis.tests,
+                ),
                 (None, None) => unreachable!("run gives one result per algorithm"),
             };
             Ok(Ok(findings))
