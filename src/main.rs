@@ -666,7 +666,11 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
     let not_as_wanted = match verdict {
         Verdict::Pass => None,
-        Verdict::Suspicious if args.allow_suspicious => None,
+        Verdict::Suspicious if args.allow_suspicious => {
+            // Accepted, but said, so that a CI log shows what was let through.
+            eprintln!("shuffle-audit: suspicious{smallest}: accepted (--allow-suspicious)");
+            None
+        }
         Verdict::Suspicious => Some(format!(
             "suspicious{smallest}: not proven biased, but not shown fair either; read more samples, \
              or pass --allow-suspicious"

@@ -421,6 +421,9 @@ expect = "fair"
     assert_eq!(cases[0]["verdict"], "fail");
     assert_eq!(cases[0]["as_expected"], false);
     assert!(cases[0]["first"]["p_adjusted_min"].as_f64().unwrap() < 1e-100);
+    // The samples the program actually printed, beside the trials it was asked for.
+    assert_eq!(cases[0]["first"]["trials"], 100_000);
+    assert_eq!(cases[0]["first"]["samples_read"], 100_000);
     assert_eq!(cases[1]["verdict"], "fail");
     assert_eq!(cases[1]["as_expected"], true);
     assert_eq!(cases[2]["verdict"], "pass");

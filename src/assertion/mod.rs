@@ -85,8 +85,11 @@ pub const DEFAULT_N: usize = 6;
 /// | sort by a random comparator, insertion sort (`sort-comparator-insertion`) | 75 | 4000 × |
 ///
 /// A shuffle that never leaves the last card last (`random(n-1)`, the 1999 online-poker
-/// bug) leaves a sixth of the orders empty: its noncentrality is `T/6`, so it is caught
-/// after a few hundred shuffles.
+/// bug) leaves a sixth of the orders empty. If the other orders stay equally likely, the
+/// permutation test's noncentrality is `T/5` (`T/6` from the empty orders, `T/30` from the
+/// others at 6/5 of their share); at α = 1e-6 and 99 % power the test on 719 df needs a
+/// noncentrality of about 310, so under 2,000 shuffles catch it, and the position test,
+/// whose last column is all wrong, a few hundred.
 ///
 /// Every one of the 720 orders then expects 417 shuffles and every card × position cell
 /// 50,000, far above the 5 the χ² approximation needs. The run takes 0.01 to 0.04 s in an

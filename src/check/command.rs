@@ -289,7 +289,10 @@ fn ingest_output(
                 SampleKind::Stream => report.verdict(),
                 _ => verdict_with_every_test(report.verdict(), report.tests()),
             };
-            Ok(Ok(Findings::from_tests(verdict, report.tests())))
+            Ok(Ok(Findings {
+                samples_read: Some(report.samples()),
+                ..Findings::from_tests(verdict, report.tests())
+            }))
         }
         Err(Error::Input(problem)) => Ok(Err(problem)),
         Err(error) => Err(error),

@@ -79,7 +79,16 @@ fn details(result: &CaseResult) -> String {
             super::CaseKind::Generator { .. } => "streams",
             _ => "trials",
         };
-        text.push_str(&format!("seed {}, {unit} {}: ", attempt.seed, attempt.trials));
+        let read = attempt
+            .outcome
+            .as_ref()
+            .ok()
+            .and_then(|findings| findings.samples_read)
+            .map_or_else(String::new, |read| format!(", samples read {read}"));
+        text.push_str(&format!(
+            "seed {}, {unit} {}{read}: ",
+            attempt.seed, attempt.trials
+        ));
         match &attempt.outcome {
             Ok(findings) => {
                 text.push_str(&findings.verdict.to_string());

@@ -133,12 +133,16 @@ pub struct Findings {
     pub verdict: Verdict,
     /// Every test, in the order the analysis lists them.
     pub tests: Vec<TestP>,
+    /// For a command, the samples (or stream items) its output held: a program may print
+    /// more or fewer than the `{trials}` it was asked for, or take no `{trials}` at all.
+    pub samples_read: Option<u64>,
 }
 
 impl Findings {
     /// From an analysis' verdict and tests.
     pub fn from_tests(verdict: Verdict, tests: &[TestReport]) -> Self {
         Self {
+            samples_read: None,
             verdict,
             tests: tests
                 .iter()

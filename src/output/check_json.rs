@@ -45,6 +45,9 @@ struct CaseJson<'a> {
 struct AttemptJson<'a> {
     seed: u64,
     trials: u64,
+    /// For a command: the samples (or items) its output held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    samples_read: Option<u64>,
     verdict: String,
     p_adjusted_min: Option<f64>,
     log10_p_adjusted_min: Option<f64>,
@@ -97,6 +100,7 @@ fn attempt_json(attempt: &Attempt<RunOutcome>) -> AttemptJson<'_> {
     AttemptJson {
         seed: attempt.seed,
         trials: attempt.trials,
+        samples_read: findings.and_then(|findings| findings.samples_read),
         verdict: verdict_word(findings.map(|findings| findings.verdict)),
         p_adjusted_min: smallest.map(PValue::value_floored),
         log10_p_adjusted_min: smallest.map(PValue::log10),

@@ -5,7 +5,7 @@
 //! Compact on purpose: a CI log is read by someone looking for the one case that broke
 //! the build, so the cases not as expected are named again at the end.
 
-use crate::check::{CaseResult, CheckReport};
+use crate::check::{CaseResult, CheckReport, Findings};
 use crate::stats::confirm::CONFIRMATION_FACTOR;
 
 /// The table and its closing lines.
@@ -92,8 +92,15 @@ pub fn confirmation_note(result: &CaseResult) -> Option<String> {
         }
         Err(_) => "error".to_string(),
     };
+    let read = match &confirmation.outcome {
+        Ok(Findings {
+            samples_read: Some(read),
+            ..
+        }) => format!(", {read} samples read"),
+        _ => String::new(),
+    };
     Some(format!(
-        "{}{first_p} → re-run with seed {}, {CONFIRMATION_FACTOR}x trials ({}): {outcome}",
+        "{}{first_p} → re-run with seed {}, {CONFIRMATION_FACTOR}x trials ({}{read}): {outcome}",
         first.verdict, confirmation.seed, confirmation.trials
     ))
 }
