@@ -635,3 +635,24 @@ expect = "fair"
     let document = roxmltree::Document::parse(&xml).unwrap();
     assert_eq!(document.root_element().attribute("tests"), Some("3"));
 }
+
+#[test]
+fn names_cannot_rewrite_the_terminal() {
+    // An escape sequence in a name would recolour or move the CI log's cursor.
+    let (_dir, path) = config(
+        "[[case]]\nname = \"evil\\u001b[31m red\"\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 48000\nexpect = \"fair\"\n",
+    );
+    let output = check_with(&path).assert().code(2);
+    let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(
+        stderr.contains("case 1 (evil\\u{1b}[31m red): field 'name' holds the control"),
+        "{stderr}"
+    );
+    // A command's own lines become its name with the newline written out.
+    let (_dir, path) =
+        config("[[case]]\ncommand = \"\"\"\necho A B C\necho B A C\"\"\"\nexpect = \"fair\"\n");
+    let output = check_with(&path).assert().code(1);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("echo A B C\\u{a}echo B A C"), "{stdout}");
+}

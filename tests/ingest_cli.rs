@@ -587,3 +587,12 @@ fn a_pass_with_a_test_left_out_for_too_few_samples_is_not_a_pass() {
             "inconclusive: too few samples (1000) for every test to run; they need at least 3600",
         ));
 }
+
+#[test]
+fn skip_invalid_says_it_cannot_skip_the_line_that_fixes_the_deck() {
+    assert_eq!(
+        error_of("A A B\nA B C\n", &["--skip-invalid"]),
+        "line 1: item 'A' appears twice: the cards of a deck must be told apart, so every \
+         item of line 1 must be different (--skip-invalid cannot skip the line that fixes the deck; give --deck)"
+    );
+}

@@ -146,7 +146,8 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
                 .get("command")
                 .and_then(|value| value.clone().try_into::<CommandLine>().ok())
                 .map(|line| line.display())
-        });
+        })
+        .map(|name| escaped_for_terminals(&name));
     let raw: RawCase = value
         .clone()
         .try_into()
@@ -313,10 +314,18 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         (Some(name), _) => name.clone(),
         (None, CaseKind::Algorithm { spec, n, k, .. }) => algorithm_case_name(spec, *n, *k),
         (None, CaseKind::Generator { spec, items, .. }) => generator_case_name(spec, items),
-        (None, CaseKind::Command(command)) => command.line.display(),
+        // A shell line may hold newlines: the table, JUnit and CI logs get them escaped.
+        (None, CaseKind::Command(command)) => escaped_for_terminals(&command.line.display()),
     };
     if name.trim().is_empty() {
         return Err(fail("field 'name' is empty".to_string()));
+    }
+    if let Some(c) = name.chars().find(|&c| reaches_terminals_badly(c)) {
+        return Err(fail(format!(
+            "field 'name' holds the control or bidirectional character {}; names are printed on \
+             terminals and in CI logs",
+            c.escape_unicode()
+        )));
     }
     Ok(Case {
         name,
@@ -324,6 +333,25 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         seed,
         expect,
     })
+}
+
+/// Characters that would move the cursor, recolour or reorder a terminal line or a CI
+/// log (escape sequences, newlines, bidirectional overrides).
+fn reaches_terminals_badly(c: char) -> bool {
+    c.is_control() || matches!(u32::from(c), 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+/// `text` with [`reaches_terminals_badly`] characters written as `\u{1b}`.
+fn escaped_for_terminals(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if reaches_terminals_badly(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The name an algorithm case goes by when it gives none: `naive-swap n=3`.

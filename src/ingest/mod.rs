@@ -724,7 +724,17 @@ fn find_deck(
         let tokens: Vec<&[u8]> = lines::tokens(line).collect();
         let deck = match from_option.take() {
             Some(deck) => deck,
-            None => Deck::new(&tokens, format!("line {number}")).map_err(at)?,
+            // Not even --skip-invalid can pass over this line: it is what the others are
+            // read against. Say how to name the deck instead.
+            None => Deck::new(&tokens, format!("line {number}")).map_err(|problem| {
+                at(if settings.skip_invalid {
+                    format!(
+                        "{problem} (--skip-invalid cannot skip the line that fixes the deck; give --deck)"
+                    )
+                } else {
+                    problem
+                })
+            })?,
         };
         let n = deck.len();
         let k = match settings.kind {
