@@ -657,10 +657,7 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         IngestReport::Samples(report) => deliver_run(exports, None, report)?,
         IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
     }
-    let verdict = match settings.kind {
-        SampleKind::Stream => ingested.verdict(),
-        _ => shuffle_audit::analysis::verdict_with_every_test(ingested.verdict(), ingested.tests()),
-    };
+    let verdict = ingested.gate_verdict();
     let smallest = ingested
         .smallest_p_adjusted()
         .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));

@@ -21,10 +21,9 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::watchdog::{Watchdog, own_process_group};
-use super::{CheckSettings, Findings, RunOutcome};
-use crate::analysis::verdict_with_every_test;
+use super::{Findings, RunOutcome};
 use crate::error::{Error, Result};
-use crate::ingest::{IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights};
+use crate::ingest::{IngestSettings, Input, ingest};
 use crate::simulate::NoProgress;
 
 /// The placeholder replaced by the run's seed.
@@ -100,34 +99,6 @@ impl CommandLine {
     }
 }
 
-/// What the program's output holds, as `ingest --kind` has it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum IngestKind {
-    /// One shuffled deck per line.
-    #[default]
-    Permutations,
-    /// One k-of-n sample per line.
-    Selections,
-    /// One long sequence of items.
-    Stream,
-}
-
-/// How `ingest` reads the program's output (the options of `shuffle-audit ingest`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct IngestOptions {
-    /// What the output holds.
-    pub kind: IngestKind,
-    /// Items per sample (`selections`).
-    pub k: Option<usize>,
-    /// The deck the samples are drawn from (`selections`; otherwise the tokens seen).
-    pub deck: Option<String>,
-    /// Whether the order within a sample matters (`selections`).
-    pub ordered: bool,
-    /// Expected frequencies (`stream`; default equal).
-    pub weights: Option<String>,
-}
-
 /// A case that audits an outside program's output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommandCase {
@@ -135,8 +106,9 @@ pub struct CommandCase {
     pub line: CommandLine,
     /// The value of `{trials}` for the first run (required when the command has it).
     pub trials: Option<u64>,
-    /// How its output is read.
-    pub ingest: IngestOptions,
+    /// How its output is read, as `ingest` would read it (checked when the suite was
+    /// read, with the suite's threads and α).
+    pub ingest: IngestSettings,
     /// How long one run of the program may take before it is killed.
     pub timeout: Duration,
 }
@@ -155,7 +127,7 @@ impl CommandCase {
     ///
     /// `Err` (the suite stops, exit 2) when the program cannot be started; `Ok(Err(..))`
     /// (the case is an error) when it exits with an error.
-    pub fn run(&self, case: &str, seed: u64, trials: u64, settings: &CheckSettings) -> Result<RunOutcome> {
+    pub fn run(&self, case: &str, seed: u64, trials: u64) -> Result<RunOutcome> {
         let line = self.line.substituted(seed, trials);
         let mut process = line.to_process();
         own_process_group(&mut process);
@@ -174,7 +146,7 @@ impl CommandCase {
             })?;
         let stdout = child.stdout.take().expect("standard output is piped");
         let watchdog = Watchdog::start(child.id(), self.timeout);
-        let audited = ingest_output(stdout, &line.display(), &self.ingest, settings);
+        let audited = ingest_output(stdout, &line.display(), &self.ingest);
         let outcome = self.finish(case, &line, &mut child, audited);
         if watchdog.stop() {
             // Whatever was read before the kill is not the program's whole output.
@@ -264,36 +236,13 @@ fn ended_with_failure(child: &mut std::process::Child) -> Option<String> {
 fn ingest_output(
     output: impl Read + Send + 'static,
     source: &str,
-    options: &IngestOptions,
-    settings: &CheckSettings,
+    settings: &IngestSettings,
 ) -> Result<RunOutcome> {
-    let kind = match options.kind {
-        IngestKind::Permutations => SampleKind::Permutations,
-        IngestKind::Selections => SampleKind::Selections,
-        IngestKind::Stream => SampleKind::Stream,
-    };
-    let deck = options.deck.as_deref().map(parse_deck).transpose()?;
-    let ingest_settings = IngestSettings {
-        kind,
-        k: options.k,
-        deck,
-        weights: options.weights.as_deref().map(parse_weights).transpose()?,
-        ordered: options.ordered,
-        skip_invalid: false,
-        threads: settings.threads,
-        alpha: settings.alpha,
-    };
-    match ingest(Input::reader(output), source, &ingest_settings, &NoProgress) {
-        Ok(report) => {
-            let verdict = match kind {
-                SampleKind::Stream => report.verdict(),
-                _ => verdict_with_every_test(report.verdict(), report.tests()),
-            };
-            Ok(Ok(Findings {
-                samples_read: Some(report.samples()),
-                ..Findings::from_tests(verdict, report.tests())
-            }))
-        }
+    match ingest(Input::reader(output), source, settings, &NoProgress) {
+        Ok(report) => Ok(Ok(Findings {
+            samples_read: Some(report.samples()),
+            ..Findings::from_tests(report.gate_verdict(), report.tests())
+        })),
         Err(Error::Input(problem)) => Ok(Err(problem)),
         Err(error) => Err(error),
     }

@@ -21,14 +21,13 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::command::{
-    CommandCase, CommandLine, DEFAULT_TIMEOUT, IngestKind, IngestOptions, TRIALS_PLACEHOLDER,
-};
+use super::command::{CommandCase, CommandLine, DEFAULT_TIMEOUT, TRIALS_PLACEHOLDER};
 use super::{Case, CaseKind, CheckSettings, algorithm_settings, generator_settings};
 use crate::catalogue::generators::GeneratorSpec;
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::{Error, Result};
-use crate::stream::items::Items;
+use crate::ingest::{IngestSettings, SampleKind};
+use crate::stream::items::{Items, escaped_for_terminals, reaches_terminals_badly};
 
 /// The seed of a case that gives none.
 pub const DEFAULT_SEED: u64 = 1;
@@ -50,7 +49,7 @@ struct RawCase {
     items: Option<String>,
     length: Option<u64>,
     streams: Option<u64>,
-    kind: Option<IngestKind>,
+    kind: Option<SampleKind>,
     deck: Option<String>,
     ordered: Option<bool>,
     weights: Option<String>,
@@ -272,12 +271,8 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             .transpose()
             .map_err(as_field)?;
         // What `ingest` would refuse when the case runs is refused now, in the case's words.
-        crate::ingest::IngestSettings {
-            kind: match raw.kind.unwrap_or_default() {
-                IngestKind::Permutations => crate::ingest::SampleKind::Permutations,
-                IngestKind::Selections => crate::ingest::SampleKind::Selections,
-                IngestKind::Stream => crate::ingest::SampleKind::Stream,
-            },
+        let ingest = IngestSettings {
+            kind: raw.kind.unwrap_or_default(),
             k: raw.k,
             deck,
             weights,
@@ -285,19 +280,12 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             skip_invalid: false,
             threads: settings.threads,
             alpha: settings.alpha,
-        }
-        .validate()
-        .map_err(as_field)?;
+        };
+        ingest.validate().map_err(as_field)?;
         CaseKind::Command(CommandCase {
             line,
             trials: raw.trials,
-            ingest: IngestOptions {
-                kind: raw.kind.unwrap_or_default(),
-                k: raw.k,
-                deck: raw.deck,
-                ordered: raw.ordered.unwrap_or(false),
-                weights: raw.weights,
-            },
+            ingest,
             timeout: match raw.timeout {
                 None => DEFAULT_TIMEOUT,
                 Some(0) => {
@@ -333,25 +321,6 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         seed,
         expect,
     })
-}
-
-/// Characters that would move the cursor, recolour or reorder a terminal line or a CI
-/// log (escape sequences, newlines, bidirectional overrides).
-fn reaches_terminals_badly(c: char) -> bool {
-    c.is_control() || matches!(u32::from(c), 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
-}
-
-/// `text` with [`reaches_terminals_badly`] characters written as `\u{1b}`.
-fn escaped_for_terminals(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if reaches_terminals_badly(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// The name an algorithm case goes by when it gives none: `naive-swap n=3`.
@@ -434,7 +403,19 @@ expect = "fair"
         };
         assert!(command.takes_seed());
         assert_eq!(command.trials, Some(1000));
-        assert_eq!(command.ingest, IngestOptions::default());
+        // Without ingest fields: whole decks, the first line fixing the deck, read with the
+        // suite's threads and α.
+        let defaults = IngestSettings {
+            kind: SampleKind::Permutations,
+            k: None,
+            deck: None,
+            weights: None,
+            ordered: false,
+            skip_invalid: false,
+            threads: SETTINGS.threads,
+            alpha: SETTINGS.alpha,
+        };
+        assert_eq!(command.ingest, defaults);
         let CaseKind::Command(command) = &cases[1].kind else {
             panic!("a command case")
         };
@@ -444,12 +425,12 @@ expect = "fair"
         );
         assert_eq!(
             command.ingest,
-            IngestOptions {
-                kind: IngestKind::Selections,
+            IngestSettings {
+                kind: SampleKind::Selections,
                 k: Some(3),
-                deck: Some("A B C D E".into()),
+                deck: Some(["A", "B", "C", "D", "E"].map(String::from).to_vec()),
                 ordered: true,
-                weights: None,
+                ..defaults
             }
         );
         assert_eq!(cases[1].seed, 9);

@@ -331,7 +331,7 @@ fn run_kind(
                 &result.analysis.tests,
             )))
         }
-        CaseKind::Command(command) => command.run(&case.name, seed, trials, settings),
+        CaseKind::Command(command) => command.run(&case.name, seed, trials),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::stream::items::{MAX_NAME_CHARS, name_problem};
+use crate::stream::items::{MAX_NAME_CHARS, escaped_for_terminals, name_problem};
 
 /// Decks up to this size are searched token by token; larger ones through a hash map.
 const LINEAR_UP_TO: usize = 16;
@@ -155,18 +155,10 @@ pub fn valid_name(token: &[u8]) -> Result<String, String> {
 /// characters escaped, cut to [`SHOWN_CHARS`] characters.
 pub fn shown(token: &[u8]) -> String {
     let text = String::from_utf8_lossy(token);
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == SHOWN_CHARS {
-            out.push('…');
-            break;
-        }
-        let code = u32::from(c);
-        if c.is_control() || matches!(code, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
+    let head: String = text.chars().take(SHOWN_CHARS).collect();
+    let mut out = escaped_for_terminals(&head);
+    if text.chars().nth(SHOWN_CHARS).is_some() {
+        out.push('…');
     }
     out
 }

@@ -31,7 +31,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
+use crate::analysis::{
+    TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted,
+    verdict_with_every_test,
+};
 use crate::catalogue::Expectation;
 use crate::error::{Error, Result};
 use crate::run::{
@@ -56,10 +59,12 @@ use seen::SeenTokens;
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
 const BLOCKS_PER_THREAD: usize = 2;
 
-/// What each line holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What each line holds (`--kind`, and `kind` in a `check` suite).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SampleKind {
     /// A whole deck in some order (the first line's items).
+    #[default]
     Permutations,
     /// `k` distinct items of a deck (`--deck`, or the tokens seen), a sampler's pick.
     Selections,
@@ -282,6 +287,16 @@ impl IngestReport {
     /// Malformed lines skipped (`--skip-invalid`).
     pub fn skipped(&self) -> u64 {
         self.input().skipped_total()
+    }
+
+    /// The verdict a gate reads: for shuffles and samples, a pass with a test left out
+    /// for too few samples is `inconclusive` ([`verdict_with_every_test`]); a stream's
+    /// tests of rare items are often left out, and its verdict stands.
+    pub fn gate_verdict(&self) -> Verdict {
+        match self {
+            IngestReport::Samples(_) => verdict_with_every_test(self.verdict(), self.tests()),
+            IngestReport::Stream(_) => self.verdict(),
+        }
     }
 
     /// The tests that ran, with their p-values.

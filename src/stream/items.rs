@@ -251,7 +251,7 @@ pub(crate) fn name_problem(name: &str) -> Option<String> {
             "contains a control character"
         } else if (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE {
             "contains a Unicode noncharacter"
-        } else if matches!(code, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069) {
+        } else if is_bidi_control(c) {
             "contains a bidirectional control character"
         } else {
             continue;
@@ -259,6 +259,31 @@ pub(crate) fn name_problem(name: &str) -> Option<String> {
         return Some(format!("{problem} (U+{code:04X})"));
     }
     None
+}
+
+/// The bidirectional controls (marks, embeddings, overrides, isolates): invisible, they
+/// reorder the text around them in terminals, logs and web pages.
+fn is_bidi_control(c: char) -> bool {
+    matches!(u32::from(c), 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+/// Characters that would move the cursor, recolour or reorder a terminal line or a CI
+/// log (escape sequences, newlines, bidirectional overrides).
+pub(crate) fn reaches_terminals_badly(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
+/// `text` with [`reaches_terminals_badly`] characters written as `\u{1b}`.
+pub(crate) fn escaped_for_terminals(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if reaches_terminals_badly(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn parse_decimal(text: &str) -> Result<(u64, &str), &'static str> {
