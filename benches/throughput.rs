@@ -62,6 +62,7 @@ fn main() {
 fn stream_throughput(threads: usize) {
     let spec = GeneratorSpec::parse("shuffle-bag").expect("in the catalogue");
     let settings = StreamSettings {
+        source: Default::default(),
         items: Items::parse("A:50,B:25,C:20,D:5").expect("valid items"),
         length: 100_000,
         streams: 2_000,

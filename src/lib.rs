@@ -6,7 +6,8 @@
 //! The pieces, in the order data flows through them:
 //!
 //! - [`randomness`]: the one narrow door ([`Randomness`]) through which every algorithm
-//!   draws, and the Xoshiro256++ simulation source behind it.
+//!   draws, the Xoshiro256++ simulation source behind it, and the flawed sources of the
+//!   source texts (`rand() % n`, Delphi's `Random`, re-seeding from a clock).
 //! - [`catalogue`]: the shuffles from the source texts, fair and subtly biased, each with
 //!   its origin and the verdict it deserves.
 //! - [`simulate`]: the deterministic parallel engine (same seed, same tallies, whatever the
@@ -28,6 +29,8 @@
 //!   it should get, a suspicious result confirmed before it counts.
 //! - [`ingest`]: the `shuffle-audit ingest` command: samples written by another program,
 //!   read as a stream and tested as `run` tests a catalogue algorithm.
+//! - [`seeds`]: the `shuffle-audit seeds` commands: how many decks a seed space can deal
+//!   (`reach`), and the online-poker seed recovery (`crack`).
 //!
 //! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
 //! that your shuffle is fair:
@@ -49,7 +52,7 @@
 //! use shuffle_audit::stats::Verdict;
 //!
 //! let naive = AlgorithmSpec::parse("naive-swap").unwrap();
-//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6, shard: None };
+//! let settings = RunSettings { n: 3, k: None, trials: 600_000, seed: Some(1), threads: 2, alpha: 1e-6, shard: None, source: Default::default() };
 //! let report = run(&[naive], &settings, &NoProgress).unwrap();
 //! assert_eq!(report.results[0].analysis.verdict, Verdict::Fail);
 //! ```
@@ -67,6 +70,7 @@ pub mod parse;
 pub mod randomness;
 pub mod report;
 pub mod run;
+pub mod seeds;
 pub mod simulate;
 pub mod stats;
 pub mod stream;

@@ -25,6 +25,7 @@ use shuffle_audit::output::{
     stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
+use shuffle_audit::randomness::{ClockStep, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::simulate::{Progress, Shard};
@@ -63,6 +64,9 @@ enum Command {
     /// Run a suite of cases (the whole catalogue by default, or `--config FILE`) and exit
     /// 0 only when every case gets the verdict it expects: a CI gate.
     Check(CheckArgs),
+    /// What a source's seeds allow: how many decks they can deal (`seeds reach`), and
+    /// which seed dealt the cards a player saw (`seeds crack`).
+    Seeds(SeedsArgs),
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
     /// written as HTML, Markdown and SVG charts (the same bytes every time).
     Report(ReportArgs),
@@ -89,6 +93,28 @@ struct RunArgs {
     #[command(flatten)]
     common: CommonArgs,
 }
+
+#[derive(Args)]
+struct SeedsArgs {
+    #[command(subcommand)]
+    command: SeedsCommand,
+}
+
+#[derive(Subcommand)]
+enum SeedsCommand {
+    /// Shuffle from every seed of a range and count the distinct orders reached, against n!.
+    Reach(ReachArgs),
+    /// Search a window of seeds for the deals consistent with the cards a player saw.
+    Crack(CrackArgs),
+}
+
+// ISSUE-7 SKELETON: `seeds reach` arguments (helper A fills this in).
+#[derive(Args)]
+struct ReachArgs {}
+
+// ISSUE-7 SKELETON: `seeds crack` arguments (helper B fills this in).
+#[derive(Args)]
+struct CrackArgs {}
 
 #[derive(Args)]
 struct MergeArgs {
@@ -134,7 +160,39 @@ struct CommonArgs {
     #[arg(long, short = 's', value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
     #[command(flatten)]
+    source: SourceArgs,
+    #[command(flatten)]
     analysis: AnalysisArgs,
+}
+
+/// The randomness under the algorithms (`run`, `stream`, `exact`, `check`, `seeds`).
+#[derive(Args)]
+struct SourceArgs {
+    /// The randomness under the algorithms: xoshiro (default, fair), msvc-rand-mod (C's
+    /// rand() % n), delphi (Delphi's Random), clock-reseed (Delphi's Random re-seeded from
+    /// a clock before every shuffle). `list` gives each one's exact definition.
+    #[arg(long, value_name = "NAME", default_value = "xoshiro")]
+    source: String,
+    /// How far the modelled clock of `--source clock-reseed` advances per shuffle, in
+    /// milliseconds (default 0.001: a thousand shuffles per tick of a millisecond clock).
+    #[arg(long, value_name = "MS", value_parser = parse_clock_step)]
+    clock_step: Option<ClockStep>,
+}
+
+impl SourceArgs {
+    fn kind(&self) -> Result<SourceKind> {
+        SourceKind::parse(&self.source, self.clock_step)
+    }
+}
+
+fn parse_clock_step(text: &str) -> std::result::Result<ClockStep, String> {
+    text.parse().map_err(|error: shuffle_audit::Error| {
+        let message = error.to_string();
+        message
+            .strip_prefix("--clock-step ")
+            .unwrap_or(&message)
+            .to_string()
+    })
 }
 
 /// The options of every command that tests tallies and exports them (`run`, `stream`,
@@ -318,6 +376,10 @@ fn main() -> ExitCode {
         Command::List(args) => done(list_command(&args)),
         Command::Report(args) => done(report_command(&args)),
         Command::Check(args) => check_command(&args),
+        Command::Seeds(args) => match args.command {
+            SeedsCommand::Reach(args) => done(seeds_reach_command(&args)),
+            SeedsCommand::Crack(args) => done(seeds_crack_command(&args)),
+        },
     };
     match outcome {
         Ok(code) => code,
@@ -354,6 +416,7 @@ fn run_command(args: RunArgs) -> Result<()> {
         args.common.analysis.exports.csv.as_deref(),
     )?;
     let settings = RunSettings {
+        source: args.common.source.kind()?,
         n: args.n,
         k: args.k,
         trials: args.trials,
@@ -411,6 +474,16 @@ fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunRep
         |out| csv::write(report, out),
         || report::run_document(report),
     )
+}
+
+// ISSUE-7 SKELETON: replaced by helper A.
+fn seeds_reach_command(_args: &ReachArgs) -> Result<()> {
+    Err(Error::Usage("seeds reach is not built yet".to_string()))
+}
+
+// ISSUE-7 SKELETON: replaced by helper B.
+fn seeds_crack_command(_args: &CrackArgs) -> Result<()> {
+    Err(Error::Usage("seeds crack is not built yet".to_string()))
 }
 
 fn merge_command(args: MergeArgs) -> Result<()> {
@@ -542,6 +615,7 @@ fn stream_command(args: StreamArgs) -> Result<()> {
         args.common.analysis.exports.csv.as_deref(),
     )?;
     let settings = StreamSettings {
+        source: args.common.source.kind()?,
         items: Items::parse(&args.items)?,
         length: args.length,
         streams: args.streams,

@@ -391,8 +391,8 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
-    // 12 shuffles, 4 samplers, then 10 stream generators.
-    assert_eq!(entries.len(), 26);
+    // 13 shuffles, 4 samplers, then 10 stream generators.
+    assert_eq!(entries.len(), 27);
     for entry in entries {
         for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
@@ -401,7 +401,7 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let kinds: Vec<&str> = entries.iter().map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(
         kinds,
-        [["shuffle"; 12].as_slice(), &["sampler"; 4], &["generator"; 10]].concat()
+        [["shuffle"; 13].as_slice(), &["sampler"; 4], &["generator"; 10]].concat()
     );
     let csharp = entries
         .iter()

@@ -12,6 +12,7 @@ use shuffle_audit::stream::{StreamSettings, run_streams};
 
 fn settings(n: usize, k: Option<usize>, trials: u64) -> RunSettings {
     RunSettings {
+        source: Default::default(),
         n,
         k,
         trials,
@@ -85,6 +86,7 @@ fn sampler_charts_have_one_bar_per_subset_and_per_item() {
 #[test]
 fn stream_charts_have_one_bar_per_item() {
     let settings = StreamSettings {
+        source: Default::default(),
         items: Items::parse("A:10,B:5,C:4,D:1").unwrap(),
         length: 2_000,
         streams: 100,

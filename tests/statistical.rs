@@ -29,6 +29,7 @@ use shuffle_audit::tally::lehmer::rank;
 fn run_one(algorithm: &str, n: usize, trials: u64, seed: u64) -> AlgorithmResult {
     let spec = AlgorithmSpec::parse(algorithm).expect("a catalogue name");
     let settings = RunSettings {
+        source: Default::default(),
         n,
         k: None,
         trials,
@@ -253,6 +254,7 @@ fn run_samplers(algorithms: &[&str], n: usize, k: usize, trials: u64, seed: u64)
         .map(|name| AlgorithmSpec::parse(name).expect("a catalogue name"))
         .collect();
     let settings = RunSettings {
+        source: Default::default(),
         n,
         k: Some(k),
         trials,
@@ -440,6 +442,7 @@ fn every_enumerable_shuffle_matches_its_exact_law() {
             .map(|entry| AlgorithmSpec::parse(entry.name).unwrap())
             .collect();
         let settings = RunSettings {
+            source: Default::default(),
             n,
             k: None,
             trials: 600_000,

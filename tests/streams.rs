@@ -24,6 +24,7 @@ use shuffle_audit::stream::{StreamReport, StreamResult, StreamSettings, run_stre
 
 fn settings(items: &str, length: u64, streams: u64, seed: u64) -> StreamSettings {
     StreamSettings {
+        source: Default::default(),
         items: Items::parse(items).expect("valid items"),
         length,
         streams,

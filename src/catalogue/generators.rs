@@ -776,6 +776,7 @@ fn draw_loop<G: Draw, R: Randomness + ?Sized>(
     sink: &mut impl FnMut(u16),
 ) {
     for _ in 0..count {
+        rng.begin_trial();
         sink(generator.draw(rng));
     }
 }

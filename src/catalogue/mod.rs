@@ -22,7 +22,7 @@ use crate::randomness::Randomness;
 
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shuffles::{
-    fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
+    asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
     roguelike_shuffle, sattolo,
 };
 pub use sorts::{sort_comparator_insertion, sort_comparator_merge, sort_random_key, sort_random_key_u8};
@@ -192,6 +192,8 @@ pub enum PermutationAlgorithm {
     InsertWithRetry,
     /// [`riffle`]
     Riffle,
+    /// [`asf_poker`]
+    AsfPoker,
 }
 
 /// Scratch space reused across trials so that simulating an algorithm that needs a second
@@ -244,6 +246,8 @@ impl PermutationAlgorithm {
             }
             PermutationAlgorithm::Sattolo => Some((1..cards).rev().collect()),
             PermutationAlgorithm::RoguelikeShuffle => Some((1..cards).collect()),
+            PermutationAlgorithm::AsfPoker if n >= 2 => Some(vec![cards - 1; n]),
+            PermutationAlgorithm::AsfPoker => Some(Vec::new()),
             PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
                 let draws = n.checked_mul(passes as usize)?;
                 (draws <= LONGEST_LISTED).then(|| vec![cards; draws])
@@ -305,18 +309,20 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::Riffle => {
                 each(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
             }
+            PermutationAlgorithm::AsfPoker => each(decks, rng, asf_poker),
         }
     }
 }
 
 /// Shuffles every deck: the loop each arm of `shuffle_each` compiles into.
 #[inline(always)]
-fn each<T, R: ?Sized, D: AsMut<[T]>>(
+fn each<T, R: Randomness + ?Sized, D: AsMut<[T]>>(
     decks: impl Iterator<Item = D>,
     rng: &mut R,
     mut shuffle: impl FnMut(&mut [T], &mut R),
 ) {
     for mut deck in decks {
+        rng.begin_trial();
         shuffle(deck.as_mut(), rng);
     }
 }
@@ -407,7 +413,7 @@ impl SamplerAlgorithm {
 
 /// Samples `times` times: the loop each arm of `sample_each` compiles into.
 #[inline(always)]
-fn repeat<R: ?Sized>(
+fn repeat<R: Randomness + ?Sized>(
     times: u64,
     rng: &mut R,
     out: &mut [u16],
@@ -415,6 +421,7 @@ fn repeat<R: ?Sized>(
     mut sample: impl FnMut(&mut R, &mut [u16]),
 ) {
     for _ in 0..times {
+        rng.begin_trial();
         sample(rng, out);
         record(out);
     }
@@ -521,6 +528,14 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         biased_from: Some(3),
         parameter: None,
         algorithm: Algorithm::Permutation(PermutationAlgorithm::Riffle),
+    },
+    CatalogueEntry {
+        name: "asf-poker",
+        summary: "the 1999 online-poker shuffle: for each i, swap a[i] with a[random(n-1)] (card n never a target)",
+        origin: "text 001 (the online-poker case) and text 004's comments (the link to it)",
+        biased_from: Some(2),
+        parameter: None,
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::AsfPoker),
     },
 ];
 
@@ -781,8 +796,9 @@ mod tests {
                 checked += 1;
             }
         }
-        // Five fixed-schedule entries at 13 sizes, naive-repeated (K = n) while n² <= 64.
-        assert_eq!(checked, 5 * 13 + 9);
+        // Six fixed-schedule entries (asf-poker among them) at 13 sizes, naive-repeated
+        // (K = n) while n² <= 64.
+        assert_eq!(checked, 6 * 13 + 9);
         let explicit = AlgorithmSpec::parse("naive-repeated:2")
             .unwrap()
             .algorithm

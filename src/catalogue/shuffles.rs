@@ -130,3 +130,34 @@ pub fn riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merg
     merged.extend_from_slice(&right[r..]);
     deck.copy_from_slice(merged);
 }
+
+/// The shuffle of the 1999 online-poker case (ASF Software's, published by Reliable
+/// Software Technologies; text 001 tells the story and text 004's comments link it):
+///
+/// ```pascal
+/// for ctr := 1 to 52 do begin
+///     random_number := random(51)+1;
+///     tmp := card[random_number];
+///     card[random_number] := card[ctr];
+///     card[ctr] := tmp;
+/// end;
+/// ```
+///
+/// In 0-based terms: for every position `i`, swap `deck[i]` with `deck[random(n-1)]`. It
+/// is the naive swap (`(n-1)^n` paths onto `n!` orders), and on top of that `random(51)+1`
+/// never picks card 52 as a target: the last position is only ever swapped at the last
+/// step, with a card from the positions before it, so the card that starts last can never
+/// end last. (Its third flaw, `Randomize` from the time of day before every deal, belongs
+/// to the randomness under it: `--source clock-reseed`, and `seeds crack`.) Biased from
+/// two cards on: two cards always come out swapped. A one-card deck draws nothing (the
+/// original's `random(0)` would return 0, swapping the card with itself).
+pub fn asf_poker<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    let n = deck.len();
+    if n < 2 {
+        return;
+    }
+    for i in 0..n {
+        let j = rng.index(n - 1);
+        deck.swap(i, j);
+    }
+}

@@ -344,6 +344,7 @@ pub fn algorithm_settings(
     settings: &CheckSettings,
 ) -> RunSettings {
     RunSettings {
+        source: Default::default(),
         n,
         k,
         trials,
@@ -363,6 +364,7 @@ pub fn generator_settings(
     settings: &CheckSettings,
 ) -> StreamSettings {
     StreamSettings {
+        source: Default::default(),
         items: items.clone(),
         length,
         streams,

@@ -48,6 +48,9 @@ pub fn default_suite() -> Vec<Case> {
         ("insert-with-retry", 5, None, 200_000, 11),
         // Biased (one riffle is far from random); exact: 26 shuffles needed at n = 4.
         ("riffle", 4, None, 20_000, 12),
+        // Biased (naive swap that never targets the last card); exact: 258 shuffles
+        // needed at n = 4. 20,000 is 78x.
+        ("asf-poker", 4, None, 20_000, 17),
         // Fair; C(6, 3) = 20 subsets: 5,000 expected per subset.
         ("bag-pick", 6, Some(3), 100_000, 13),
         // Biased for any k; exact: 5 samples needed at n = 6, k = 3. 10,000 is 2,000x.

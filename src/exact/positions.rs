@@ -86,6 +86,7 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm) -> PositionMethod
         PermutationAlgorithm::NaiveSwap
         | PermutationAlgorithm::Sattolo
         | PermutationAlgorithm::RoguelikeShuffle
+        | PermutationAlgorithm::AsfPoker
         | PermutationAlgorithm::NaiveRepeated { .. } => PositionMethod::MarkovChain,
         PermutationAlgorithm::SortRandomKey
         | PermutationAlgorithm::SortRandomKeyU8
@@ -144,6 +145,10 @@ fn swap_schedule(algorithm: PermutationAlgorithm, n: usize) -> Option<Schedule> 
         // for f in 0..n: swap(f, if f == 0 { 0 } else { below(f) }); f = 0 draws nothing
         // and swaps a[0] with itself, so it is no step at all.
         PermutationAlgorithm::RoguelikeShuffle => (1..n).map(|f| step(f, 0, f)).collect(),
+        // for i in 0..n: swap(i, below(n - 1)); the last position is outside the range,
+        // and a deck of one card draws nothing.
+        PermutationAlgorithm::AsfPoker if n >= 2 => (0..n).map(|i| step(i, 0, n - 1)).collect(),
+        PermutationAlgorithm::AsfPoker => Vec::new(),
         _ => return None,
     };
     let passes = match algorithm.resolve(n) {
@@ -241,7 +246,7 @@ mod tests {
     use crate::catalogue::{SHUFFLES, Workspace};
     use crate::randomness::{Randomness, SimulationSource};
 
-    const ALL: [PermutationAlgorithm; 12] = [
+    const ALL: [PermutationAlgorithm; 13] = [
         PermutationAlgorithm::NaiveSwap,
         PermutationAlgorithm::FisherYates,
         PermutationAlgorithm::FisherYatesForward,
@@ -254,15 +259,17 @@ mod tests {
         PermutationAlgorithm::SortComparatorMerge,
         PermutationAlgorithm::InsertWithRetry,
         PermutationAlgorithm::Riffle,
+        PermutationAlgorithm::AsfPoker,
     ];
 
-    const SWAPPING: [PermutationAlgorithm; 6] = [
+    const SWAPPING: [PermutationAlgorithm; 7] = [
         PermutationAlgorithm::NaiveSwap,
         PermutationAlgorithm::FisherYates,
         PermutationAlgorithm::FisherYatesForward,
         PermutationAlgorithm::Sattolo,
         PermutationAlgorithm::RoguelikeShuffle,
         PermutationAlgorithm::NaiveRepeated { passes: None },
+        PermutationAlgorithm::AsfPoker,
     ];
 
     fn matrix(algorithm: PermutationAlgorithm, n: usize) -> Vec<f64> {
@@ -348,7 +355,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 8 * 13);
+        assert_eq!(checked, 9 * 13);
     }
 
     /// The position matrix by running the real code on every path of its draw schedule.
@@ -407,7 +414,8 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 40);
+        // asf-poker adds n = 1..=5.
+        assert_eq!(checked, 45);
     }
 
     #[test]
@@ -542,6 +550,29 @@ mod tests {
         assert_eq!(
             PositionMethod::Unavailable.to_string(),
             "no exact method here: needs enumeration or simulation"
+        );
+    }
+
+    #[test]
+    fn the_poker_shuffle_never_leaves_the_last_card_last() {
+        // random(51)+1 never targets card 52: the last card moves only at the last step,
+        // and then to one of the other positions. Every other cell is reachable.
+        for n in [2, 3, 4, 52] {
+            let cells = matrix(PermutationAlgorithm::AsfPoker, n);
+            let last = n - 1;
+            assert_eq!(cells[last * n + last], 0.0, "n = {n}");
+            // (Two cards always swap, which empties the whole diagonal; see below.)
+            let zeros = cells.iter().filter(|&&p| p == 0.0).count();
+            assert_eq!(zeros, if n == 2 { 2 } else { 1 }, "n = {n}: {cells:?}");
+            for card in 0..n {
+                let row: f64 = cells[card * n..(card + 1) * n].iter().sum();
+                assert_close(row, 1.0, 1e-12, "row sum");
+            }
+        }
+        // Two cards: one path, and it always swaps them.
+        assert_eq!(
+            matrix(PermutationAlgorithm::AsfPoker, 2),
+            vec![0.0, 1.0, 1.0, 0.0]
         );
     }
 

@@ -555,6 +555,7 @@ pub fn ingest(
         }
     };
     let run_settings = RunSettings {
+        source: Default::default(),
         n,
         k: (settings.kind == SampleKind::Selections).then_some(k),
         trials: samples,

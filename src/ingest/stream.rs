@@ -107,6 +107,7 @@ pub(super) fn ingest_stream(
     };
     Ok(StreamReport {
         settings: StreamSettings {
+            source: Default::default(),
             items,
             length,
             streams: 1,

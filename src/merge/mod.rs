@@ -92,6 +92,7 @@ fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
         |file: &ShardFile| -> Vec<String> { file.results.iter().map(|result| result.name.clone()).collect() };
     let differences = [
         ("seed", total.seed.to_string(), shard.seed.to_string()),
+        ("source", total.source.to_string(), shard.source.to_string()),
         ("n", total.n.to_string(), shard.n.to_string()),
         ("k", k_text(total.k), k_text(shard.k)),
         ("algorithms", names(total).join(" "), names(shard).join(" ")),
@@ -109,8 +110,8 @@ fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
     for (what, ours, theirs) in differences {
         if ours != theirs {
             return Err(Error::Merge(format!(
-                "{}: {what} is {theirs}, but {} has {ours}: the shards of one run share seed, n, k, \
-                 algorithms, trials and shard count",
+                "{}: {what} is {theirs}, but {} has {ours}: the shards of one run share seed, source, n, \
+                 k, algorithms, trials and shard count",
                 shard.path.display(),
                 total.path.display()
             )));
@@ -152,6 +153,7 @@ fn add(total: &mut ShardFile, shard: ShardFile, alpha_given: bool) -> Result<()>
 /// The merged tallies analysed as `run` analyses its own.
 fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
     let run_settings = RunSettings {
+        source: total.source,
         n: total.n,
         k: total.k,
         trials: total.run_trials,

@@ -7,6 +7,7 @@
 //! what `merge` needs. Statistics in the file are ignored: they are recomputed from the
 //! tallies.
 
+use crate::randomness::{ClockStep, SourceKind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,6 +26,8 @@ use crate::tally::{PermutationTally, SelectionTally};
 pub(crate) struct ShardFile {
     /// Where it was read from.
     pub path: PathBuf,
+    /// The randomness the run drew from.
+    pub source: SourceKind,
     /// The seed of the run.
     pub seed: u64,
     /// Where the seed came from.
@@ -76,6 +79,7 @@ struct Header {
 
 #[derive(Deserialize)]
 struct RunFile {
+    source: Option<SourceFields>,
     seed: u64,
     seed_origin: String,
     n: usize,
@@ -86,6 +90,27 @@ struct RunFile {
     alpha: f64,
     elapsed_seconds: f64,
     results: Vec<ResultFile>,
+}
+
+/// The `source` record of a run ([`SourceKind`]'s JSON): its name and clock step.
+#[derive(Deserialize)]
+struct SourceFields {
+    name: String,
+    clock_step_ms: Option<f64>,
+}
+
+impl SourceFields {
+    fn kind(&self) -> std::result::Result<SourceKind, String> {
+        let step = match self.clock_step_ms {
+            None => None,
+            Some(ms) if ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0 => Some(
+                ClockStep::from_microseconds((ms * 1000.0).round() as u64)
+                    .map_err(|error| error.to_string())?,
+            ),
+            Some(ms) => return Err(format!("source.clock_step_ms is {ms}, not a clock step")),
+        };
+        SourceKind::parse(&self.name, step).map_err(|error| format!("source: {error}"))
+    }
 }
 
 #[derive(Deserialize)]
@@ -186,7 +211,12 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
                 .map_err(|problem| format!("{name}: {problem}"))
         })
         .collect::<std::result::Result<Vec<_>, String>>()?;
+    let source = match &file.source {
+        Some(fields) => fields.kind()?,
+        None => return Err("no source: not the JSON of a simulated run".to_string()),
+    };
     Ok(ShardFile {
+        source,
         path: path.to_path_buf(),
         seed: file.seed,
         seed_origin,

@@ -14,6 +14,7 @@
 
 mod samplers;
 
+use crate::randomness::SourceKind;
 use std::io::Write;
 
 use serde::Serialize;
@@ -129,6 +130,9 @@ struct SkippedJson {
 struct RunJson<'a> {
     #[serde(flatten)]
     provenance: Provenance,
+    /// The randomness under the algorithms; absent for samples read by `ingest`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<SourceKind>,
     n: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     k: Option<usize>,
@@ -251,6 +255,7 @@ struct OutcomeJson {
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
     let json = RunJson {
         provenance: Provenance::of_run(report),
+        source: report.input.is_none().then_some(report.settings.source),
         n: report.settings.n,
         k: report.settings.k,
         trials: report.settings.tallied_trials(),

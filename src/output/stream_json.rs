@@ -12,6 +12,8 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::randomness::SourceKind;
+
 use super::json::{InputJson, Provenance, TestJson, compact, test_json};
 use crate::catalogue::Expectation;
 use crate::stats::Verdict;
@@ -22,6 +24,9 @@ use crate::tally::stream::Histogram;
 struct StreamRunJson<'a> {
     #[serde(flatten)]
     provenance: Provenance,
+    /// The randomness under the generators; absent for a stream read by `ingest`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<SourceKind>,
     items_spec: &'a str,
     length: u64,
     streams: u64,
@@ -175,6 +180,7 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
             None => Provenance::new("stream", report.seed, report.seed_origin),
             Some(_) => Provenance::ingest(),
         },
+        source: report.input.is_none().then_some(settings.source),
         items_spec: &settings.items.spec,
         length: settings.length,
         streams: settings.streams,

@@ -60,6 +60,14 @@ pub fn render(report: &StreamReport) -> String {
         .map(|i| format!("{}:{}", items.names[i], items.weight_text(i)))
         .collect();
     writeln!(out, "items: {}", abbreviated(&weights, 30)).unwrap();
+    if let Some(line) = report
+        .input
+        .is_none()
+        .then(|| settings.source.report_line())
+        .flatten()
+    {
+        writeln!(out, "{line}").unwrap();
+    }
     if let Some(input) = &report.input {
         render_input_details(&mut out, input, "items", &report.notes);
     }
@@ -411,6 +419,7 @@ pub fn reproduce_command(report: &StreamReport) -> String {
         settings.streams,
         report.seed
     );
+    command.push_str(&settings.source.command_flags());
     if let Some(every) = settings.scenario.add_every {
         command.push_str(&format!(" --add-every {every}"));
     }

@@ -149,6 +149,9 @@ fn render_run_heading(out: &mut String, report: &RunReport, size: &str, unit: &s
         format_probability(settings.alpha),
     )
     .unwrap();
+    if let Some(line) = settings.source.report_line() {
+        writeln!(out, "{line}").unwrap();
+    }
     if let Some(shard) = shard_description(settings, unit) {
         writeln!(
             out,
@@ -573,6 +576,7 @@ pub fn reproduce_command(report: &RunReport) -> String {
     if let Some(shard) = settings.shard {
         command.push_str(&format!(" --shard {shard}"));
     }
+    command.push_str(&settings.source.command_flags());
     command
 }
 

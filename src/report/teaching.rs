@@ -304,6 +304,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                     .map(|name| AlgorithmSpec::parse(name))
                     .collect::<Result<Vec<_>>>()?;
                 let settings = RunSettings {
+                    source: Default::default(),
                     n,
                     k,
                     trials,
@@ -325,6 +326,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                     .map(|name| GeneratorSpec::parse(name))
                     .collect::<Result<Vec<_>>>()?;
                 let settings = StreamSettings {
+                    source: Default::default(),
                     items: Items::parse(items)?,
                     length,
                     streams,

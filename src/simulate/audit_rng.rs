@@ -5,14 +5,14 @@
 //! against rand's traits instead (`rand::Rng`, with `rand::RngExt::random_range` and
 //! `rand::seq::SliceRandom::shuffle` on top). This newtype gives it exactly that view of
 //! the same Xoshiro256++ stream the engine gives chunk `k` of a run
-//! ([`crate::SimulationSource::for_chunk`]), so an audit of user code is as reproducible
+//! ([`crate::randomness::XoshiroSource::for_chunk`]), so an audit of user code is as reproducible
 //! as a catalogue run: same seed, same tallies, whatever the number of threads.
 
 use std::convert::Infallible;
 
 use rand::{Rng, TryRng};
 
-use crate::randomness::SimulationSource;
+use crate::randomness::XoshiroSource;
 
 /// The random generator a user's shuffle receives during an audit.
 ///
@@ -26,7 +26,7 @@ use crate::randomness::SimulationSource;
 /// else: an audit repeats exactly.
 #[derive(Clone, Debug)]
 pub struct AuditRng {
-    source: SimulationSource,
+    source: XoshiroSource,
 }
 
 impl AuditRng {
@@ -34,7 +34,7 @@ impl AuditRng {
     /// catalogue algorithm would draw from.
     pub(crate) fn for_chunk(seed: u64, chunk: u64) -> Self {
         Self {
-            source: SimulationSource::for_chunk(seed, chunk),
+            source: XoshiroSource::for_chunk(seed, chunk),
         }
     }
 }
@@ -69,10 +69,10 @@ mod tests {
 
     #[test]
     fn it_is_the_engine_stream_seen_through_rand() {
-        // `SimulationSource::below` is rand's `random_range` on the same generator, so the
+        // `XoshiroSource::below` is rand's `random_range` on the same generator, so the
         // two views of chunk 3 of seed 7 draw the same numbers.
         let mut rng = AuditRng::for_chunk(7, 3);
-        let mut source = SimulationSource::for_chunk(7, 3);
+        let mut source = XoshiroSource::for_chunk(7, 3);
         for bound in [2u64, 6, 52, 1 << 40] {
             assert_eq!(rng.random_range(0..bound), source.below(bound));
         }

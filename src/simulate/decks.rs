@@ -103,7 +103,11 @@ fn tally_fixed_size<const N: usize>(
     for batch in batches(count, decks.len()) {
         let decks = &mut decks[..batch];
         decks.fill(start);
-        algorithm.shuffle_each(decks.iter_mut(), source, workspace);
+        crate::with_source!(&mut *source, |source| algorithm.shuffle_each(
+            decks.iter_mut(),
+            source,
+            workspace
+        ));
         recorder.record_batch(decks);
     }
 }
@@ -128,7 +132,11 @@ fn tally_any_size(
         for deck in cards.chunks_exact_mut(n) {
             deck.copy_from_slice(start);
         }
-        algorithm.shuffle_each(cards.chunks_exact_mut(n), source, workspace);
+        crate::with_source!(&mut *source, |source| algorithm.shuffle_each(
+            cards.chunks_exact_mut(n),
+            source,
+            workspace
+        ));
         for deck in cards.chunks_exact(n) {
             recorder.record(deck);
         }

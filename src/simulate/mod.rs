@@ -31,7 +31,7 @@ pub use user::{BrokenShuffle, simulate_user_shuffle};
 
 use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
-use crate::randomness::SimulationSource;
+use crate::randomness::{SimulationSource, SourceKind};
 use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
 
 /// Trials per chunk. Small enough that two threads share even a short run and that a
@@ -90,6 +90,7 @@ pub fn check_thread_count(threads: usize) -> Result<()> {
 pub struct Engine {
     pool: rayon::ThreadPool,
     shard: Shard,
+    source: SourceKind,
 }
 
 impl Engine {
@@ -107,6 +108,7 @@ impl Engine {
         Ok(Self {
             pool,
             shard: Shard::WHOLE,
+            source: SourceKind::Xoshiro,
         })
     }
 
@@ -115,6 +117,17 @@ impl Engine {
     /// add up to exactly the whole run's.
     pub fn for_shard(self, shard: Shard) -> Self {
         Self { shard, ..self }
+    }
+
+    /// The same engine drawing from `source` instead of the default Xoshiro256++ (see
+    /// [`SimulationSource::for_unit`] for how each chunk's stream is started).
+    pub fn with_source(self, source: SourceKind) -> Self {
+        Self { source, ..self }
+    }
+
+    /// The randomness the engine's runs draw from.
+    pub fn source(&self) -> SourceKind {
+        self.source
     }
 
     /// The share of each run of trials this engine runs ([`Shard::WHOLE`] unless
@@ -151,7 +164,7 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
-        let shard = self.shard;
+        let (shard, kind) = (self.shard, self.source);
         self.for_each_unit(
             shard.chunk_count(trials),
             progress,
@@ -159,7 +172,7 @@ impl Engine {
             |accumulator, unit, chunk_progress| {
                 let chunk = shard.chunk(unit);
                 let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-                let mut source = SimulationSource::for_chunk(seed, chunk);
+                let mut source = SimulationSource::for_unit(kind, seed, chunk, chunk * CHUNK_TRIALS);
                 work(accumulator, &mut source, count, chunk_progress);
                 count
             },
@@ -185,8 +198,9 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, &ChunkProgress) + Sync,
     {
+        let kind = self.source;
         self.for_each_unit(streams, progress, make, |accumulator, stream, stream_progress| {
-            let mut source = SimulationSource::for_chunk(seed, stream);
+            let mut source = SimulationSource::for_unit(kind, seed, stream, stream.saturating_mul(length));
             work(accumulator, &mut source, stream_progress);
             length
         })
@@ -377,8 +391,9 @@ mod tests {
                 compared += 1;
             }
         }
-        // fisher-yates (both) 2..=8, sattolo and roguelike 2..=9, naive 2..=6, naive-repeated:n 2..=3.
-        assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2);
+        // fisher-yates (both) 2..=8, sattolo and roguelike 2..=9, naive 2..=6, naive-repeated:n
+        // 2..=3, asf-poker 2..=6 ((n-1)^n paths).
+        assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5);
     }
 
     fn entry_algorithm(entry: &crate::catalogue::CatalogueEntry) -> PermutationAlgorithm {

@@ -50,6 +50,11 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
     fn unit(&mut self) -> f64 {
         unreachable!("algorithms with a fixed draw schedule draw no floats")
     }
+
+    #[inline]
+    fn begin_trial(&mut self) {
+        self.source.begin_trial();
+    }
 }
 
 /// Runs `count` shuffles of `start` and counts their paths; `counts` ends with the sink.
@@ -78,7 +83,11 @@ fn count_paths<const N: usize>(
         counts[path.replace(0)] += 1;
         start
     });
-    algorithm.shuffle_each(fresh_decks, &mut PathTracker { source, path: &path }, workspace);
+    crate::with_source!(source, |source| algorithm.shuffle_each(
+        fresh_decks,
+        &mut PathTracker { source, path: &path },
+        workspace
+    ));
     counts[path.replace(0)] += 1;
 }
 

@@ -63,9 +63,14 @@ fn tally_chunk(
     workspace: &mut SamplerWorkspace,
     selection: &mut [u16],
 ) {
-    sampler.sample_each(n, count, source, selection, workspace, |picked| {
-        recorder.record(picked)
-    });
+    crate::with_source!(source, |source| sampler.sample_each(
+        n,
+        count,
+        source,
+        selection,
+        workspace,
+        |picked| recorder.record(picked)
+    ));
 }
 
 #[cfg(test)]

@@ -51,6 +51,8 @@ pub struct StreamSettings {
     pub alpha: f64,
     /// Mid-sequence additions, for the bags with a cursor.
     pub scenario: StreamScenario,
+    /// The randomness under the generators (`--source`).
+    pub source: crate::randomness::SourceKind,
 }
 
 impl StreamSettings {
@@ -201,7 +203,7 @@ pub fn run_streams(
 ) -> Result<StreamReport> {
     let thresholds = settings.validate(generators)?;
     let (seed, seed_origin) = SeedOrigin::fix(settings.seed)?;
-    let engine = Engine::new(settings.threads_used())?;
+    let engine = Engine::new(settings.threads_used())?.with_source(settings.source);
     let started = Instant::now();
     let mut results = Vec::with_capacity(generators.len());
     for spec in generators {
@@ -323,7 +325,9 @@ impl Deal for Dealer<'_, '_> {
         let mut left = count;
         while left > 0 {
             let block = left.min(PROGRESS_EVERY);
-            self.generator.draw_each(self.source, block, sink);
+            crate::with_source!(&mut *self.source, |source| self
+                .generator
+                .draw_each(source, block, sink));
             self.progress.done(block);
             left -= block;
         }

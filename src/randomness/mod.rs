@@ -9,10 +9,24 @@
 //! The simulation source is Xoshiro256++ (rand_xoshiro) with rand's exact bounded draws
 //! (`random_range` with rand's `unbiased` feature). Parallel runs stay reproducible because
 //! each chunk of trials gets its own stream derived from `(seed, chunk)` alone, see
-//! [`SimulationSource::for_chunk`].
+//! [`XoshiroSource::for_chunk`].
+//!
+//! Behind the same door stand the flawed sources of the source texts ([`flawed`]): a C
+//! library `rand() % n`, Delphi's `Random`, and a generator re-seeded from a clock before
+//! every shuffle. [`SourceKind`] names them on the command line, and [`SimulationSource`]
+//! is whichever of them a run uses. The engine's inner loops go through
+//! [`with_source!`](crate::with_source), which matches on the source once per batch of
+//! trials and compiles the loop for each kind, so the default source pays nothing for
+//! the others.
+
+mod flawed;
+mod kind;
 
 use rand::{RngExt, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+pub use flawed::{ClockReseed, DelphiRandom, FlawedSource, MsvcRand};
+pub use kind::{ClockStep, SourceKind};
 
 use crate::error::Error;
 
@@ -29,6 +43,13 @@ pub trait Randomness {
     /// that exact enumeration can follow every path they take.
     fn unit(&mut self) -> f64;
 
+    /// A new trial begins: one shuffle, one selection, or one item of a stream. Only a
+    /// source that models a program re-seeding itself before every shuffle
+    /// ([`ClockReseed`]) does anything here; the catalogue's trial loops call it before
+    /// each trial, and an algorithm never calls it.
+    #[inline]
+    fn begin_trial(&mut self) {}
+
     /// [`Randomness::below`] for index arithmetic: a uniform index in `0..n`.
     #[inline]
     fn index(&mut self, n: usize) -> usize {
@@ -36,13 +57,90 @@ pub trait Randomness {
     }
 }
 
-/// The simulation source: Xoshiro256++ with exact (unbiased) bounded draws.
+/// The randomness a simulation draws from: the default Xoshiro256++ stream or one of the
+/// flawed sources. Its [`Randomness`] implementation matches on every draw, which is fine
+/// for tests and one-off shuffles; the engine's loops use [`with_source!`](crate::with_source)
+/// instead, which matches once per batch.
 #[derive(Clone, Debug)]
-pub struct SimulationSource {
-    generator: Xoshiro256PlusPlus,
+pub enum SimulationSource {
+    /// [`SourceKind::Xoshiro`].
+    Xoshiro(XoshiroSource),
+    /// Any other [`SourceKind`].
+    Flawed(FlawedSource),
 }
 
 impl SimulationSource {
+    /// The default source for a whole run that is not cut into chunks (tests, examples).
+    pub fn from_seed(seed: u64) -> Self {
+        SimulationSource::Xoshiro(XoshiroSource::from_seed(seed))
+    }
+
+    /// The default source's stream for chunk `chunk` of a run seeded with `seed`.
+    pub fn for_chunk(seed: u64, chunk: u64) -> Self {
+        SimulationSource::Xoshiro(XoshiroSource::for_chunk(seed, chunk))
+    }
+
+    /// The stream of `kind` for unit `unit` (a chunk of trials, or one stream) of a run
+    /// seeded with `seed`, whose first trial is trial number `first_trial` of the run.
+    ///
+    /// Xoshiro's stream depends on `(seed, unit)` alone. A flawed source with a 32-bit
+    /// state starts from a state derived from `(seed, unit)` in the same way, as if the
+    /// program had been started and seeded afresh for every chunk of trials. The clock
+    /// of [`SourceKind::ClockReseed`] reads the seed as its starting time and advances
+    /// with the trial number, which is why the first trial's number is needed.
+    pub fn for_unit(kind: SourceKind, seed: u64, unit: u64, first_trial: u64) -> Self {
+        match kind {
+            SourceKind::Xoshiro => SimulationSource::for_chunk(seed, unit),
+            flawed => SimulationSource::Flawed(FlawedSource::for_unit(flawed, seed, unit, first_trial)),
+        }
+    }
+}
+
+impl Randomness for SimulationSource {
+    #[inline]
+    fn below(&mut self, n: u64) -> u64 {
+        crate::with_source!(self, |source| source.below(n))
+    }
+
+    #[inline]
+    fn unit(&mut self) -> f64 {
+        crate::with_source!(self, |source| source.unit())
+    }
+
+    #[inline]
+    fn begin_trial(&mut self) {
+        crate::with_source!(self, |source| source.begin_trial())
+    }
+}
+
+/// Runs `$body` with `$source` bound to the concrete source inside a
+/// [`SimulationSource`]: the match happens once, and `$body` is compiled once per kind of
+/// source, so a loop over millions of trials written inside it draws without a branch per
+/// draw.
+///
+/// ```
+/// use shuffle_audit::{Randomness, SimulationSource, with_source};
+/// let mut source = SimulationSource::from_seed(1);
+/// let total: u64 = with_source!(&mut source, |rng| (0..10).map(|_| rng.below(6)).sum());
+/// assert!(total < 60);
+/// ```
+#[macro_export]
+macro_rules! with_source {
+    ($simulation_source:expr, |$source:ident| $body:expr) => {
+        match $simulation_source {
+            $crate::randomness::SimulationSource::Xoshiro($source) => $body,
+            $crate::randomness::SimulationSource::Flawed($source) => $body,
+        }
+    };
+}
+
+/// The default source: Xoshiro256++ with exact (unbiased) bounded draws.
+#[derive(Clone, Debug)]
+pub struct XoshiroSource {
+    generator: Xoshiro256PlusPlus,
+}
+
+impl XoshiroSource {
     /// A source for a whole run that is not cut into chunks (tests, examples).
     pub fn from_seed(seed: u64) -> Self {
         Self {
@@ -78,7 +176,7 @@ impl SimulationSource {
     }
 }
 
-impl SimulationSource {
+impl XoshiroSource {
     /// The generator itself, for [`crate::AuditRng`], which hands it to user code through
     /// rand's traits (draws it makes there are rand's, not [`Randomness`]'s).
     pub(crate) fn generator(&mut self) -> &mut Xoshiro256PlusPlus {
@@ -86,7 +184,7 @@ impl SimulationSource {
     }
 }
 
-impl Randomness for SimulationSource {
+impl Randomness for XoshiroSource {
     #[inline]
     fn below(&mut self, n: u64) -> u64 {
         self.generator.random_range(0..n)
