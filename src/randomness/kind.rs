@@ -173,6 +173,9 @@ pub struct ClockStep {
 }
 
 impl ClockStep {
+    /// The default step, 1 µs per trial (see [`ClockStep::default`]).
+    pub const DEFAULT: ClockStep = ClockStep { microseconds: 1 };
+
     /// A day: a longer step would only wrap the clock round midnight.
     const MOST_MICROSECONDS: u64 = 86_400_000_000;
 
@@ -214,7 +217,7 @@ impl Default for ClockStep {
     /// 1 µs per trial: a loop that shuffles a small deck in about a microsecond under a
     /// millisecond clock re-seeds with the same value a thousand times in a row.
     fn default() -> Self {
-        Self { microseconds: 1 }
+        Self::DEFAULT
     }
 }
 

@@ -10,14 +10,17 @@
 use crate::catalogue::AlgorithmSpec;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::error::Result;
+use crate::exact::{ExactSettings, exact};
+use crate::output::exact_text::reproduce_command;
+use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
-use crate::simulate::Progress;
+use crate::simulate::{NoProgress, Progress};
 use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
 use super::document::{Document, Part};
-use super::sections::{run_part, stream_part};
+use super::sections::{exact_part, run_part, stream_part};
 
 /// The seed of every run in the teaching report.
 pub const SEED: u64 = 2026;
@@ -31,6 +34,13 @@ pub enum Job {
         n: usize,
         k: Option<usize>,
         trials: u64,
+        source: SourceKind,
+    },
+    /// `shuffle-audit exact ALGORITHMS --n N [--positions]`: exact laws, no sampling.
+    Exact {
+        algorithms: &'static [&'static str],
+        n: usize,
+        positions: bool,
     },
     /// `shuffle-audit stream GENERATORS --items ITEMS --length L --streams S`.
     Stream {
@@ -48,6 +58,8 @@ impl Job {
             Job::Run {
                 algorithms, trials, ..
             } => trials * algorithms.len() as u64,
+            // Enumerations report paths, not trials; they take a fraction of a second.
+            Job::Exact { .. } => 0,
             Job::Stream {
                 generators,
                 length,
@@ -114,6 +126,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 3,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -129,6 +142,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 4,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -143,6 +157,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -161,6 +176,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 5,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -189,6 +205,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: None,
             trials: 2_000_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -205,6 +222,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: Some(3),
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -277,6 +295,61 @@ pub const CLAIMS: &[Claim] = &[
             n: 52,
             k: None,
             trials: 1_000_000,
+            source: SourceKind::Xoshiro,
+        },
+    },
+    Claim {
+        heading: "7a. The randomness under the algorithm. Text 004's comments: Randomize inside the loop",
+        prose: &[
+            "Part 7 keeps the algorithm right and breaks the randomness under it. A reader of text 004 \
+             moved VB's RANDOMIZE into his shuffle loop and saw the orders' counts go wrong. Here \
+             Fisher–Yates runs on Delphi's Random, re-seeded before every shuffle from a millisecond \
+             clock, in a loop that shuffles a 3-card deck in a microsecond (`--source clock-reseed \
+             --clock-step 0.001`): a thousand shuffles in a row read the same clock value, get the \
+             same seed and deal the same order. 600,000 shuffles are only 600 different deals, each \
+             repeated a thousand times, so the counts swing far outside the band although every \
+             deal came from a correct Fisher–Yates.",
+        ],
+        job: Job::Run {
+            algorithms: &["fisher-yates"],
+            n: 3,
+            k: None,
+            trials: 600_000,
+            source: SourceKind::ClockReseed(crate::randomness::ClockStep::DEFAULT),
+        },
+    },
+    Claim {
+        heading: "7b. Text 001: the online-poker shuffle, flaws 1 and 2, exactly on 4 cards",
+        prose: &[
+            "Text 001 tells of an online-poker site whose shuffle was taken apart in 1999 (text \
+             004's comments link the paper). Its Pascal code swaps card[ctr] with \
+             card[random(51)+1] for every ctr from 1 to 52, after Randomize from the time of day: \
+             three flaws at once, shown one at a time here. Flaw 1: it is the naive swap, n^n paths \
+             onto n! orders. Flaw 2: random(51)+1 is never 52, so the last card is never chosen as \
+             a target: it only moves at the last step, to some other place, and can never end last. \
+             On 4 cards `asf-poker` has 3^4 = 81 equally likely paths: the 6 orders with card 4 last \
+             get none of them, and the 18 others 4 or 5 each (4/81 or 5/81 where a fair shuffle \
+             gives 1/24), next to the naive swap's 256 paths and Fisher–Yates' 24, one per order.",
+        ],
+        job: Job::Exact {
+            algorithms: &["asf-poker", "naive-swap", "fisher-yates"],
+            n: 4,
+            positions: false,
+        },
+    },
+    Claim {
+        heading: "7c. Text 001: the online-poker shuffle on 52 cards",
+        prose: &[
+            "On the real deck the two flaws show together in the heat map: the naive swap's pattern \
+             of part 6 (cards drift one place nearer the top), and one dark-blue cell in the corner, \
+             card 52 at position 52, which never happens. The third flaw, the seed, is in part 7d.",
+        ],
+        job: Job::Run {
+            algorithms: &["asf-poker"],
+            n: 52,
+            k: None,
+            trials: 1_000_000,
+            source: SourceKind::Xoshiro,
         },
     },
 ];
@@ -298,13 +371,14 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 n,
                 k,
                 trials,
+                source,
             } => {
                 let specs = algorithms
                     .iter()
                     .map(|name| AlgorithmSpec::parse(name))
                     .collect::<Result<Vec<_>>>()?;
                 let settings = RunSettings {
-                    source: Default::default(),
+                    source,
                     n,
                     k,
                     trials,
@@ -314,6 +388,30 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                     shard: None,
                 };
                 run_part(&run(&specs, &settings, progress)?, claim.heading, &prose, next)
+            }
+            Job::Exact {
+                algorithms,
+                n,
+                positions,
+            } => {
+                let specs = algorithms
+                    .iter()
+                    .map(|name| AlgorithmSpec::parse(name))
+                    .collect::<Result<Vec<_>>>()?;
+                let settings = ExactSettings {
+                    n,
+                    k: None,
+                    threads,
+                    positions,
+                    alpha: DEFAULT_ALPHA,
+                    items: None,
+                };
+                let report = exact(&specs, &settings, &NoProgress)?;
+                let command = reproduce_command(&report);
+                let mut part = exact_part(&report, command, next);
+                part.heading = claim.heading.to_string();
+                part.prose = prose;
+                part
             }
             Job::Stream {
                 generators,
