@@ -156,7 +156,7 @@ struct DealArgs {
 #[derive(Args)]
 struct DealerArgs {
     /// The shuffle the dealer runs, e.g. asf-poker (see `list`).
-    #[arg(long, short = 'a', value_name = "ALGORITHM")]
+    #[arg(long, value_name = "ALGORITHM")]
     algorithm: String,
     /// Cards in the deck.
     #[arg(

@@ -1,8 +1,7 @@
 //! The JSON export of `seeds crack` (schema in README.md, "The online-poker crack"):
 //! the source (as every export records it: name, definition, origin), what a seed means
-//! to it (`seeding`), the algorithm,
-//! the window, the cards seen, the number of matching seeds and the number expected by
-//! chance, and the first [`MAX_LISTED`](crate::seeds::crack::MAX_LISTED) matching seeds
+//! to it (`seeding`), the algorithm, the window, the cards seen, the number of matching
+//! seeds and the number expected by chance, and the first [`MAX_LISTED`] matching seeds
 //! with the whole deck each deals (labels 1..n in dealing order) and, for a window
 //! written in times of day or a clock-seeded source, the seed as a time.
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::catalogue::Workspace;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::randomness::SourceKind;
 use crate::simulate::{Engine, Progress};
 
@@ -94,11 +94,13 @@ impl CrackReport {
 /// Deals from every seed of the window and keeps the seeds whose deck shows what was
 /// seen. Progress counts seeds.
 pub fn crack(settings: &CrackSettings, progress: &dyn Progress) -> Result<CrackReport> {
-    assert_eq!(
-        settings.seen.n(),
-        settings.dealer.n(),
-        "the cards seen are for the deck dealt"
-    );
+    if settings.seen.n() != settings.dealer.n() {
+        return Err(Error::Usage(format!(
+            "the cards seen are positions of a {}-card deck, but the dealer deals {} cards",
+            settings.seen.n(),
+            settings.dealer.n()
+        )));
+    }
     let engine = Engine::new(settings.threads)?;
     let started = Instant::now();
     let window = settings.window;

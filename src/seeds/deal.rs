@@ -3,7 +3,7 @@
 //! generator and then shuffles does.
 //!
 //! This is the whole model `seeds crack` inverts, so it is kept in one place: `seeds
-//! deal` prints it for one seed, and the crack search calls [`Dealer::deal_into`] for
+//! deal` prints it for one seed, and the crack search calls `Dealer::deal_into` for
 //! every seed of a window. The source is started exactly as
 //! [`FlawedSource::from_state`] starts it (`srand(seed)`, `RandSeed := seed`, a clock
 //! reading `seed` ms), or, for the default source, as [`SimulationSource::from_seed`]
