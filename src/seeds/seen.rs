@@ -38,7 +38,9 @@ impl Seen {
     /// pairs) for a deck of `n` cards (at most 65,535). Cards and pairs are separated by
     /// spaces or commas.
     pub fn parse(top: Option<&str>, at: Option<&str>, n: usize) -> Result<Self> {
-        assert!(n <= usize::from(u16::MAX), "decks are limited to 65,535 cards");
+        if n > usize::from(u16::MAX) {
+            return Err(bad("--n", format!("must be at most 65535 cards (got {n})")));
+        }
         let mut cards = Vec::new();
         if let Some(top) = top {
             for (index, token) in tokens(top).enumerate() {
@@ -282,6 +284,8 @@ mod tests {
             repeated.contains("--seen lists more cards than the deck's 3"),
             "{repeated}"
         );
+        let huge = Seen::parse(Some("1"), None, 70_000).unwrap_err().to_string();
+        assert!(huge.contains("--n must be at most 65535"), "{huge}");
         let whole = Seen::parse(Some("3 1 2"), None, 3).unwrap();
         assert_eq!(whole.cards().len(), 3);
     }
