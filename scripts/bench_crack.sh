@@ -26,6 +26,6 @@ for window in 13:59:00..14:01:00 00:00:00..24:00:00; do
         | sed -n 's/^ *"seeds": \([0-9]*\),*$/\1/p')
     echo "$times" | awk -v window="$window" -v seeds="$seeds" -v threads="$threads" '{
         best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
-        printf "seeds crack, delphi + asf-poker, %s (%d seeds), %d threads: %.3f s (best of 3), %.1f M seeds/s\n",
-            window, seeds, threads, best, seeds / best / 1e6 }'
+        printf "seeds crack, delphi + asf-poker, %s (%d seeds), %d thread%s: %.3f s (best of 3), %.1f M seeds/s\n",
+            window, seeds, threads, threads == 1 ? "" : "s", best, seeds / best / 1e6 }'
 done
