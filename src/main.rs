@@ -21,13 +21,17 @@ use shuffle_audit::catalogue::{
 use shuffle_audit::check::{self, CheckSettings};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
-    Destination, check_json, check_text, csv, exact_json, exact_text, json, remove_pending_temporaries,
-    stream_csv, stream_json, stream_text, text,
+    Destination, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
+    remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::randomness::{ClockStep, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
+use shuffle_audit::seeds::crack::{CrackSettings, crack};
+use shuffle_audit::seeds::deal::Dealer;
+use shuffle_audit::seeds::seen::Seen;
+use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
 use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
@@ -104,17 +108,78 @@ struct SeedsArgs {
 enum SeedsCommand {
     /// Shuffle from every seed of a range and count the distinct orders reached, against n!.
     Reach(ReachArgs),
-    /// Search a window of seeds for the deals consistent with the cards a player saw.
+    /// Search a window of seeds for the deals consistent with the cards a player saw, and
+    /// print the whole deck each implies. Exit status 0: a seed matches; 1: none does.
     Crack(CrackArgs),
+    /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
+    Deal(DealArgs),
 }
 
 // ISSUE-7 SKELETON: `seeds reach` arguments (helper A fills this in).
 #[derive(Args)]
 struct ReachArgs {}
 
-// ISSUE-7 SKELETON: `seeds crack` arguments (helper B fills this in).
 #[derive(Args)]
-struct CrackArgs {}
+struct CrackArgs {
+    /// The seeds to search: START..END (END left out) or START..=END, as seeds
+    /// (0..86400000) or times of day (13:59:00..14:01:00 is 120,000 ms).
+    #[arg(long, value_name = "START..END")]
+    window: String,
+    /// The top of the deck as seen, in dealing order: cards labelled 1..n by their places
+    /// in the unshuffled deck, e.g. "17 40 3".
+    #[arg(long, value_name = "CARDS", allow_hyphen_values = true)]
+    seen: Option<String>,
+    /// Cards seen elsewhere: POS:CARD,... with positions from 1 in dealing order, e.g.
+    /// 6:23,12:5 (card 23 at position 6, card 5 at position 12).
+    #[arg(long, value_name = "POS:CARD,...", allow_hyphen_values = true)]
+    seen_at: Option<String>,
+    #[command(flatten)]
+    dealer: DealerArgs,
+    /// Worker threads (default: all cores). The answer does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the matching seeds and their decks as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+#[derive(Args)]
+struct DealArgs {
+    /// The seed: a number, or a time of day such as 14:00:12.345 (ms since midnight).
+    #[arg(long, short = 's', value_name = "S", allow_hyphen_values = true)]
+    seed: String,
+    #[command(flatten)]
+    dealer: DealerArgs,
+}
+
+/// The program whose deals `seeds deal` and `seeds crack` reproduce.
+#[derive(Args)]
+struct DealerArgs {
+    /// The shuffle the dealer runs, e.g. asf-poker (see `list`).
+    #[arg(long, value_name = "ALGORITHM")]
+    algorithm: String,
+    /// Cards in the deck.
+    #[arg(
+        long,
+        short = 'n',
+        value_name = "N",
+        default_value = "52",
+        allow_negative_numbers = true
+    )]
+    n: usize,
+    #[command(flatten)]
+    source: SourceArgs,
+}
+
+impl DealerArgs {
+    fn dealer(&self) -> Result<Dealer> {
+        Dealer::new(
+            self.source.kind()?,
+            &AlgorithmSpec::parse(&self.algorithm)?,
+            self.n,
+        )
+    }
+}
 
 #[derive(Args)]
 struct MergeArgs {
@@ -344,8 +409,9 @@ struct ListArgs {
     json: bool,
 }
 
-/// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted.
-/// Kept apart from 2 (usage or input error) so that CI can tell "biased" from "broken".
+/// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted, and
+/// of `seeds crack` when no seed matches (as grep's when no line does). Kept apart from 2
+/// (usage or input error) so that CI can tell "biased" from "broken".
 const VERDICT_NOT_AS_WANTED: u8 = 1;
 
 fn main() -> ExitCode {
@@ -378,7 +444,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check_command(&args),
         Command::Seeds(args) => match args.command {
             SeedsCommand::Reach(args) => done(seeds_reach_command(&args)),
-            SeedsCommand::Crack(args) => done(seeds_crack_command(&args)),
+            SeedsCommand::Crack(args) => seeds_crack_command(&args),
+            SeedsCommand::Deal(args) => done(seeds_deal_command(&args)),
         },
     };
     match outcome {
@@ -481,9 +548,51 @@ fn seeds_reach_command(_args: &ReachArgs) -> Result<()> {
     Err(Error::Usage("seeds reach is not built yet".to_string()))
 }
 
-// ISSUE-7 SKELETON: replaced by helper B.
-fn seeds_crack_command(_args: &CrackArgs) -> Result<()> {
-    Err(Error::Usage("seeds crack is not built yet".to_string()))
+fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
+    let dealer = args.dealer.dealer()?;
+    let window = SeedWindow::parse(&args.window, dealer.source())?;
+    let seen = Seen::parse(args.seen.as_deref(), args.seen_at.as_deref(), dealer.n())?;
+    let threads = args.threads.unwrap_or_else(default_threads);
+    shuffle_audit::simulate::check_thread_count(threads)?;
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let settings = CrackSettings {
+        dealer,
+        window,
+        seen,
+        threads,
+    };
+    let mut progress = TerminalProgress::new(Some(window.len()), "seeds");
+    let report = crack(&settings, &progress)?;
+    progress.finish();
+    deliver(
+        Exports {
+            json_to,
+            csv_to: None,
+            report_to: None,
+        },
+        None,
+        || crack_text::render(&report),
+        |out| crack_json::write(&report, out),
+        |_| Ok(()),
+        || unreachable!("seeds crack writes no report directory"),
+    )?;
+    if report.matches == 0 {
+        eprintln!(
+            "shuffle-audit: no seed of {} deals what was seen",
+            window.describe()
+        );
+        return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `seeds deal`: the deck one seed deals, labels 1..n in dealing order on one line.
+fn seeds_deal_command(args: &DealArgs) -> Result<()> {
+    let dealer = args.dealer.dealer()?;
+    let seed = parse_seed(&args.seed, dealer.source(), "--seed")?;
+    let deck: Vec<String> = dealer.deal(seed)?.iter().map(u16::to_string).collect();
+    Destination::Stdout.write(&format!("{}\n", deck.join(" ")))
 }
 
 fn merge_command(args: MergeArgs) -> Result<()> {

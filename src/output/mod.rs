@@ -6,6 +6,8 @@
 
 pub mod check_json;
 pub mod check_text;
+pub mod crack_json;
+pub mod crack_text;
 pub mod csv;
 mod destination;
 mod directory;
