@@ -319,6 +319,11 @@ struct ReportArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("source", |arg| arg.help(
+    "The randomness under every algorithm and generator case that names no `source` of its \
+     own (see `list`); each case must still get the verdict it expects. Command cases bring \
+     their own randomness: no source applies to them"
+)))]
 struct CheckArgs {
     /// The suite as TOML, one `[[case]]` table per case (default: the catalogue suite).
     #[arg(long, value_name = "FILE")]
@@ -335,6 +340,8 @@ struct CheckArgs {
     /// Significance level for `fail`; `suspicious` (below 1e-3) is re-run before it counts.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 #[derive(Args)]
@@ -887,6 +894,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
     let settings = CheckSettings {
         threads: args.threads.unwrap_or_else(default_threads),
         alpha: args.alpha,
+        source: args.source.kind()?,
     };
     shuffle_audit::simulate::check_thread_count(settings.threads)?;
     let cases = match &args.config {
