@@ -25,7 +25,7 @@ use shuffle_audit::output::{
     stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
-use shuffle_audit::randomness::{ClockStep, SourceKind};
+use shuffle_audit::randomness::{ClockStep, SOURCE_NAMES, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::simulate::{Progress, Shard};
@@ -56,7 +56,8 @@ enum Command {
     /// shuffle-audit ingest -`), and test them as `run` tests an algorithm. Exit status 0:
     /// fair; 1: not shown fair (fail, suspicious, or too few samples); 2: bad input.
     Ingest(IngestArgs),
-    /// List the catalogue of algorithms and stream generators.
+    /// List the catalogue of algorithms and stream generators, and the sources of randomness
+    /// under them with their exact definitions.
     List(ListArgs),
     /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
     /// whole run's report, every statistic recomputed.
@@ -1040,8 +1041,11 @@ fn default_threads() -> usize {
 struct EntryJson {
     name: &'static str,
     kind: &'static str,
-    summary: &'static str,
+    /// What it does; for a source, its exact definition.
+    summary: String,
     origin: &'static str,
+    /// The verdict it deserves; for a source, `fair` (xoshiro) or `flawed` (whether the
+    /// flaw shows depends on the algorithm, the sizes and the trials).
     expected: &'static str,
     biased_from_n: Option<usize>,
     parameter: Option<shuffle_audit::catalogue::Parameter>,
@@ -1056,7 +1060,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
                     Kind::Shuffle => "shuffle",
                     Kind::Sampler => "sampler",
                 },
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: if entry.biased_from.is_some() {
                     "biased"
@@ -1069,7 +1073,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
             .chain(GENERATORS.iter().map(|entry| EntryJson {
                 name: entry.name,
                 kind: "generator",
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: match entry.always {
                     Some(Expectation::Fair) => "fair",
@@ -1078,6 +1082,15 @@ fn list_command(args: &ListArgs) -> Result<()> {
                 },
                 biased_from_n: None,
                 parameter: entry.parameter,
+            }))
+            .chain(sources().map(|source| EntryJson {
+                name: source.name(),
+                kind: "source",
+                summary: source.definition(),
+                origin: source.origin(),
+                expected: if source.is_default() { "fair" } else { "flawed" },
+                biased_from_n: None,
+                parameter: None,
             }))
             .collect();
         let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
@@ -1114,9 +1127,40 @@ fn list_command(args: &ListArgs) -> Result<()> {
              Samplers pick k of n items and need --k: shuffle-audit run bag-pick --n 10 --k 3.\n",
         );
         text.push_str(&generator_list());
+        text.push_str(&source_list());
         text
     };
     Destination::Stdout.write(&out)
+}
+
+/// Every source, `clock-reseed` with its default clock step.
+fn sources() -> impl Iterator<Item = SourceKind> {
+    SOURCE_NAMES
+        .into_iter()
+        .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
+}
+
+/// The sources under the algorithms, for `list`: each one's exact definition and origin.
+fn source_list() -> String {
+    let width = SOURCE_NAMES.iter().map(|name| name.len()).max().unwrap_or(0);
+    let mut text = format!(
+        "\n{:<width$}  what it is exactly, and where it comes from\n",
+        "source"
+    );
+    for source in sources() {
+        text.push_str(&format!(
+            "{:<width$}  {}\n{:<width$}  from {}\n",
+            source.name(),
+            source.definition(),
+            "",
+            source.origin()
+        ));
+    }
+    text.push_str(
+        "\nSources run under any algorithm or generator with --source NAME (run, stream, check); \
+         clock-reseed takes --clock-step MS (default 0.001).\n",
+    );
+    text
 }
 
 /// The stream generators, for `list`.
