@@ -171,12 +171,14 @@ struct CommonArgs {
 struct SourceArgs {
     /// The randomness under the algorithms: xoshiro (default, fair), msvc-rand-mod (C's
     /// rand() % n), delphi (Delphi's Random), clock-reseed (Delphi's Random re-seeded from
-    /// a clock before every shuffle). `list` gives each one's exact definition.
+    /// a clock before every shuffle, sample or stream item). `list` gives each one's exact
+    /// definition.
     #[arg(long, value_name = "NAME", default_value = "xoshiro")]
     source: String,
-    /// How far the modelled clock of `--source clock-reseed` advances per shuffle, in
-    /// milliseconds (default 0.001: a thousand shuffles per tick of a millisecond clock).
-    #[arg(long, value_name = "MS", value_parser = parse_clock_step)]
+    /// How far the modelled clock of `--source clock-reseed` advances per shuffle (per
+    /// sample, per stream item), in milliseconds (default 0.001: a thousand shuffles per
+    /// tick of a millisecond clock).
+    #[arg(long, value_name = "MS", value_parser = parse_clock_step, allow_negative_numbers = true)]
     clock_step: Option<ClockStep>,
 }
 
