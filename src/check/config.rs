@@ -11,9 +11,9 @@
 //!                              # with source = "clock-reseed")
 //! ```
 //!
-//! A case's `source` is part of what the case asserts ("fisher-yates drawing from C's
-//! `rand() % n` on 20,000 cards must be caught"), so it wins over the suite's
-//! `--source`, which only fills in for cases that name none.
+//! A case's `source` is part of what the case asserts ("a weighted pick drawing from C's
+//! `rand() % 24000` must be caught"), so it wins over the suite's `--source`, which only
+//! fills in for cases that name none.
 //!
 //! Every problem is one line naming the file, the case (its number and name) and the
 //! field, so that a CI log says at once what to fix: an unknown field (a typo would
