@@ -25,7 +25,7 @@ use shuffle_audit::output::{
     remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
-use shuffle_audit::randomness::{ClockStep, SourceKind};
+use shuffle_audit::randomness::{ClockStep, SOURCE_NAMES, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::seeds::crack::{CrackSettings, crack};
@@ -60,7 +60,8 @@ enum Command {
     /// shuffle-audit ingest -`), and test them as `run` tests an algorithm. Exit status 0:
     /// fair; 1: not shown fair (fail, suspicious, or too few samples); 2: bad input.
     Ingest(IngestArgs),
-    /// List the catalogue of algorithms and stream generators.
+    /// List the catalogue of algorithms and stream generators, and the sources of randomness
+    /// under them with their exact definitions.
     List(ListArgs),
     /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
     /// whole run's report, every statistic recomputed.
@@ -235,12 +236,14 @@ struct CommonArgs {
 struct SourceArgs {
     /// The randomness under the algorithms: xoshiro (default, fair), msvc-rand-mod (C's
     /// rand() % n), delphi (Delphi's Random), clock-reseed (Delphi's Random re-seeded from
-    /// a clock before every shuffle). `list` gives each one's exact definition.
+    /// a clock before every shuffle, sample or stream item). `list` gives each one's exact
+    /// definition.
     #[arg(long, value_name = "NAME", default_value = "xoshiro")]
     source: String,
-    /// How far the modelled clock of `--source clock-reseed` advances per shuffle, in
-    /// milliseconds (default 0.001: a thousand shuffles per tick of a millisecond clock).
-    #[arg(long, value_name = "MS", value_parser = parse_clock_step)]
+    /// How far the modelled clock of `--source clock-reseed` advances per shuffle (per
+    /// sample, per stream item), in milliseconds (default 0.001: a thousand shuffles per
+    /// tick of a millisecond clock).
+    #[arg(long, value_name = "MS", value_parser = parse_clock_step, allow_negative_numbers = true)]
     clock_step: Option<ClockStep>,
 }
 
@@ -384,6 +387,11 @@ struct ReportArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("source", |arg| arg.help(
+    "The randomness under every algorithm and generator case that names no `source` of its \
+     own (see `list`); each case must still get the verdict it expects. Command cases bring \
+     their own randomness: no source applies to them"
+)))]
 struct CheckArgs {
     /// The suite as TOML, one `[[case]]` table per case (default: the catalogue suite).
     #[arg(long, value_name = "FILE")]
@@ -400,6 +408,8 @@ struct CheckArgs {
     /// Significance level for `fail`; `suspicious` (below 1e-3) is re-run before it counts.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 #[derive(Args)]
@@ -996,6 +1006,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
     let settings = CheckSettings {
         threads: args.threads.unwrap_or_else(default_threads),
         alpha: args.alpha,
+        source: args.source.kind()?,
     };
     shuffle_audit::simulate::check_thread_count(settings.threads)?;
     let cases = match &args.config {
@@ -1141,8 +1152,11 @@ fn default_threads() -> usize {
 struct EntryJson {
     name: &'static str,
     kind: &'static str,
-    summary: &'static str,
+    /// What it does; for a source, its exact definition.
+    summary: String,
     origin: &'static str,
+    /// The verdict it deserves; for a source, `fair` (xoshiro) or `flawed` (whether the
+    /// flaw shows depends on the algorithm, the sizes and the trials).
     expected: &'static str,
     biased_from_n: Option<usize>,
     parameter: Option<shuffle_audit::catalogue::Parameter>,
@@ -1157,7 +1171,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
                     Kind::Shuffle => "shuffle",
                     Kind::Sampler => "sampler",
                 },
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: if entry.biased_from.is_some() {
                     "biased"
@@ -1170,7 +1184,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
             .chain(GENERATORS.iter().map(|entry| EntryJson {
                 name: entry.name,
                 kind: "generator",
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: match entry.always {
                     Some(Expectation::Fair) => "fair",
@@ -1179,6 +1193,15 @@ fn list_command(args: &ListArgs) -> Result<()> {
                 },
                 biased_from_n: None,
                 parameter: entry.parameter,
+            }))
+            .chain(sources().map(|source| EntryJson {
+                name: source.name(),
+                kind: "source",
+                summary: source.definition(),
+                origin: source.origin(),
+                expected: if source.is_default() { "fair" } else { "flawed" },
+                biased_from_n: None,
+                parameter: None,
             }))
             .collect();
         let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
@@ -1215,9 +1238,40 @@ fn list_command(args: &ListArgs) -> Result<()> {
              Samplers pick k of n items and need --k: shuffle-audit run bag-pick --n 10 --k 3.\n",
         );
         text.push_str(&generator_list());
+        text.push_str(&source_list());
         text
     };
     Destination::Stdout.write(&out)
+}
+
+/// Every source, `clock-reseed` with its default clock step.
+fn sources() -> impl Iterator<Item = SourceKind> {
+    SOURCE_NAMES
+        .into_iter()
+        .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
+}
+
+/// The sources under the algorithms, for `list`: each one's exact definition and origin.
+fn source_list() -> String {
+    let width = SOURCE_NAMES.iter().map(|name| name.len()).max().unwrap_or(0);
+    let mut text = format!(
+        "\n{:<width$}  what it is exactly, and where it comes from\n",
+        "source"
+    );
+    for source in sources() {
+        text.push_str(&format!(
+            "{:<width$}  {}\n{:<width$}  from {}\n",
+            source.name(),
+            source.definition(),
+            "",
+            source.origin()
+        ));
+    }
+    text.push_str(
+        "\nSources run under any algorithm or generator with --source NAME (run, stream, check); \
+         clock-reseed takes --clock-step MS (default 0.001).\n",
+    );
+    text
 }
 
 /// The stream generators, for `list`.

@@ -30,6 +30,9 @@ pub use kind::{ClockStep, MILLISECONDS_PER_DAY, SourceKind};
 
 use crate::error::Error;
 
+/// Every source's name, in the order `list` and the docs give them.
+pub use kind::SOURCE_NAMES;
+
 /// Where an algorithm gets its randomness from, and the only place it may get it from.
 pub trait Randomness {
     /// A uniform integer in `0..n`.
