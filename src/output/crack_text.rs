@@ -17,8 +17,25 @@ pub const SHOWN: usize = 20;
 /// Cards per row of a deck.
 const ROW: usize = 13;
 
-/// The whole report.
+/// The whole report: [`render_findings`] and the time the search took.
 pub fn render(report: &CrackReport) -> String {
+    let settings = &report.settings;
+    let window = &settings.window;
+    let mut text = render_findings(report);
+    text.push_str(&format!(
+        "\n{} searched in {:.2} s ({} seeds/s, {} thread{})\n",
+        counted(window.len(), "seed"),
+        report.elapsed.as_secs_f64(),
+        compact(report.seeds_per_second()),
+        settings.threads,
+        if settings.threads == 1 { "" } else { "s" }
+    ));
+    text
+}
+
+/// What was searched and what was found, without the timing: the same text on every
+/// run (the teaching report shows it).
+pub fn render_findings(report: &CrackReport) -> String {
     let settings = &report.settings;
     let (dealer, window, seen) = (&settings.dealer, &settings.window, &settings.seen);
     let mut text = format!(
@@ -72,14 +89,6 @@ pub fn render(report: &CrackReport) -> String {
     for recovered in report.recovered.iter().take(SHOWN) {
         text.push_str(&deck_lines(recovered, report));
     }
-    text.push_str(&format!(
-        "\n{} searched in {:.2} s ({} seeds/s, {} thread{})\n",
-        counted(window.len(), "seed"),
-        report.elapsed.as_secs_f64(),
-        compact(report.seeds_per_second()),
-        settings.threads,
-        if settings.threads == 1 { "" } else { "s" }
-    ));
     text
 }
 

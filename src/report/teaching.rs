@@ -7,20 +7,26 @@
 //! every bias a text describes is visible by a wide margin, and so that the whole set
 //! runs in seconds on two cores.
 
-use crate::catalogue::AlgorithmSpec;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
 use crate::exact::{ExactSettings, exact};
+use crate::output::crack_text::render_findings;
 use crate::output::exact_text::reproduce_command;
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
+use crate::seeds::crack::{CrackSettings, crack};
+use crate::seeds::deal::Dealer;
+use crate::seeds::seen::Seen;
+use crate::seeds::window::{SeedWindow, parse_seed};
 use crate::simulate::{NoProgress, Progress};
+use crate::stats::Verdict;
 use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
-use super::document::{Document, Part};
-use super::sections::{exact_part, run_part, stream_part};
+use super::document::{Document, Part, ResultSection};
+use super::sections::{exact_part, numbered, run_part, stream_part};
 
 /// The seed of every run in the teaching report.
 pub const SEED: u64 = 2026;
@@ -42,6 +48,15 @@ pub enum Job {
         n: usize,
         positions: bool,
     },
+    /// `shuffle-audit seeds deal` from `dealt_at`, then `seeds crack` over `window` from
+    /// the cards dealt at `seen_at` (positions from 1).
+    Crack {
+        source: SourceKind,
+        algorithm: &'static str,
+        dealt_at: &'static str,
+        window: &'static str,
+        seen_at: &'static [usize],
+    },
     /// `shuffle-audit stream GENERATORS --items ITEMS --length L --streams S`.
     Stream {
         generators: &'static [&'static str],
@@ -59,7 +74,7 @@ impl Job {
                 algorithms, trials, ..
             } => trials * algorithms.len() as u64,
             // Enumerations report paths, not trials; they take a fraction of a second.
-            Job::Exact { .. } => 0,
+            Job::Exact { .. } | Job::Crack { .. } => 0,
             Job::Stream {
                 generators,
                 length,
@@ -352,6 +367,30 @@ pub const CLAIMS: &[Claim] = &[
             source: SourceKind::Xoshiro,
         },
     },
+    Claim {
+        heading: "7d. Text 001: the online-poker shuffle, flaw 3: the seed",
+        prose: &[
+            "The third flaw owes nothing to the shuffle. Delphi's Random has a 32-bit seed, so at \
+             most 2^32 (4.3 × 10^9) of the 52! ≈ 8.07 × 10^67 ≈ 2^225.6 possible deals can ever come \
+             out, and Randomize set that seed to the milliseconds since midnight: 86,400,000 deals a \
+             day. An observer who knows the server's clock to within a minute has 120,000 deals to \
+             try. Here a deal is made at 14:00:12.345; a player at a five-handed table sees his two \
+             hole cards (positions 1 and 6) and the flop (positions 12, 13 and 14, after a burn \
+             card). Dealing every deck of the two minutes around 14:00 and keeping those that show \
+             these five cards finds one seed, the right one, and with it every card still in the \
+             deck: the other players' hands, the turn and the river. A random deck would show the \
+             five cards once in 311,875,200, so a false match in 120,000 seeds has a chance of about \
+             4 in 10,000. `shuffle-audit seeds reach` counts the deals a seed space can reach, and \
+             `seeds crack` searches a whole day in seconds.",
+        ],
+        job: Job::Crack {
+            source: SourceKind::Delphi,
+            algorithm: "asf-poker",
+            dealt_at: "14:00:12.345",
+            window: "13:59:00..14:01:00",
+            seen_at: &[1, 6, 12, 13, 14],
+        },
+    },
 ];
 
 /// All the work of the teaching report (for the progress bar).
@@ -413,6 +452,25 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 part.prose = prose;
                 part
             }
+            Job::Crack {
+                source,
+                algorithm,
+                dealt_at,
+                window,
+                seen_at,
+            } => crack_part(
+                claim,
+                prose,
+                CrackJob {
+                    source,
+                    algorithm,
+                    dealt_at,
+                    window,
+                    seen_at,
+                },
+                threads,
+                next,
+            )?,
             Job::Stream {
                 generators,
                 items,
@@ -449,5 +507,82 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
         introduction: GUIDE.iter().map(|p| p.to_string()).collect(),
         parts,
         alpha: DEFAULT_ALPHA,
+    })
+}
+
+/// What a [`Job::Crack`] runs.
+struct CrackJob {
+    source: SourceKind,
+    algorithm: &'static str,
+    dealt_at: &'static str,
+    window: &'static str,
+    seen_at: &'static [usize],
+}
+
+/// Deals one deck from a known seed, cracks it from the cards seen, and shows what the
+/// search found (without its timing, so that the report stays the same bytes).
+fn crack_part(
+    claim: &Claim,
+    prose: Vec<String>,
+    job: CrackJob,
+    threads: usize,
+    first: usize,
+) -> Result<Part> {
+    let spec = AlgorithmSpec::parse(job.algorithm)?;
+    let dealer = Dealer::new(job.source, &spec, 52)?;
+    let dealt_from = parse_seed(job.dealt_at, job.source, "--seed")?;
+    let deck = dealer.deal(dealt_from)?;
+    let seen_at: Vec<String> = job
+        .seen_at
+        .iter()
+        .map(|&position| format!("{position}:{}", deck[position - 1]))
+        .collect();
+    let seen_at = seen_at.join(",");
+    let seen = Seen::parse(None, Some(&seen_at), dealer.n())?;
+    let settings = CrackSettings {
+        dealer,
+        window: SeedWindow::parse(job.window, job.source)?,
+        seen,
+        threads,
+    };
+    let report = crack(&settings, &NoProgress)?;
+    let command = format!(
+        "shuffle-audit seeds crack{} --algorithm {} --window {} --seen-at {seen_at}",
+        job.source.command_flags(),
+        job.algorithm,
+        job.window
+    );
+    let section = ResultSection {
+        name: format!("{} from {} cards seen", job.algorithm, job.seen_at.len()),
+        id: String::new(),
+        // The deal is recovered: the seed gives the game away.
+        verdict: if report.matches >= 1 {
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        },
+        expected: Expectation::Biased,
+        summary: format!(
+            "every deal of the window {} searched for the cards seen; the deal was made from {}",
+            job.window, job.dealt_at
+        ),
+        origin: spec.entry.origin.to_string(),
+        tests: Vec::new(),
+        smallest_p: None,
+        total_variation: None,
+        findings: render_findings(&report),
+        charts: Vec::new(),
+    };
+    Ok(Part {
+        heading: claim.heading.to_string(),
+        prose,
+        settings: format!(
+            "52 cards, source {}, {} seeds searched",
+            job.source,
+            crate::output::text::group_thousands(settings.window.len())
+        ),
+        label: "52 cards, seeds".to_string(),
+        command,
+        results: numbered(std::iter::once(section), first),
     })
 }
