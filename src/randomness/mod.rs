@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use flawed::{ClockReseed, DelphiRandom, FlawedSource, MsvcRand};
-pub use kind::{ClockStep, SourceKind};
+pub use kind::{ClockStep, MILLISECONDS_PER_DAY, SourceKind};
 
 use crate::error::Error;
 
