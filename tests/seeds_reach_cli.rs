@@ -134,7 +134,8 @@ fn larger_decks_are_estimated_and_say_so() {
         .assert()
         .success()
         .stdout(predicate::str::contains("an estimate, not a count"))
-        .stdout(predicate::str::contains("adaptive distinct sampling"));
+        .stdout(predicate::str::contains("adaptive distinct sampling"))
+        .stdout(predicate::str::contains("within 3 standard errors of the bound"));
 }
 
 #[test]

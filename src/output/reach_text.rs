@@ -182,6 +182,18 @@ fn render_reachable(out: &mut String, report: &ReachReport) {
                 group_thousands(1 << sample.level.min(63)),
             )
             .unwrap();
+            if report.estimate_meets_bound() {
+                writeln!(
+                    out,
+                    "  within 3 standard errors of the bound: {}",
+                    if report.seeds_are_fewer_than_orders() {
+                        "as far as the sample can tell, every seed deals an order of its own"
+                    } else {
+                        "as far as the sample can tell, every order is reached"
+                    }
+                )
+                .unwrap();
+            }
         }
     }
 }

@@ -17,7 +17,7 @@
 //! The work is cut into units of consecutive seeds handed to the engine's workers
 //! ([`Engine::for_each_unit`]). A unit's decks are dealt in batches through the
 //! catalogue's batch loop ([`PermutationAlgorithm::shuffle_each`]) from a source that
-//! starts over from the next seed before every deck ([`SeedWalk`]), so the shuffle is the
+//! starts over from the next seed before every deck (`SeedWalk`), so the shuffle is the
 //! catalogue's own code and the match on the algorithm runs once per batch. Everything
 //! recorded combines by union, so the result does not depend on `--threads`.
 
@@ -189,6 +189,18 @@ impl ReachReport {
     /// Whether there are fewer seeds than orders, so that most orders can never come out.
     pub fn seeds_are_fewer_than_orders(&self) -> bool {
         !self.orders.at_most(self.seeds.count())
+    }
+
+    /// Whether the reachable count is an estimate within three standard errors of the
+    /// bound `min(seeds, n!)`: then nothing shows that any two seeds deal the same order
+    /// (or that any order is out of reach), and the estimate may exceed the bound by noise.
+    pub fn estimate_meets_bound(&self) -> bool {
+        match self.reachable {
+            Reachable::Sampled(sample) if !sample.is_exact() => {
+                (sample.estimate() - self.bound() as f64).abs() <= 3.0 * sample.standard_error()
+            }
+            _ => false,
+        }
     }
 
     /// How many seeds deal each reachable order, on average: 1 when every seed deals an

@@ -27,7 +27,7 @@ use crate::randomness::splitmix64_mix;
 /// A dealt order as the sample keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Fingerprint {
-    /// The hash that decides whether the order is kept (see [`sampling_hash`]).
+    /// The hash that decides whether the order is kept (see `sampling_hash`).
     pub sampling: u64,
     /// A second, differently computed hash, to tell apart orders whose first one collides.
     pub check: u64,
@@ -108,7 +108,7 @@ pub fn highest_kept(level: u32) -> u64 {
     u64::MAX.checked_shr(level).unwrap_or(0)
 }
 
-/// The distinct orders seen whose sampling hash is at most [`highest_kept`]`(level)`,
+/// The distinct orders seen whose sampling hash is at most `highest_kept(level)`,
 /// with the level raised whenever more than `capacity` of them would be kept.
 #[derive(Clone, Debug)]
 pub struct DistinctSample {
@@ -160,7 +160,7 @@ impl DistinctSample {
     }
 
     /// The level now: fingerprints whose sampling hash exceeds
-    /// [`highest_kept`]`(level)` can be dropped before they are absorbed.
+    /// `highest_kept(level)` can be dropped before they are absorbed.
     pub fn level(&self) -> u32 {
         self.level
     }

@@ -237,6 +237,36 @@ fn samplers_and_decks_out_of_range_are_refused() {
 }
 
 #[test]
+fn an_estimate_is_compared_with_the_bound() {
+    // Delphi deals 2^21 different 20-card decks from 2^21 seeds (the brute force says
+    // so for the first 2^14): the estimate meets the bound; msvc-rand-mod's two windows
+    // 2^31 apart deal every deck twice, so half the bound is far outside 3 errors.
+    let mut delphi = settings(source("delphi"), "fisher-yates", 20, &[0..1 << 21]);
+    delphi.sample_capacity = 1 << 12;
+    assert_eq!(
+        brute_force(&settings(source("delphi"), "fisher-yates", 20, &[0..1 << 14])).len(),
+        1 << 14
+    );
+    assert!(run(&delphi).estimate_meets_bound());
+    let mut msvc = settings(
+        source("msvc-rand-mod"),
+        "fisher-yates",
+        20,
+        &[0..1 << 20, (1 << 31)..(1 << 31) + (1 << 20)],
+    );
+    msvc.sample_capacity = 1 << 12;
+    let report = run(&msvc);
+    assert!(!report.estimate_meets_bound());
+    assert!(
+        (report.seeds_per_order() - 2.0).abs() < 0.15,
+        "{}",
+        report.seeds_per_order()
+    );
+    // An exact count is never called an estimate.
+    assert!(!run(&settings(source("delphi"), "fisher-yates", 20, &[0..1000])).estimate_meets_bound());
+}
+
+#[test]
 fn the_report_states_the_bound_and_the_deck_count() {
     let report = run(&settings(source("delphi"), "fisher-yates", 52, &[0..1000]));
     assert_eq!(report.bound(), 1000);
