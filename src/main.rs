@@ -30,6 +30,7 @@ use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::seeds::crack::{CrackSettings, crack};
 use shuffle_audit::seeds::deal::Dealer;
+use shuffle_audit::seeds::reach::parse_seed_range;
 use shuffle_audit::seeds::seen::Seen;
 use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
@@ -116,9 +117,34 @@ enum SeedsCommand {
     Deal(DealArgs),
 }
 
-// ISSUE-7 SKELETON: `seeds reach` arguments (helper A fills this in).
 #[derive(Args)]
-struct ReachArgs {}
+struct ReachArgs {
+    /// Cards in the deck (2 to 2000). Up to 12 cards the count is exact (a bit for every
+    /// order); beyond, it is an estimate from a sample of the distinct orders, said so.
+    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
+    n: usize,
+    /// The shuffle that deals from each seed (see `list`; samplers do not deal decks).
+    #[arg(long, short = 'a', value_name = "ALGORITHM", default_value = "fisher-yates")]
+    algorithm: String,
+    /// Enumerate the seeds 0..2^B: at most 32 for the 32-bit sources, 26 for clock-reseed
+    /// (its clock reads at most 86,399,999 ms), 40 for xoshiro.
+    #[arg(long, value_name = "B", conflicts_with = "seed_range")]
+    seed_bits: Option<u32>,
+    /// Enumerate the seeds A to B-1 (e.g. 0..86400000); repeat it for several windows.
+    /// Default: the source's whole seed space, every 32-bit state for msvc-rand-mod and
+    /// delphi, a day of milliseconds (0..86400000) for clock-reseed; xoshiro's seeds are
+    /// 64-bit and need --seed-bits or --seed-range. At most 2^40 seeds in all.
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
+    seed_range: Vec<std::ops::Range<u64>>,
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the result as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
 
 #[derive(Args)]
 struct CrackArgs {
@@ -553,9 +579,37 @@ fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunRep
     )
 }
 
-// ISSUE-7 SKELETON: replaced by helper A.
-fn seeds_reach_command(_args: &ReachArgs) -> Result<()> {
-    Err(Error::Usage("seeds reach is not built yet".to_string()))
+fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
+    use shuffle_audit::output::{reach_json, reach_text};
+    use shuffle_audit::seeds::reach::{DEFAULT_SAMPLE_CAPACITY, ReachSettings, SeedSpace, reach};
+    let source = args.source.kind()?;
+    let settings = ReachSettings {
+        source,
+        algorithm: AlgorithmSpec::parse(&args.algorithm)?,
+        n: args.n,
+        seeds: SeedSpace::resolve(source, args.seed_bits, &args.seed_range)?,
+        threads: args.threads.unwrap_or_else(default_threads),
+        sample_capacity: DEFAULT_SAMPLE_CAPACITY,
+    };
+    settings.validate()?;
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let mut progress = TerminalProgress::new(Some(settings.seeds.count()), "seeds");
+    let report = reach(&settings, &progress)?;
+    progress.finish();
+    deliver(
+        Exports {
+            json_to,
+            csv_to: None,
+            report_to: None,
+        },
+        None,
+        || reach_text::render(&report),
+        |out| reach_json::write(&report, out),
+        |_| Ok(()),
+        // No report directory is asked for (report_to is None): never called.
+        || unreachable!("seeds reach writes no report directory"),
+    )
 }
 
 fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {

@@ -14,6 +14,8 @@ mod directory;
 pub mod exact_json;
 pub mod exact_text;
 pub mod json;
+pub mod reach_json;
+pub mod reach_text;
 pub mod stream_csv;
 pub mod stream_json;
 pub mod stream_text;
