@@ -394,6 +394,8 @@ struct ExactArgs {
     /// Worker threads (default: all cores). The result does not depend on it.
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
+    #[command(flatten)]
+    source: SourceArgs,
     /// Write every outcome's exact probability as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -961,6 +963,7 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
         positions: args.positions,
         alpha: args.alpha,
         items: None,
+        source: args.source.kind()?,
     };
     refuse_repeats(
         "algorithm",
@@ -1026,6 +1029,7 @@ fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<()> {
         positions: false,
         alpha: args.alpha,
         items: None,
+        source: args.source.kind()?,
     };
     let json_to = args.json.as_deref().map(Destination::parse);
     check_exports(&json_to, &None)?;

@@ -5,6 +5,7 @@
 //! ranking right, and is kept out of the verdict.
 
 use crate::catalogue::PermutationAlgorithm;
+use crate::randomness::DrawLaw;
 use crate::simulate::NoProgress;
 use crate::stats::Fit;
 use crate::stats::chi_square::law_fit;
@@ -42,7 +43,8 @@ impl SimulatorCheck {
 /// [`CHECK_PATHS`] paths and the tally holds every order.
 pub fn check_simulation(algorithm: PermutationAlgorithm, tally: &PermutationTally) -> Option<SimulatorCheck> {
     let counts = tally.permutation_counts.as_ref()?;
-    let law = enumerate_permutations_within(algorithm, tally.n, CHECK_PATHS, &NoProgress).ok()?;
+    let law =
+        enumerate_permutations_within(algorithm, tally.n, DrawLaw::Uniform, CHECK_PATHS, &NoProgress).ok()?;
     let possible: Vec<usize> = (0..counts.len())
         .filter(|&cell| law.numerators[cell] > 0)
         .collect();

@@ -7,13 +7,17 @@
 //! whose digits have the bounds the algorithm asked for). That walks the tree of draws
 //! depth first, visiting every leaf once, whether the bounds are fixed (Fisher–Yates:
 //! `n, n−1, …`) or depend on earlier answers (a merge sort asking coins until a half runs
-//! out). A leaf's probability is the product of `1/bound` over its draws.
+//! out). A leaf's probability is the product over its draws of each answer's
+//! probability: `1/bound` from the default source, and under a flawed source the share of
+//! its raw outputs that give the answer ([`DrawLaw`]: `rand() % 3` answers 0 with
+//! probability 10923/32768). Answers no raw output gives are not walked at all.
 //!
-//! Probabilities stay exact: leaves are counted per denominator (most algorithms have a
-//! single one, `n^n` for the naive swap), and at the end the counts are put over the
-//! least common multiple of the denominators. Every product and sum is checked: an
-//! overflow is an error, never a wrong number. The walk is split over the first two
-//! draws and runs in parallel; its result does not depend on the thread count.
+//! Probabilities stay exact: each leaf's is a fraction of integers, leaves are summed per
+//! denominator (most algorithms have a single one, `n^n` for the naive swap), and at the
+//! end the sums are put over the least common multiple of the denominators. Every
+//! product and sum is checked: an overflow is an error, never a wrong number (or a
+//! silently rounded one). The walk is split over the first two draws and runs in
+//! parallel; its result does not depend on the thread count.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,7 +26,8 @@ use rayon::prelude::*;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{PermutationAlgorithm, SamplerAlgorithm, SamplerWorkspace, Workspace};
 use crate::error::{Error, Result};
-use crate::randomness::Randomness;
+use crate::output::text::group_thousands;
+use crate::randomness::{DrawLaw, Randomness, gcd};
 use crate::simulate::Progress;
 use crate::stream::items::Items;
 use crate::tally::combinadic;
@@ -71,22 +76,23 @@ impl Randomness for Replay {
     }
 
     fn unit(&mut self) -> f64 {
-        self.unenumerable
-            .get_or_insert("it draws floating-point numbers, which have no finite list of answers");
+        self.unenumerable.get_or_insert(DRAWS_FLOATS);
         0.0
     }
 }
 
-/// Outcome counts per path denominator, for one part of the walk.
+/// Outcome probabilities summed per path denominator, for one part of the walk.
 #[derive(Clone, Debug, Default)]
 struct Counts {
-    /// `(denominator, count per outcome)`; few distinct denominators, so a list.
-    by_denominator: Vec<(u128, Vec<u64>)>,
+    /// `(denominator, summed numerators per outcome)`; few distinct denominators, so a
+    /// list. The numerators of one denominator sum to at most the denominator (they are
+    /// probabilities), so they cannot overflow where the denominator fits.
+    by_denominator: Vec<(u128, Vec<u128>)>,
     paths: u64,
 }
 
 impl Counts {
-    fn add(&mut self, denominator: u128, outcome: usize, cells: usize) {
+    fn add(&mut self, (numerator, denominator): (u128, u128), outcome: usize, cells: usize) {
         self.paths += 1;
         let slot = match self.by_denominator.iter().position(|(d, _)| *d == denominator) {
             Some(slot) => slot,
@@ -95,7 +101,7 @@ impl Counts {
                 self.by_denominator.len() - 1
             }
         };
-        self.by_denominator[slot].1[outcome] += 1;
+        self.by_denominator[slot].1[outcome] += numerator;
     }
 
     fn merge(mut self, other: Counts) -> Counts {
@@ -164,38 +170,73 @@ impl ExactLaw {
     }
 }
 
-/// Why `algorithm` cannot be enumerated, if it cannot.
-pub fn not_enumerable(algorithm: PermutationAlgorithm) -> Option<&'static str> {
+/// Why `algorithm` cannot be enumerated with its draws answered by `law`, if it cannot.
+pub fn not_enumerable(algorithm: PermutationAlgorithm, law: DrawLaw) -> Option<String> {
     match algorithm {
-        PermutationAlgorithm::SortRandomKey => Some(
-            "it sorts by random floating-point keys, which have no finite list of answers \
-             (sort-random-key-u8 has 8-bit keys and can be enumerated on small decks)",
+        PermutationAlgorithm::SortRandomKey => Some(format!(
+            "it sorts by random floating-point keys{} (sort-random-key-u8 has 8-bit keys and \
+             can be enumerated on small decks)",
+            floats_problem(law)
+        )),
+        PermutationAlgorithm::InsertWithRetry => Some(
+            "it draws again whenever an index is taken, so its paths have no bound on their length"
+                .to_string(),
         ),
-        PermutationAlgorithm::InsertWithRetry => {
-            Some("it draws again whenever an index is taken, so its paths have no bound on their length")
-        }
         _ => None,
     }
 }
 
-/// The exact law of `algorithm` over the `n!` orders of `n` cards (Lehmer ranks).
+/// What the reason [`Replay`] gives when asked for a float stands for.
+const DRAWS_FLOATS: &str = "it draws floating-point numbers";
+
+/// Why floats are not walked under `law`. The default source's have no finite list of
+/// answers. A flawed source's do: `rand() / 32768` is one of 32,768 values, Delphi's
+/// `RandSeed / 2^32` one of 2^32. But every float multiplies the paths by that many, so
+/// three keys from `rand()` already make 2^45 paths, far beyond [`MAX_PATHS`], and only a
+/// 2-card sort would fit (for one bit of information: its two keys tie with probability
+/// 1/32768, and a tie keeps the order). So floats stay refused under every source.
+fn floats_problem(law: DrawLaw) -> String {
+    match law.float_values() {
+        None => ", which have no finite list of answers".to_string(),
+        Some(values) => format!(
+            "; under this source each is one of {} values, so every float multiplies the \
+             paths by as many, and a few floats make more paths than the {} a walk may visit",
+            group_thousands(u64::try_from(values).unwrap_or(u64::MAX)),
+            group_thousands(MAX_PATHS)
+        ),
+    }
+}
+
+/// The error for a walk given up on for `reason` (a [`Replay`] reason), under `law`.
+fn refused(reason: &str, law: DrawLaw) -> Error {
+    let reason = match reason {
+        DRAWS_FLOATS => format!("{DRAWS_FLOATS}{}", floats_problem(law)),
+        other => other.to_string(),
+    };
+    Error::Usage(format!("cannot enumerate this algorithm: {reason}"))
+}
+
+/// The exact law of `algorithm` over the `n!` orders of `n` cards (Lehmer ranks), its
+/// draws answered by `law`.
 pub fn enumerate_permutations(
     algorithm: PermutationAlgorithm,
     n: usize,
+    law: DrawLaw,
     progress: &dyn Progress,
 ) -> Result<ExactLaw> {
-    enumerate_permutations_within(algorithm, n, MAX_PATHS, progress)
+    enumerate_permutations_within(algorithm, n, law, MAX_PATHS, progress)
 }
 
 /// [`enumerate_permutations`] walking at most `max_paths` paths (an error beyond).
 pub fn enumerate_permutations_within(
     algorithm: PermutationAlgorithm,
     n: usize,
+    law: DrawLaw,
     max_paths: u64,
     progress: &dyn Progress,
 ) -> Result<ExactLaw> {
     let algorithm = algorithm.resolve(n);
-    if let Some(reason) = not_enumerable(algorithm) {
+    if let Some(reason) = not_enumerable(algorithm, law) {
         return Err(Error::Usage(format!("cannot enumerate this algorithm: {reason}")));
     }
     if n > MAX_RANKED_N {
@@ -211,6 +252,7 @@ pub fn enumerate_permutations_within(
     let cells = factorial(n).expect("n <= 10") as usize;
     walk(
         cells,
+        law,
         max_paths,
         || {
             let mut deck: Vec<u16> = Vec::with_capacity(n);
@@ -227,11 +269,13 @@ pub fn enumerate_permutations_within(
 }
 
 /// The exact law of `sampler` picking `k` of `n` items: over subsets (colex ranks), or
-/// over ordered selections for samplers that promise a random order.
+/// over ordered selections for samplers that promise a random order; its draws answered
+/// by `law`.
 pub fn enumerate_selections(
     sampler: SamplerAlgorithm,
     n: usize,
     k: usize,
+    law: DrawLaw,
     progress: &dyn Progress,
 ) -> Result<ExactLaw> {
     if n > MAX_SAMPLER_N {
@@ -255,6 +299,7 @@ pub fn enumerate_selections(
     })? as usize;
     walk(
         cells,
+        law,
         MAX_PATHS,
         || {
             let mut out = vec![0u16; k];
@@ -294,8 +339,14 @@ pub fn known_paths(algorithm: PermutationAlgorithm, n: usize) -> Option<u64> {
 }
 
 /// The exact law of the first cycle of the bag `spec` deals from one copy of each of
-/// `items` (at most 10): the order of the items, as a Lehmer rank.
-pub fn enumerate_cycle(spec: &GeneratorSpec, items: &Items, progress: &dyn Progress) -> Result<ExactLaw> {
+/// `items` (at most 10): the order of the items, as a Lehmer rank; its draws answered by
+/// `law`.
+pub fn enumerate_cycle(
+    spec: &GeneratorSpec,
+    items: &Items,
+    law: DrawLaw,
+    progress: &dyn Progress,
+) -> Result<ExactLaw> {
     let m = items.len();
     if m > MAX_RANKED_N {
         return Err(Error::BadOption {
@@ -305,6 +356,7 @@ pub fn enumerate_cycle(spec: &GeneratorSpec, items: &Items, progress: &dyn Progr
     }
     walk(
         factorial(m).expect("m <= 10") as usize,
+        law,
         MAX_PATHS,
         || {
             let scenario = StreamScenario { add_every: None };
@@ -342,9 +394,10 @@ fn check_path_count(schedule: Option<Vec<u64>>, max_paths: u64) -> Result<()> {
 }
 
 /// Walks every path of the experiment `make()` builds (one per worker), each run
-/// returning the outcome's cell in `0..cells`.
+/// returning the outcome's cell in `0..cells`, its draws answered by `law`.
 fn walk<E>(
     cells: usize,
+    law: DrawLaw,
     max_paths: u64,
     make: impl Fn() -> E + Sync,
     progress: &dyn Progress,
@@ -352,7 +405,7 @@ fn walk<E>(
 where
     E: FnMut(&mut Replay) -> usize,
 {
-    let prefixes = split(&mut make())?;
+    let prefixes = split(&mut make(), law)?;
     let walked = AtomicU64::new(0);
     let budget = Budget {
         walked: &walked,
@@ -360,22 +413,30 @@ where
     };
     let counts = prefixes
         .par_iter()
-        .map(|prefix| walk_from(prefix, &mut make(), cells, &budget, progress))
+        .map(|prefix| walk_from(prefix, &mut make(), cells, law, &budget, progress))
         .try_reduce(Counts::default, |a, b| Ok(a.merge(b)))?;
-    combine(counts)
+    combine(counts, law)
+}
+
+/// The possible answers of a draw from `0..bound` under `law`, in order.
+fn answers(law: DrawLaw, bound: u64) -> impl Iterator<Item = u64> {
+    std::iter::successors(Some(0), move |&answer| law.next_answer(answer, bound))
 }
 
 /// The prefixes that split the walk into parts: every answer to the first draw, and to
 /// the second as well while that makes at most [`MOST_PARTS`] parts.
-fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E) -> Result<Vec<Vec<u64>>> {
+fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E, law: DrawLaw) -> Result<Vec<Vec<u64>>> {
     let mut prefixes = vec![Vec::new()];
     for level in 0..2 {
         let bounds = prefixes
             .iter()
-            .map(|prefix| Ok(run(experiment, prefix)?.1.get(level).copied()))
+            .map(|prefix| Ok(run(experiment, prefix, law)?.1.get(level).copied()))
             .collect::<Result<Vec<Option<u64>>>>()?;
         // A path that ends before the level is a part of its own.
-        let parts: u64 = bounds.iter().map(|bound| bound.unwrap_or(1)).sum();
+        let parts: u64 = bounds
+            .iter()
+            .map(|bound| bound.map_or(1, |bound| answers(law, bound).count() as u64))
+            .sum();
         if level > 0 && parts > MOST_PARTS {
             break;
         }
@@ -383,7 +444,7 @@ fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E) -> Result<Vec<Vec<u
             .into_iter()
             .zip(bounds)
             .flat_map(|(prefix, bound)| match bound {
-                Some(bound) => (0..bound)
+                Some(bound) => answers(law, bound)
                     .map(|answer| {
                         let mut longer = prefix.clone();
                         longer.push(answer);
@@ -398,14 +459,18 @@ fn split<E: FnMut(&mut Replay) -> usize>(experiment: &mut E) -> Result<Vec<Vec<u
 }
 
 /// Runs `experiment` on `answers` (extended with zeros): its outcome and the bounds asked.
-fn run<E: FnMut(&mut Replay) -> usize>(experiment: &mut E, answers: &[u64]) -> Result<(usize, Vec<u64>)> {
+fn run<E: FnMut(&mut Replay) -> usize>(
+    experiment: &mut E,
+    answers: &[u64],
+    law: DrawLaw,
+) -> Result<(usize, Vec<u64>)> {
     let mut replay = Replay {
         answers: answers.to_vec(),
         ..Replay::default()
     };
     let outcome = experiment(&mut replay);
     match replay.unenumerable {
-        Some(reason) => Err(Error::Usage(format!("cannot enumerate this algorithm: {reason}"))),
+        Some(reason) => Err(refused(reason, law)),
         None => Ok((outcome, replay.bounds)),
     }
 }
@@ -415,6 +480,7 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
     prefix: &[u64],
     experiment: &mut E,
     cells: usize,
+    law: DrawLaw,
     budget: &Budget<'_>,
     progress: &dyn Progress,
 ) -> Result<Counts> {
@@ -429,16 +495,11 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
         replay.bounds.clear();
         let outcome = experiment(&mut replay);
         if let Some(reason) = replay.unenumerable {
-            return Err(Error::Usage(format!("cannot enumerate this algorithm: {reason}")));
+            return Err(refused(reason, law));
         }
         let depth = replay.bounds.len();
         replay.answers.truncate(depth);
-        let denominator = replay
-            .bounds
-            .iter()
-            .try_fold(1u128, |d, &bound| d.checked_mul(u128::from(bound)))
-            .ok_or_else(|| overflow("a path's probability"))?;
-        counts.add(denominator, outcome, cells);
+        counts.add(path_probability(&replay, law)?, outcome, cells);
         unreported += 1;
         if unreported == REPORT_EVERY {
             budget.spend(unreported)?;
@@ -453,8 +514,8 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
                 return Ok(counts);
             }
             let last = replay.answers.len() - 1;
-            if replay.answers[last] + 1 < replay.bounds[last] {
-                replay.answers[last] += 1;
+            if let Some(next) = law.next_answer(replay.answers[last], replay.bounds[last]) {
+                replay.answers[last] = next;
                 break;
             }
             replay.answers.pop();
@@ -483,22 +544,36 @@ impl Budget<'_> {
     }
 }
 
-/// Puts the counts of every denominator over their least common multiple.
-fn combine(counts: Counts) -> Result<ExactLaw> {
+/// The probability of the path `replay` took, as `(numerator, denominator)`: the product
+/// of its answers' probabilities, each a reduced fraction.
+fn path_probability(replay: &Replay, law: DrawLaw) -> Result<(u128, u128)> {
+    replay
+        .answers
+        .iter()
+        .zip(&replay.bounds)
+        .try_fold((1u128, 1u128), |(numerator, denominator), (&answer, &bound)| {
+            let (p, q) = law.fraction(answer, bound);
+            Some((numerator.checked_mul(p)?, denominator.checked_mul(q)?))
+        })
+        .ok_or_else(|| overflow("a path's probability", law))
+}
+
+/// Puts the sums of every denominator over their least common multiple.
+fn combine(counts: Counts, law: DrawLaw) -> Result<ExactLaw> {
     let denominator = counts
         .by_denominator
         .iter()
         .try_fold(1u128, |l, &(d, _)| lcm(l, d))
-        .ok_or_else(|| overflow("the common denominator"))?;
+        .ok_or_else(|| overflow("the common denominator", law))?;
     let cells = counts.by_denominator.first().map_or(0, |(_, c)| c.len());
     let mut numerators = vec![0u128; cells];
     for (d, cell_counts) in &counts.by_denominator {
         let scale = denominator / d;
-        for (numerator, &count) in numerators.iter_mut().zip(cell_counts) {
-            *numerator = u128::from(count)
+        for (numerator, &sum) in numerators.iter_mut().zip(cell_counts) {
+            *numerator = sum
                 .checked_mul(scale)
                 .and_then(|term| numerator.checked_add(term))
-                .ok_or_else(|| overflow("a probability's numerator"))?;
+                .ok_or_else(|| overflow("a probability's numerator", law))?;
         }
     }
     Ok(ExactLaw {
@@ -508,17 +583,19 @@ fn combine(counts: Counts) -> Result<ExactLaw> {
     })
 }
 
-fn overflow(what: &str) -> Error {
+fn overflow(what: &str, law: DrawLaw) -> Error {
+    let hint = match law.denominator_bits() {
+        Some(bits) => format!(
+            " (under this source one draw's probability is a fraction over as much as 2^{bits}, \
+             and 128 bits are sure to hold only {} of those; try fewer cards, or --positions \
+             for the exact position matrix)",
+            127 / bits
+        ),
+        None => String::new(),
+    };
     Error::Usage(format!(
-        "cannot enumerate this algorithm exactly: {what} does not fit in 128 bits"
+        "cannot enumerate this algorithm exactly: {what} does not fit in 128 bits{hint}"
     ))
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 fn lcm(a: u128, b: u128) -> Option<u128> {
@@ -532,7 +609,11 @@ mod tests {
     use crate::tally::lehmer::unrank;
 
     fn law(algorithm: PermutationAlgorithm, n: usize) -> ExactLaw {
-        let law = enumerate_permutations(algorithm, n, &NoProgress).unwrap();
+        law_under(algorithm, n, DrawLaw::Uniform)
+    }
+
+    fn law_under(algorithm: PermutationAlgorithm, n: usize, draws: DrawLaw) -> ExactLaw {
+        let law = enumerate_permutations(algorithm, n, draws, &NoProgress).unwrap();
         assert_eq!(
             law.numerators.iter().sum::<u128>(),
             law.denominator,
@@ -620,7 +701,7 @@ mod tests {
             SamplerAlgorithm::PartialFisherYates,
             SamplerAlgorithm::Reservoir,
         ] {
-            let law = enumerate_selections(sampler, 6, 3, &NoProgress).unwrap();
+            let law = enumerate_selections(sampler, 6, 3, DrawLaw::Uniform, &NoProgress).unwrap();
             assert_eq!(
                 law.numerators.iter().sum::<u128>(),
                 law.denominator,
@@ -628,9 +709,11 @@ mod tests {
             );
         }
         // BAG-PICK is exactly uniform over the 20 subsets; its C code always gives one.
-        let fair = enumerate_selections(SamplerAlgorithm::BagPick, 6, 3, &NoProgress).unwrap();
+        let fair =
+            enumerate_selections(SamplerAlgorithm::BagPick, 6, 3, DrawLaw::Uniform, &NoProgress).unwrap();
         assert!((0..20).all(|i| fair.fraction(i) == (1, 20)));
-        let c_code = enumerate_selections(SamplerAlgorithm::BagPickC, 6, 3, &NoProgress).unwrap();
+        let c_code =
+            enumerate_selections(SamplerAlgorithm::BagPickC, 6, 3, DrawLaw::Uniform, &NoProgress).unwrap();
         assert_eq!(c_code.impossible().len(), 19);
     }
 
@@ -641,6 +724,7 @@ mod tests {
             message(enumerate_permutations(
                 PermutationAlgorithm::SortRandomKey,
                 3,
+                DrawLaw::Uniform,
                 &NoProgress
             ))
             .contains("floating-point")
@@ -649,6 +733,7 @@ mod tests {
             message(enumerate_permutations(
                 PermutationAlgorithm::InsertWithRetry,
                 3,
+                DrawLaw::Uniform,
                 &NoProgress
             ))
             .contains("no bound")
@@ -657,6 +742,7 @@ mod tests {
             message(enumerate_permutations(
                 PermutationAlgorithm::NaiveSwap,
                 10,
+                DrawLaw::Uniform,
                 &NoProgress
             ))
             .contains("random paths")
@@ -665,6 +751,7 @@ mod tests {
             message(enumerate_permutations(
                 PermutationAlgorithm::NaiveSwap,
                 11,
+                DrawLaw::Uniform,
                 &NoProgress
             ))
             .contains("at most 10")
@@ -681,5 +768,160 @@ mod tests {
                 .install(|| law(PermutationAlgorithm::SortComparatorMerge, 5))
         };
         assert_eq!(on(1), on(3));
+        let weighted = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| law_under(PermutationAlgorithm::Riffle, 4, DrawLaw::RandMod))
+        };
+        assert_eq!(weighted(1), weighted(3));
+    }
+
+    #[test]
+    fn fisher_yates_on_3_cards_under_rand_mod_by_hand() {
+        // The bottom card is swapped with the one at j = rand() % 3 (0 and 1 come up
+        // 10,923 times in 32,768, 2 only 10,922), then the middle with k = rand() % 2
+        // (even). The six (j, k) give six different orders: j = 2 leaves the bottom card
+        // in place, giving 1 2 3 (k = 1) and 2 1 3 (k = 0) at 10922/65536 = 5461/32768
+        // each; the other four orders come at 10923/65536.
+        let law = law_under(PermutationAlgorithm::FisherYates, 3, DrawLaw::RandMod);
+        assert_eq!(law.paths, 6);
+        for order in [[0, 1, 2], [1, 0, 2]] {
+            assert_eq!(fraction_of(&law, &order), (5461, 32_768), "{order:?}");
+        }
+        for order in [[0, 2, 1], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            assert_eq!(fraction_of(&law, &order), (10_923, 65_536), "{order:?}");
+        }
+    }
+
+    #[test]
+    fn weighted_paths_match_a_brute_force_product_of_weights() {
+        // Every path of a fixed schedule, its probability the product of the raw-output
+        // counts of its answers over the product of the raw-output totals, summed per
+        // order by hand and reduced: the walk must give the same fractions.
+        let fixed = [
+            PermutationAlgorithm::NaiveSwap,
+            PermutationAlgorithm::FisherYates,
+            PermutationAlgorithm::FisherYatesForward,
+            PermutationAlgorithm::Sattolo,
+            PermutationAlgorithm::RoguelikeShuffle,
+            PermutationAlgorithm::AsfPoker,
+        ];
+        let mut checked = 0;
+        for draws in [DrawLaw::Uniform, DrawLaw::RandMod, DrawLaw::MultiplyShift] {
+            for algorithm in fixed {
+                for n in 2..=4usize {
+                    let schedule = algorithm.draw_schedule(n).unwrap();
+                    // 128 bits hold the unreduced product of at most three 2^32 totals.
+                    if draws == DrawLaw::MultiplyShift && schedule.len() > 3 {
+                        continue;
+                    }
+                    let total: u128 = schedule.iter().map(|&bound| draws.outputs(bound)).product();
+                    let mut by_hand = vec![0u128; factorial(n).unwrap() as usize];
+                    let paths: u64 = schedule.iter().product();
+                    let mut workspace = Workspace::default();
+                    for path in 0..paths {
+                        let mut answers = vec![0u64; schedule.len()];
+                        let mut rest = path;
+                        for (answer, &bound) in answers.iter_mut().zip(&schedule).rev() {
+                            *answer = rest % bound;
+                            rest /= bound;
+                        }
+                        let weight: u128 = answers
+                            .iter()
+                            .zip(&schedule)
+                            .map(|(&answer, &bound)| draws.weight(answer, bound))
+                            .product();
+                        let mut replay = Replay {
+                            answers,
+                            ..Replay::default()
+                        };
+                        let mut deck: Vec<u16> = (0..n as u16).collect();
+                        algorithm.shuffle(&mut deck, &mut replay, &mut workspace);
+                        by_hand[rank(&deck)] += weight;
+                    }
+                    let walked = law_under(algorithm, n, draws);
+                    for (cell, &numerator) in by_hand.iter().enumerate() {
+                        let divisor = gcd(numerator, total).max(1);
+                        let expected = match numerator {
+                            0 => (0, 1),
+                            _ => (numerator / divisor, total / divisor),
+                        };
+                        let walked_fraction = match walked.numerators[cell] {
+                            0 => (0, 1),
+                            _ => walked.fraction(cell),
+                        };
+                        assert_eq!(
+                            walked_fraction, expected,
+                            "{algorithm:?} n={n} {draws:?} cell {cell}"
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 40, "{checked}");
+    }
+
+    #[test]
+    fn a_power_of_two_range_makes_rand_mod_exactly_uniform() {
+        // 32,768 is a multiple of 4: rand() % 4 is exactly uniform, and the 4-card naive
+        // swap under it has exactly its usual law.
+        assert_eq!(
+            law_under(PermutationAlgorithm::NaiveSwap, 4, DrawLaw::RandMod),
+            law(PermutationAlgorithm::NaiveSwap, 4)
+        );
+        // Fisher–Yates on 4 cards draws from 3 too: no longer uniform.
+        let biased = law_under(PermutationAlgorithm::FisherYates, 4, DrawLaw::RandMod);
+        assert!(biased.max_ratio() > 1.0);
+        assert!(biased.impossible().is_empty());
+    }
+
+    #[test]
+    fn flawed_sources_keep_every_law_summing_to_exactly_one() {
+        for draws in [DrawLaw::RandMod, DrawLaw::MultiplyShift] {
+            for algorithm in [
+                PermutationAlgorithm::SortComparatorMerge,
+                PermutationAlgorithm::SortComparatorInsertion,
+                PermutationAlgorithm::Riffle,
+            ] {
+                law_under(algorithm, 4, draws);
+            }
+            let sampler = enumerate_selections(SamplerAlgorithm::BagPick, 5, 2, draws, &NoProgress).unwrap();
+            assert_eq!(sampler.numerators.iter().sum::<u128>(), sampler.denominator);
+        }
+        // 8-bit keys: 256 divides both sources' ranges, so the law is the uniform one's.
+        assert_eq!(
+            law_under(PermutationAlgorithm::SortRandomKeyU8, 2, DrawLaw::RandMod),
+            law(PermutationAlgorithm::SortRandomKeyU8, 2)
+        );
+    }
+
+    #[test]
+    fn what_a_flawed_source_cannot_enumerate_is_refused_with_the_reason() {
+        let message = |algorithm, n, draws| {
+            enumerate_permutations(algorithm, n, draws, &NoProgress)
+                .unwrap_err()
+                .to_string()
+        };
+        // Delphi's draws are fractions over 2^32: 6 draws from 7, 6, 5, 3 (and exact 4
+        // and 2) do not fit in 128 bits.
+        let overflow = message(PermutationAlgorithm::FisherYates, 7, DrawLaw::MultiplyShift);
+        assert!(
+            overflow.contains("does not fit in 128 bits")
+                && overflow.contains("2^32")
+                && overflow.contains("--positions"),
+            "{overflow}"
+        );
+        law_under(PermutationAlgorithm::FisherYates, 6, DrawLaw::MultiplyShift);
+        // rand()'s floats are a finite list, but far too long to walk.
+        let floats = message(PermutationAlgorithm::SortRandomKey, 3, DrawLaw::RandMod);
+        assert!(
+            floats.contains("32,768 values") && floats.contains("2,000,000,000"),
+            "{floats}"
+        );
+        let floats = message(PermutationAlgorithm::SortRandomKey, 3, DrawLaw::Uniform);
+        assert!(floats.contains("no finite list"), "{floats}");
     }
 }

@@ -32,11 +32,23 @@
 //! Algorithms whose draws depend on the deck or on earlier answers (sorts with random
 //! keys or comparators, the retrying insertion, the riffle's coin-driven merge) have no
 //! such chain; [`exact_position_matrix`] returns `None` for them.
+//!
+//! # Under a flawed source
+//!
+//! Nothing above needs `j` to be uniform, only that its law is the same whatever the
+//! deck and the earlier draws: with answer `v` of probability `w(v)` (the source's
+//! [`DrawLaw`], raw outputs taken as uniform and independent), a card at `i` moves to
+//! `low + v` with probability `w(v)`, and a card at `low + v` moves to `i` with
+//! probability `w(v)`. A step still costs `O(len)`. Fisher–Yates is then no longer
+//! uniform by proof: its matrix is whatever the weighted chain computes
+//! ([`PositionMethod::WeightedMarkovChain`]), unless every draw it makes happens to be
+//! uniform under the source (`rand() % 8`).
 
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::catalogue::PermutationAlgorithm;
+use crate::randomness::DrawLaw;
 
 /// How [`exact_position_matrix`] knows an algorithm's position matrix, if it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -47,6 +59,10 @@ pub enum PositionMethod {
     Uniform,
     /// Exact, by propagating each card's position through the swap steps.
     MarkovChain,
+    /// Exact in the source's model (each raw output uniform and independent), by
+    /// propagating each card's position through the swap steps with each draw's answers
+    /// weighted by their share of the raw outputs.
+    WeightedMarkovChain,
     /// No exact method here.
     Unavailable,
 }
@@ -66,6 +82,11 @@ impl PositionMethod {
             PositionMethod::MarkovChain => {
                 "exact: each card's position is a Markov chain over the swap steps (O(n^3))"
             }
+            PositionMethod::WeightedMarkovChain => {
+                "exact in the source's model: each card's position is a Markov chain over the \
+                 swap steps, each answer of a draw weighted by its share of the source's raw \
+                 outputs (O(n^3)); not uniform by proof, whatever the algorithm"
+            }
             PositionMethod::Unavailable => "no exact method here: needs enumeration or simulation",
         }
     }
@@ -77,9 +98,17 @@ impl std::fmt::Display for PositionMethod {
     }
 }
 
-/// Which method gives `algorithm`'s exact position matrix, if any.
-pub fn position_matrix_method(algorithm: PermutationAlgorithm) -> PositionMethod {
-    match algorithm {
+/// Which method gives `algorithm`'s exact position matrix on `n` cards with its draws
+/// answered by `law`, if any.
+pub fn position_matrix_method(algorithm: PermutationAlgorithm, n: usize, law: DrawLaw) -> PositionMethod {
+    let biased_draws = swap_schedule(algorithm, n).is_some_and(|schedule| {
+        schedule
+            .pass
+            .iter()
+            .any(|step| !law.is_uniform_for(step.len as u64))
+    });
+    match algorithm.resolve(n) {
+        _ if biased_draws => PositionMethod::WeightedMarkovChain,
         PermutationAlgorithm::FisherYates | PermutationAlgorithm::FisherYatesForward => {
             PositionMethod::Uniform
         }
@@ -97,15 +126,16 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm) -> PositionMethod
     }
 }
 
-/// The exact position matrix of `algorithm` on `n` cards: `matrix[card * n + position]` is
-/// the probability that the card that started at `card` ends at `position` (rows are
-/// cards, columns positions, as in the project's position tally). `None` for algorithms
-/// without an exact method ([`position_matrix_method`]).
+/// The exact position matrix of `algorithm` on `n` cards with its draws answered by
+/// `law`: `matrix[card * n + position]` is the probability that the card that started at
+/// `card` ends at `position` (rows are cards, columns positions, as in the project's
+/// position tally). `None` for algorithms without an exact method
+/// ([`position_matrix_method`]).
 ///
 /// Costs `O(n³)` (`O(n³ log K)` for `K` naive passes): a few milliseconds for 52 cards.
-pub fn exact_position_matrix(algorithm: PermutationAlgorithm, n: usize) -> Option<Vec<f64>> {
+pub fn exact_position_matrix(algorithm: PermutationAlgorithm, n: usize, law: DrawLaw) -> Option<Vec<f64>> {
     let Schedule { pass, passes } = swap_schedule(algorithm, n)?;
-    let one_pass = chain_matrix(&pass, n);
+    let one_pass = chain_matrix(&pass, n, law);
     Some(matrix_power(&one_pass, n, passes))
 }
 
@@ -159,7 +189,15 @@ fn swap_schedule(algorithm: PermutationAlgorithm, n: usize) -> Option<Schedule> 
 }
 
 /// The position matrix of one run of `steps`: every card's chain, rows in parallel.
-fn chain_matrix(steps: &[SwapStep], n: usize) -> Vec<f64> {
+fn chain_matrix(steps: &[SwapStep], n: usize, law: DrawLaw) -> Vec<f64> {
+    // The answers' probabilities for each range length a step draws from, computed once
+    // (at most n(n+1)/2 numbers), and only where they are not all equal.
+    let mut weights: Vec<Option<Vec<f64>>> = vec![None; n + 1];
+    for step in steps {
+        if weights[step.len].is_none() && !law.is_uniform_for(step.len as u64) {
+            weights[step.len] = Some(law.probabilities(step.len as u64));
+        }
+    }
     let mut matrix = vec![0.0; n * n];
     matrix
         .par_chunks_mut(n.max(1))
@@ -167,10 +205,32 @@ fn chain_matrix(steps: &[SwapStep], n: usize) -> Vec<f64> {
         .for_each(|(card, row)| {
             row[card] = 1.0;
             for &step in steps {
-                apply_step(row, step);
+                match &weights[step.len] {
+                    None => apply_step(row, step),
+                    Some(weights) => apply_weighted_step(row, step, weights),
+                }
             }
         });
     matrix
+}
+
+/// [`apply_step`] with answer `v` drawn with probability `weights[v]`, in `O(len)`.
+fn apply_weighted_step(p: &mut [f64], SwapStep { i, low, len }: SwapStep, weights: &[f64]) {
+    let range = low..low + len;
+    // i receives the card at low + v with probability w(v), itself included when i is
+    // in the range (j = i leaves it in place).
+    let arriving: f64 = p[range.clone()]
+        .iter()
+        .zip(weights)
+        .map(|(mass, w)| mass * w)
+        .sum();
+    // The card at i goes to low + v with probability w(v); a card at any other k of the
+    // range leaves for i with probability w(k - low) and stays otherwise.
+    let leaving = p[i];
+    for (mass, &w) in p[range].iter_mut().zip(weights) {
+        *mass = *mass * (1.0 - w) + leaving * w;
+    }
+    p[i] = arriving;
 }
 
 /// Moves one card's position distribution `p` through one swap step, in `O(len)`.
@@ -273,7 +333,7 @@ mod tests {
     ];
 
     fn matrix(algorithm: PermutationAlgorithm, n: usize) -> Vec<f64> {
-        exact_position_matrix(algorithm, n).unwrap()
+        exact_position_matrix(algorithm, n, DrawLaw::Uniform).unwrap()
     }
 
     fn assert_close(actual: f64, expected: f64, tolerance: f64, what: &str) {
@@ -358,11 +418,14 @@ mod tests {
         assert_eq!(checked, 9 * 13);
     }
 
-    /// The position matrix by running the real code on every path of its draw schedule.
-    fn enumerated(algorithm: PermutationAlgorithm, n: usize) -> Vec<f64> {
+    /// The position matrix by running the real code on every path of its draw schedule,
+    /// each path weighted by the product of its answers' probabilities under `law`.
+    fn enumerated(algorithm: PermutationAlgorithm, n: usize, law: DrawLaw) -> Vec<f64> {
         let schedule = algorithm.draw_schedule(n).unwrap();
         let paths: u64 = schedule.iter().product();
-        let mut counts = vec![0u64; n * n];
+        let answer_probabilities: Vec<Vec<f64>> =
+            schedule.iter().map(|&bound| law.probabilities(bound)).collect();
+        let mut matrix = vec![0.0; n * n];
         let mut workspace = Workspace::default();
         let mut answers = vec![0u64; schedule.len()];
         for path in 0..paths {
@@ -379,11 +442,16 @@ mod tests {
             let mut deck: Vec<u16> = (0..n as u16).collect();
             algorithm.shuffle(&mut deck, &mut replay, &mut workspace);
             assert_eq!(replay.bounds, schedule);
+            let weight: f64 = answers
+                .iter()
+                .zip(&answer_probabilities)
+                .map(|(&answer, probabilities)| probabilities[answer as usize])
+                .product();
             for (position, &card) in deck.iter().enumerate() {
-                counts[usize::from(card) * n + position] += 1;
+                matrix[usize::from(card) * n + position] += weight;
             }
         }
-        counts.iter().map(|&count| count as f64 / paths as f64).collect()
+        matrix
     }
 
     #[test]
@@ -406,10 +474,15 @@ mod tests {
                 if paths.is_none_or(|paths| paths > 100_000) {
                     continue;
                 }
-                let exact = matrix(algorithm, n);
-                let counted = enumerated(algorithm, n);
-                for (cell, (&e, &c)) in exact.iter().zip(&counted).enumerate() {
-                    assert_close(e, c, 1e-12, &format!("{algorithm:?} n={n} cell {cell}"));
+                // Every source whose draws are independent: the chain under each law
+                // against the paths weighted by the same law.
+                for law in [DrawLaw::Uniform, DrawLaw::RandMod, DrawLaw::MultiplyShift] {
+                    let exact = exact_position_matrix(algorithm, n, law).unwrap();
+                    let counted = enumerated(algorithm, n, law);
+                    for (cell, (&e, &c)) in exact.iter().zip(&counted).enumerate() {
+                        let what = format!("{algorithm:?} n={n} {law:?} cell {cell}");
+                        assert_close(e, c, 1e-12, &what);
+                    }
                 }
                 checked += 1;
             }
@@ -474,8 +547,11 @@ mod tests {
             PermutationAlgorithm::FisherYates,
             PermutationAlgorithm::FisherYatesForward,
         ] {
-            assert_eq!(position_matrix_method(algorithm), PositionMethod::Uniform);
             for n in 1..=100 {
+                assert_eq!(
+                    position_matrix_method(algorithm, n, DrawLaw::Uniform),
+                    PositionMethod::Uniform
+                );
                 let exact = matrix(algorithm, n);
                 for &p in &exact {
                     assert_close(p, 1.0 / n as f64, 1e-12, &format!("{algorithm:?} n={n}"));
@@ -534,9 +610,9 @@ mod tests {
     #[test]
     fn exactly_the_swapping_shuffles_have_an_exact_matrix() {
         for algorithm in ALL {
-            let method = position_matrix_method(algorithm);
+            let method = position_matrix_method(algorithm, 6, DrawLaw::Uniform);
             assert_eq!(
-                exact_position_matrix(algorithm, 6).is_some(),
+                exact_position_matrix(algorithm, 6, DrawLaw::Uniform).is_some(),
                 method.is_exact(),
                 "{algorithm:?}"
             );
@@ -581,6 +657,105 @@ mod tests {
         for algorithm in SWAPPING {
             assert_eq!(matrix(algorithm, 0), Vec::<f64>::new());
             assert_eq!(matrix(algorithm, 1), vec![1.0]);
+        }
+    }
+
+    #[test]
+    fn the_weighted_chain_sees_what_the_sources_bias_does() {
+        // Fisher–Yates on 3 cards swaps the bottom with the card at j = rand() % 3, which
+        // is 0 or 1 10,923 times in 32,768 and 2 only 10,922 times, then the middle with
+        // k = rand() % 2, even. Card 3 stays at the bottom when j = 2: 10922/32768. It
+        // reaches the top when j = 0 and k = 1, or j = 1 and k = 0: 10923/32768. Card 1
+        // stays on top when k = 1 and j is 1 or 2: (10923 + 10922)/65536.
+        let n = 3;
+        let msvc = exact_position_matrix(PermutationAlgorithm::FisherYates, n, DrawLaw::RandMod).unwrap();
+        assert_eq!(msvc[2 * n + 2], 10_922.0 / 32_768.0);
+        assert_eq!(msvc[2 * n], 10_923.0 / 32_768.0);
+        assert_eq!(msvc[0], 21_845.0 / 65_536.0);
+        assert!(!crate::exact::is_uniform(&msvc, n));
+        // Delphi's Random(3) gives 0 to one seed more than 1 and 2: card 1 lands at the
+        // bottom 1431655766 times in 2^32, ×(1 + 2/2^32), a bias of 4.7e-10 that the
+        // uniformity check must still see (the smallest a source makes; see
+        // UNIFORM_TOLERANCE).
+        let delphi =
+            exact_position_matrix(PermutationAlgorithm::FisherYates, n, DrawLaw::MultiplyShift).unwrap();
+        assert_eq!(delphi[2], 1_431_655_766.0 / 4_294_967_296.0);
+        assert!((delphi[2] * 3.0 - 1.0 - 2.0 / 4_294_967_296.0).abs() < 1e-15);
+        assert!(!crate::exact::is_uniform(&delphi, n));
+        for law in [DrawLaw::RandMod, DrawLaw::MultiplyShift] {
+            assert_eq!(
+                position_matrix_method(PermutationAlgorithm::FisherYates, n, law),
+                PositionMethod::WeightedMarkovChain
+            );
+        }
+    }
+
+    #[test]
+    fn draws_a_source_makes_uniform_give_the_uniform_chain() {
+        // 32,768 is a multiple of 2, 4 and 8: rand() % 8 is exactly uniform, and so is
+        // every draw of the naive swap on 8 cards and of Fisher–Yates on 2.
+        let naive = PermutationAlgorithm::NaiveSwap;
+        assert_eq!(
+            position_matrix_method(naive, 8, DrawLaw::RandMod),
+            PositionMethod::MarkovChain
+        );
+        assert_eq!(
+            exact_position_matrix(naive, 8, DrawLaw::RandMod),
+            exact_position_matrix(naive, 8, DrawLaw::Uniform)
+        );
+        assert_eq!(
+            position_matrix_method(PermutationAlgorithm::FisherYates, 2, DrawLaw::MultiplyShift),
+            PositionMethod::Uniform
+        );
+        assert_eq!(
+            position_matrix_method(naive, 7, DrawLaw::RandMod),
+            PositionMethod::WeightedMarkovChain
+        );
+        assert_eq!(
+            position_matrix_method(PermutationAlgorithm::Riffle, 7, DrawLaw::RandMod),
+            PositionMethod::Unavailable
+        );
+    }
+
+    #[test]
+    fn the_weighted_steps_round_far_below_the_uniform_tolerance() {
+        // The weighted step given exactly uniform weights must stay at 1/n up to rounding,
+        // and that rounding must lie far below UNIFORM_TOLERANCE, the bias the smallest
+        // source makes far above it (previous tests): Fisher–Yates, the longest chain per
+        // card, on the largest deck, for a few cards (all 2000 rows would take seconds).
+        let n = 2000;
+        let Schedule { pass, .. } = swap_schedule(PermutationAlgorithm::FisherYates, n).unwrap();
+        let mut worst = 0.0f64;
+        for card in [0, 1, n / 2, n - 2, n - 1] {
+            let mut row = vec![0.0; n];
+            row[card] = 1.0;
+            for &step in &pass {
+                apply_weighted_step(&mut row, step, &DrawLaw::Uniform.probabilities(step.len as u64));
+            }
+            worst = row
+                .iter()
+                .map(|&p| (p * n as f64 - 1.0).abs())
+                .fold(worst, f64::max);
+        }
+        assert!(worst < 1e-13, "rounding {worst:e}");
+        assert!(worst < crate::exact::UNIFORM_TOLERANCE / 100.0);
+    }
+
+    #[test]
+    fn fisher_yates_under_rand_mod_on_52_cards() {
+        // The first step puts card v at the bottom with weight #{r : r % 52 = v}: 631 for
+        // the 8 cards v < 32768 mod 52 = 8, 630 for the rest.
+        let n = 52;
+        let exact = exact_position_matrix(PermutationAlgorithm::FisherYates, n, DrawLaw::RandMod).unwrap();
+        for card in 0..n {
+            let expected = if card < 8 { 631.0 } else { 630.0 } / 32_768.0;
+            assert_close(exact[card * n + n - 1], expected, 1e-15, &format!("card {card}"));
+        }
+        for k in 0..n {
+            let row: f64 = exact[k * n..(k + 1) * n].iter().sum();
+            let column: f64 = (0..n).map(|card| exact[card * n + k]).sum();
+            assert_close(row, 1.0, 1e-12, "row");
+            assert_close(column, 1.0, 1e-12, "column");
         }
     }
 }

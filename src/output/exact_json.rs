@@ -1,8 +1,12 @@
 //! The JSON export of `shuffle-audit exact` (schema in README.md, "Exact analysis").
 //!
-//! Per algorithm: `paths`, `denominator`, every outcome with its `permutation` (or
-//! `selection`, items from 0), `numerator`, `denominator` (reduced) and `probability`,
-//! then `total_variation`, `max_ratio` and the `impossible` count. Numerators and
+//! The `source` the draws come from is recorded as `run` records it, and under a flawed
+//! source the `model` in which the figures are exact. Per algorithm: `paths`,
+//! `denominator`, every outcome with its `permutation` (or `selection`, items from 0),
+//! `numerator`, `denominator` (reduced) and `probability`, then `total_variation`,
+//! `max_ratio` and the `impossible` count. `uniform` says whether the law (or matrix) is
+//! exactly uniform, which tells a `samples_needed` of null for "no bias" from null for
+//! "more trials than a u64 holds" (a Delphi bias). Numerators and
 //! denominators are exact integers (they fit in 128 bits; JSON readers that hold numbers
 //! as doubles should read them as text: each is also given as a string). Outcomes are
 //! streamed one per line: 10! of them make a file of hundreds of megabytes.
@@ -34,6 +38,18 @@ pub fn write(report: &ExactReport, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "  \"tool\": \"shuffle-audit\",")?;
     writeln!(out, "  \"version\": \"{}\",", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "  \"command\": \"exact\",")?;
+    writeln!(
+        out,
+        "  \"source\": {},",
+        serde_json::to_string(&settings.source).expect("a source serialises")
+    )?;
+    if let Some(model) = settings.source.draw_law().ok().and_then(|law| law.model()) {
+        writeln!(
+            out,
+            "  \"model\": {},",
+            serde_json::to_string(model).expect("text serialises")
+        )?;
+    }
     writeln!(out, "  \"n\": {},", settings.n)?;
     if let Some(k) = settings.k {
         writeln!(out, "  \"k\": {k},")?;
@@ -53,14 +69,19 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
     writeln!(out, "    {{")?;
     writeln!(out, "      \"algorithm\": {},", text(&result.name))?;
     writeln!(out, "      \"expected\": \"{}\",", result.expected)?;
+    writeln!(out, "      \"uniform\": {},", result.is_uniform(n))?;
+    let null = || "null".to_string();
     writeln!(
         out,
-        "      \"samples_needed\": {{\"alpha\": {}, \"power\": {}, \"trials\": {}}},",
+        "      \"samples_needed\": {{\"alpha\": {}, \"power\": {}, \"trials\": {}, \
+         \"noncentrality_per_trial\": {}, \"df\": {}}},",
         report.settings.alpha,
         crate::exact::POWER,
+        result.trials_needed.map_or_else(null, |t| t.to_string()),
         result
-            .trials_needed
-            .map_or_else(|| "null".to_string(), |t| t.to_string())
+            .detection
+            .map_or_else(null, |d| d.noncentrality_per_trial.to_string()),
+        result.detection.map_or_else(null, |d| d.df.to_string()),
     )?;
     if let Some(method) = result.position_method {
         writeln!(

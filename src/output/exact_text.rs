@@ -3,6 +3,9 @@
 //! to [`LISTED_IN_FULL`] outcomes, else the most and least likely), the most and least
 //! likely outcomes with the ratio between them, the impossible outcomes, and the total
 //! variation distance from uniform. Cards and items are labelled from 1, as in `run`.
+//! Under a flawed source the header says in which model the figures are exact, and
+//! ratios get as many decimals as it takes to show their distance from 1 (a Delphi bias
+//! is a few parts in 10^10).
 
 use std::fmt::Write;
 
@@ -49,11 +52,38 @@ pub fn render(report: &ExactReport, order: Order) -> String {
         }
     )
     .unwrap();
+    if let Some(line) = model_line(report) {
+        writeln!(out, "{line}").unwrap();
+    }
     for result in &report.results {
         out.push('\n');
         render_result(&mut out, report, result, order);
     }
     out
+}
+
+/// `under msvc-rand-mod, exact in its model: each rand() taken as uniform ...`; `None`
+/// for the default source.
+pub fn model_line(report: &ExactReport) -> Option<String> {
+    let source = report.settings.source;
+    let model = source.draw_law().ok()?.model()?;
+    Some(format!("under {source}, exact in the source's model: {model}"))
+}
+
+/// Decimals for the ratios of a result whose largest distance from 1 is `deviation`:
+/// 4 at least (`x1.3522`), more for a smaller bias (Delphi's 3-card `x1.00000000047`).
+fn ratio_decimals(deviation: f64) -> usize {
+    super::text::ratio_decimals(deviation, 4)
+}
+
+/// A distance such as a total variation: six decimals, or two significant digits once
+/// six decimals would show nothing (`2.0e-5` stays `0.000020`; `3.1e-10`).
+fn small_number(value: f64) -> String {
+    if value == 0.0 || value >= 1e-5 {
+        format!("{value:.6}")
+    } else {
+        format!("{value:.1e}")
+    }
 }
 
 pub(crate) fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, order: Order) {
@@ -104,9 +134,17 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     let width = labels.iter().map(String::len).max().unwrap_or(5).max(7);
     let fractions: Vec<String> = listed.iter().map(|&cell| fraction_text(law, cell)).collect();
     let fraction_width = fractions.iter().map(String::len).max().unwrap_or(11).max(11);
+    let uniform = 1.0 / law.numerators.len() as f64;
+    let decimals = ratio_decimals(
+        law.probabilities()
+            .iter()
+            .map(|&p| (p / uniform - 1.0).abs())
+            .fold(0.0, f64::max),
+    );
+    let ratio_width = (decimals + 2).max(10);
     writeln!(
         out,
-        "  {:<width$} {:>fraction_width$} {:>13} {:>10}",
+        "  {:<width$} {:>fraction_width$} {:>13} {:>ratio_width$}",
         if report.settings.k.is_some() {
             "selection"
         } else {
@@ -117,11 +155,10 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
         "x uniform"
     )
     .unwrap();
-    let uniform = 1.0 / law.numerators.len() as f64;
     for ((cell, label), fraction) in listed.iter().zip(&labels).zip(&fractions) {
         writeln!(
             out,
-            "  {label:<width$} {fraction:>fraction_width$} {:>13.9} {:>10.4}",
+            "  {label:<width$} {fraction:>fraction_width$} {:>13.9} {:>ratio_width$.decimals$}",
             law.probability(*cell),
             law.probability(*cell) / uniform
         )
@@ -139,7 +176,7 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     } else {
         writeln!(
             out,
-            "  most likely: {} at {}; least likely (of the possible): {} at {}; ratio {:.4}",
+            "  most likely: {} at {}; least likely (of the possible): {} at {}; ratio {:.decimals$}",
             listed_labels(&most, &label),
             fraction_text(law, most[0]),
             listed_labels(&least, &label),
@@ -163,8 +200,8 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     }
     writeln!(
         out,
-        "  total variation from uniform: {:.6}",
-        law.total_variation()
+        "  total variation from uniform: {}",
+        small_number(law.total_variation())
     )
     .unwrap();
 }
@@ -187,9 +224,15 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
         return;
     };
     let uniform = 1.0 / n as f64;
+    let decimals = ratio_decimals(
+        matrix
+            .iter()
+            .map(|&p| (p / uniform - 1.0).abs())
+            .fold(0.0, f64::max),
+    );
     let cell_text = |cell: usize| {
         format!(
-            "card {} at position {} x{:.4}",
+            "card {} at position {} x{:.decimals$}",
             cell / n + 1,
             cell % n + 1,
             matrix[cell] / uniform
@@ -233,7 +276,8 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
         .fold(0.0, f64::max);
     writeln!(
         out,
-        "  largest total variation of one card's position from uniform: {distance:.6}"
+        "  largest total variation of one card's position from uniform: {}",
+        small_number(distance)
     )
     .unwrap();
     if n <= MATRIX_PRINTED_UP_TO {
@@ -273,7 +317,15 @@ fn render_trials_needed(out: &mut String, report: &ExactReport, result: &ExactRe
             group_thousands(trials),
             if report.settings.k.is_some() { "samples" } else { "shuffles" }
         ),
-        None => writeln!(out, "  samples needed: none could show a bias: the {test} table is exactly uniform"),
+        None if result.is_uniform(report.settings.n) => writeln!(
+            out,
+            "  samples needed: none could show a bias: the {test} table is exactly uniform"
+        ),
+        None => writeln!(
+            out,
+            "  samples needed: more than 2^64 {}: the {test} test cannot see this bias in practice",
+            if report.settings.k.is_some() { "samples" } else { "shuffles" }
+        ),
     }
     .unwrap();
 }
@@ -293,6 +345,7 @@ pub fn reproduce_command(report: &ExactReport) -> String {
     if settings.positions {
         command.push_str(" --positions");
     }
+    command.push_str(&settings.source.command_flags());
     command
 }
 

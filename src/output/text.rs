@@ -511,6 +511,20 @@ pub(crate) fn format_probability(p: f64) -> String {
     }
 }
 
+/// The decimals a ratio needs to show its distance from 1 to two significant digits
+/// when `deviation` is the largest such distance to show, and at least `at_least`: with
+/// 2, `×1.35`, `×1.10`, `×1.0013`, `×1.00010`; with 4, Delphi's 3-card bias
+/// `x1.00000000047`. Capped at 15, past which a double has no digits left.
+pub fn ratio_decimals(deviation: f64, at_least: usize) -> usize {
+    if !(deviation.is_finite() && deviation > 0.0) {
+        return at_least;
+    }
+    // The nudge keeps an exact power of ten (1e-4 computed as 1.0000000000000e-4 or
+    // 0.9999999999999e-4) on the same side.
+    let digits = (-deviation.log10() - 1e-9).ceil() + 1.0;
+    (digits.max(0.0) as usize).clamp(at_least, 15)
+}
+
 /// `1234567` as `1,234,567`.
 pub fn group_thousands(value: u64) -> String {
     group_digits(&value.to_string())
@@ -587,6 +601,22 @@ pub fn reproduce_command(report: &RunReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_get_the_decimals_their_distance_from_one_needs() {
+        // Two significant digits of the distance from 1, at least `at_least` decimals.
+        assert_eq!(ratio_decimals(0.35, 2), 2); // ×1.35
+        assert_eq!(ratio_decimals(0.1, 2), 2); // ×1.10
+        assert_eq!(ratio_decimals(0.05, 2), 3); // ×1.050
+        assert_eq!(ratio_decimals(0.0013, 2), 4); // ×1.0013
+        assert_eq!(ratio_decimals(1.0001f64.ln().exp_m1(), 2), 5); // ×1.00010
+        assert_eq!(ratio_decimals(2.0 / 4_294_967_296.0, 4), 11); // x1.00000000047
+        assert_eq!(ratio_decimals(0.35, 4), 4);
+        assert_eq!(ratio_decimals(1e-300, 4), 15);
+        assert_eq!(ratio_decimals(0.0, 4), 4);
+        assert_eq!(ratio_decimals(f64::INFINITY, 2), 2);
+        assert_eq!(ratio_decimals(7.0, 2), 2);
+    }
 
     #[test]
     fn number_formatting() {

@@ -9,6 +9,7 @@
 use serde::Serialize;
 use serde::ser::SerializeStruct;
 
+use super::draw_law::DrawLaw;
 use crate::error::{Error, Result};
 
 /// Which randomness a simulation draws from.
@@ -134,7 +135,23 @@ impl SourceKind {
     /// Whether draws from it are independent and identically distributed given their
     /// bounds, which exact analysis needs (a source re-seeded from a clock is not).
     pub fn draws_are_independent(&self) -> bool {
-        !matches!(self, SourceKind::ClockReseed(_))
+        self.draw_law().is_ok()
+    }
+
+    /// The law of one bounded draw in the idealised model exact analysis uses (each raw
+    /// output uniform and independent), or why the source has none.
+    pub fn draw_law(&self) -> std::result::Result<DrawLaw, &'static str> {
+        match self {
+            SourceKind::Xoshiro => Ok(DrawLaw::Uniform),
+            SourceKind::MsvcRandMod => Ok(DrawLaw::RandMod),
+            SourceKind::Delphi => Ok(DrawLaw::MultiplyShift),
+            SourceKind::ClockReseed(_) => Err(
+                "its draws are not independent: the clock fixes every shuffle's seed, so a \
+                 shuffle is a function of the clock reading, not of independent draws; \
+                 simulate it with `run --source clock-reseed`, and count the decks its seeds \
+                 can deal with `seeds reach`",
+            ),
+        }
     }
 }
 

@@ -19,12 +19,15 @@
 //! trials and compiles the loop for each kind, so the default source pays nothing for
 //! the others.
 
+mod draw_law;
 mod flawed;
 mod kind;
 
 use rand::{RngExt, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+pub use draw_law::DrawLaw;
+pub(crate) use draw_law::gcd;
 pub use flawed::{ClockReseed, DelphiRandom, FlawedSource, MsvcRand};
 pub use kind::{ClockStep, MILLISECONDS_PER_DAY, SourceKind};
 

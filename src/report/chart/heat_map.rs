@@ -2,11 +2,19 @@
 //!
 //! The colour is log(observed / expected) on a diverging scale: white at ×1, blue below,
 //! red above, so that ×0.74 and ×1.35 look equally strong, as they are. The scale is
-//! symmetric in log space and fitted to the data (the largest deviation among
-//! significant cells, at least ×1.05, at most ×8) so that a 35 % bias fills it and a
-//! 2 % one still shows. Cells within 3.29 standard deviations of their expectation are
-//! grey whatever their ratio: noise is not painted as bias, and the colours that remain
-//! are the findings.
+//! symmetric in log space and fitted to the data: it reaches the largest deviation among
+//! significant cells, at most ×8, so that a 35 % bias fills it and a 0.1 % one fills it
+//! too (`rand() % n` under a 52-card Fisher–Yates moves cells by about 0.1 %, which a
+//! hundred million shuffles make significant). Cells within 3.29 standard deviations of
+//! their expectation are grey whatever their ratio: noise is not painted as bias, and the
+//! colours that remain are the findings. Its floor follows the noise rather than a fixed
+//! ×1.05: twice a typical cell's band, so that a cell just outside its band (one in a
+//! thousand of a fair run's are) shows at half strength and only what lies well beyond
+//! the noise fills the scale; and never below ×1.0001, which keeps a bias far too small
+//! to matter (Delphi's few parts in 10^9, in an exact matrix) from being painted as
+//! strongly as one that matters; the colour bar's labels say how far the scale reaches, with two decimals as
+//! before from ×1.05 up and as many as it takes below (×1.014, ×1.0013). A map with no
+//! significant cell is all grey and keeps the old ×1.05 bar, which colours nothing.
 //!
 //! The map is readable from 3 × 3 (large cells, each with its ratio printed) to 100 ×
 //! 100 (small cells, every 5th or 10th label). Larger tables are summed into blocks
@@ -34,8 +42,11 @@ const MAX_CELLS: usize = 100;
 const MAP_SIDE: i32 = 560;
 /// The largest cell side.
 const CELL_MAX: i32 = 88;
-/// The colour scale reaches at least ×1.05 and at most ×8 (÷8 below).
-const SCALE_MIN: f64 = 0.048_790_164_169_432; // ln 1.05
+/// The colour scale reaches at least ×1.0001 and at most ×8 (÷8 below).
+const SCALE_MIN: f64 = 0.000_099_995_000_333_297; // ln 1.0001
+/// The scale a map without any significant cell shows: it colours nothing, so its bar
+/// only needs readable labels.
+const SCALE_WHEN_ALL_GREY: f64 = 0.048_790_164_169_432; // ln 1.05
 const SCALE_MAX: f64 = 2.079_441_541_679_836; // ln 8
 const BAR_WIDTH: i32 = 16;
 
@@ -107,6 +118,25 @@ impl Table {
         }
     }
 
+    /// The least reach of the colour scale that noise allows: the log of ×(1 + twice the
+    /// band's half-width) of a typical cell (the median over cells), so that a cell just
+    /// outside its band, as about one in a thousand are by chance alone, is painted at
+    /// half strength, and only deviations well beyond the noise fill the scale. For an
+    /// exact matrix (no noise) it is 0.
+    fn noise_floor(&self) -> f64 {
+        let mut widths: Vec<f64> = (0..self.expected.len())
+            .filter(|&k| self.expected[k] > 0.0)
+            .map(|k| BAND_Z * self.variance[k].sqrt() / self.expected[k])
+            .filter(|width| width.is_finite())
+            .collect();
+        if widths.is_empty() {
+            return 0.0;
+        }
+        let middle = widths.len() / 2;
+        let (_, median, _) = widths.select_nth_unstable_by(middle, f64::total_cmp);
+        (2.0 * *median).ln_1p()
+    }
+
     /// Whether cell `k` lies outside its 99.9 % band.
     fn significant(&self, k: usize) -> bool {
         let (o, e, sd) = (self.observed[k], self.expected[k], self.variance[k].sqrt());
@@ -132,13 +162,24 @@ fn block_labels(labels: &[String], size: usize) -> Vec<String> {
         .collect()
 }
 
-/// A ratio with two decimals, so that ratios printed together line up: `×1.35`,
-/// `×1.00`; `×12` and `×0.005` beyond.
-fn two_decimals(r: f64) -> String {
+/// A ratio with `decimals` decimals, so that ratios printed together line up: `×1.35`,
+/// `×1.00`, `×1.0013`; `×12` and `×0.005` beyond.
+fn fixed_decimals(r: f64, decimals: usize) -> String {
     match r {
         r if r.is_nan() => "–".to_string(),
-        r if (0.01..9.995).contains(&r) => format!("×{r:.2}"),
+        r if (0.01..9.995).contains(&r) => format!("×{r:.decimals$}"),
         r => ratio(r),
+    }
+}
+
+/// The decimals of the ratios on a map whose scale reaches `reach` (a natural log): 2
+/// from ×1.05 up, where the bar's ticks (×1.05, ×1.02) still differ at two decimals;
+/// below, as many as show two significant digits of the distance from ×1 (×1.014 and
+/// ×1.007, ×1.0013, ×1.00010 at the floor).
+fn decimals_for(reach: f64) -> usize {
+    match reach >= SCALE_WHEN_ALL_GREY {
+        true => 2,
+        false => crate::output::text::ratio_decimals(reach.exp_m1(), 2),
     }
 }
 
@@ -193,10 +234,12 @@ impl Chart {
         let largest = logs.iter().copied().filter(|l| l.is_finite()).fold(0.0, f64::max);
         // Only infinite deviations (counts where none were expected, or none where
         // some were): the widest scale.
-        let reach = if largest == 0.0 && logs.iter().any(|l| l.is_infinite()) {
+        let reach = if logs.is_empty() {
+            SCALE_WHEN_ALL_GREY
+        } else if largest == 0.0 && logs.iter().any(|l| l.is_infinite()) {
             SCALE_MAX
         } else {
-            largest.clamp(SCALE_MIN, SCALE_MAX)
+            largest.clamp(table.noise_floor().max(SCALE_MIN), SCALE_MAX)
         };
         let all: Vec<f64> = (0..r * c)
             .map(|k| table.ratio(k).ln())
@@ -311,7 +354,7 @@ impl Chart {
                 canvas.mark(x, y, x + w - gap, y + h - gap, color)?;
                 if text {
                     let ratio = self.table.ratio(k);
-                    let label = two_decimals(ratio);
+                    let label = fixed_decimals(ratio, decimals_for(self.reach));
                     let ink = match (self.table.significant(k), dark(color)) {
                         (false, _) => SOFT_INK,
                         (true, true) => WHITE,
@@ -384,7 +427,7 @@ impl Chart {
         }
         for t in [1.0, 0.5, 0.0, -0.5, -1.0] {
             let y = bar.top + ((1.0 - t) / 2.0 * f64::from(bar.height)).round() as i32;
-            let mut label = two_decimals((t * self.reach).exp());
+            let mut label = fixed_decimals((t * self.reach).exp(), decimals_for(self.reach));
             if t == 1.0 && self.beyond.1 {
                 label = format!("≥ {label}");
             }
@@ -487,10 +530,47 @@ mod tests {
         // ln 1.35 is the reach: the bar's ends are ×1.35 and ×0.74.
         assert!(svg.contains(">\n×1.35\n<"));
         assert!(svg.contains(">\n×0.74\n<"));
-        // A fair table: nothing significant, everything grey, the scale at its minimum.
+        // A fair table: nothing significant, everything grey, the all-grey scale.
         let fair = heat_map(&table(3, 600_000.0, 0.0));
         assert_eq!(muted_cells(&fair), 9);
         assert!(fair.contains(">\n×1.05\n<"));
+    }
+
+    #[test]
+    fn a_small_significant_bias_fills_the_scale() {
+        // A 0.2 % bias on 3 × 10^9 shuffles: each corner is 2.2e-3 from ×1 at 3 cards,
+        // where 3.29 sd of a cell is 2.1e-5 of its count: significant, and the scale
+        // reaches it (×1.0020, four decimals) instead of painting it near white on a
+        // ×1.05 scale.
+        let map = table(3, 3e9, 0.002);
+        let chart = Chart::new(&map);
+        assert!((chart.reach - 1.002f64.ln()).abs() < 1e-5, "{}", chart.reach);
+        let svg = heat_map(&map);
+        assert!(svg.contains(">\n×1.0020\n<"), "the bar's top label");
+        assert_eq!(muted_cells(&svg), 5);
+        // The corners are full red and full blue, as a ×1.35 corner is on its own scale.
+        let corners: Vec<RGBColor> = [0, 2].map(|k| chart.color(k)).to_vec();
+        assert!(
+            corners.contains(&DIVERGING[0]) && corners.contains(&DIVERGING[4]),
+            "{corners:?}"
+        );
+    }
+
+    #[test]
+    fn a_cell_just_outside_its_band_is_painted_at_about_half_strength() {
+        // A fair table where one cell lies 3.5 sd high, as one in a few thousand do by
+        // chance: significant, but the scale reaches twice the band (2 × 3.29 sd), so it
+        // is painted at about 3.5 / 6.58 of full strength, not as a finding in full red.
+        let mut map = table(3, 600_000.0, 0.0);
+        let sd = map.standard_deviation[4];
+        map.observed[4] = (map.expected[4] + 3.5 * sd).round() as u64;
+        let chart = Chart::new(&map);
+        let band = BAND_Z * sd / map.expected[4];
+        assert!((chart.reach - (2.0 * band).ln_1p()).abs() < 1e-12);
+        let t = chart.table.ratio(4).ln() / chart.reach;
+        assert!((0.45..0.6).contains(&t), "{t}");
+        assert_ne!(chart.color(4), DIVERGING[4]);
+        assert_ne!(chart.color(4), MUTED);
     }
 
     #[test]
@@ -501,10 +581,18 @@ mod tests {
         let svg = heat_map(&map);
         assert!(svg.contains("≥ ×8"));
         assert!(svg.contains("≤ ×0.1"));
-        assert_eq!(two_decimals(1.1), "×1.10");
-        assert_eq!(two_decimals(0.25), "×0.25");
-        assert_eq!(two_decimals(30.0), "×30");
-        assert_eq!(two_decimals(f64::NAN), "–");
+        assert_eq!(fixed_decimals(1.1, 2), "×1.10");
+        assert_eq!(fixed_decimals(0.25, 2), "×0.25");
+        assert_eq!(fixed_decimals(30.0, 2), "×30");
+        assert_eq!(fixed_decimals(f64::NAN, 2), "–");
+        assert_eq!(fixed_decimals(1.0013, 4), "×1.0013");
+        assert_eq!(decimals_for(1.35f64.ln()), 2);
+        assert_eq!(decimals_for(1.0013f64.ln()), 4);
+        assert_eq!(decimals_for(SCALE_MIN), 5);
+        assert_eq!(decimals_for(SCALE_MAX), 2);
+        assert_eq!(decimals_for(SCALE_WHEN_ALL_GREY), 2);
+        assert_eq!(decimals_for(1.0099f64.ln()), 4);
+        assert_eq!(decimals_for(1.014f64.ln()), 3);
     }
 
     #[test]

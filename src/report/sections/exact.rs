@@ -6,10 +6,11 @@
 //! a real bias and is drawn in the outside colour. Weights are the law's numerators over
 //! its common denominator (for the naive swap, the number of random paths leading to
 //! each order), which are whole numbers. Position matrices are probabilities; the map
-//! draws them as parts per 10^12 and mutes only the cells within a billionth of 1/n.
+//! draws them as parts per 10^17 and mutes only the cells that
+//! [`crate::exact::is_uniform`] would call exactly 1/n.
 
-use crate::exact::{ExactLaw, ExactReport, ExactResult};
-use crate::output::exact_text::{Order, outcome_label, render_result};
+use crate::exact::{ExactLaw, ExactReport, ExactResult, UNIFORM_TOLERANCE};
+use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
 use crate::output::text::group_thousands;
 use crate::stats::Verdict;
 
@@ -17,8 +18,11 @@ use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
 use super::{TABLE_BARS_UP_TO, chart_file, findings, numbered, titled};
 
-/// Parts per this many in the position heat map's cells.
-const POSITION_SCALE: f64 = 1e12;
+/// Parts per this many in the position heat map's cells: enough that rounding a cell to
+/// a whole number of parts (at most half a part in `10^17 / n`, 1e-14 relative for 2000
+/// cards) moves it far less than [`UNIFORM_TOLERANCE`], and few enough that a
+/// probability of 1 fits in the map's `u64` counts.
+const POSITION_SCALE: f64 = 1e17;
 
 /// The part of a report that one `exact` command makes, its results numbered from `first`
 /// (see [`super::run_part`]).
@@ -29,11 +33,19 @@ pub fn exact_part(report: &ExactReport, command: String, first: usize) -> Part {
         Some(k) => format!("{k} of {} items", settings.n),
     };
     let results = report.results.iter().map(|result| exact_section(report, result));
+    let under = match settings.source.is_default() {
+        true => String::new(),
+        false => format!(", under {}", settings.source),
+    };
     Part {
         heading: String::new(),
-        prose: Vec::new(),
+        // Under a flawed source, the model the figures are exact in.
+        prose: model_line(report)
+            .map(|line| capitalised(&line))
+            .into_iter()
+            .collect(),
         settings: format!(
-            "{size}, {}",
+            "{size}, {}{under}",
             if settings.positions {
                 "exact card × position matrices"
             } else {
@@ -43,6 +55,23 @@ pub fn exact_part(report: &ExactReport, command: String, first: usize) -> Part {
         label: size,
         command,
         results: numbered(results, first),
+    }
+}
+
+/// `Under msvc-rand-mod, ...` from `under msvc-rand-mod, ...`.
+fn capitalised(line: &str) -> String {
+    let mut chars = line.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// ` · under msvc-rand-mod` for a chart title; nothing for the default source.
+fn source_in_title(report: &ExactReport) -> String {
+    match report.settings.source.is_default() {
+        true => String::new(),
+        false => format!(" · under {}", report.settings.source),
     }
 }
 
@@ -56,13 +85,9 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
         charts.push(chart);
     }
     if let Some(matrix) = &result.position_matrix {
-        charts.push(position_chart(result, matrix, n));
+        charts.push(position_chart(report, result, matrix));
     }
-    let uniform = match (&result.law, &result.position_matrix) {
-        (Some(law), _) => law.numerators.iter().all(|&x| x == law.numerators[0]),
-        (None, Some(matrix)) => crate::exact::is_uniform(matrix, n),
-        (None, None) => true,
-    };
+    let uniform = result.is_uniform(n);
     ResultSection {
         name: result.name.clone(),
         id: String::new(),
@@ -90,13 +115,14 @@ fn law_chart(report: &ExactReport, result: &ExactResult, law: &ExactLaw) -> Opti
     let share = law.denominator as f64 / law.numerators.len() as f64;
     let what = if k.is_some() { "selection" } else { "order" };
     let titles = titled(format!(
-        "{} · {} · exact law over {} random paths",
+        "{} · {} · exact law over {} random paths{}",
         result.name,
         match k {
             None => format!("{n} cards"),
             Some(k) => format!("{k} of {n} items"),
         },
-        group_thousands(law.paths)
+        group_thousands(law.paths),
+        source_in_title(report)
     ));
     let bars = Bars {
         titles: titles(&format!(
@@ -124,10 +150,15 @@ fn law_chart(report: &ExactReport, result: &ExactResult, law: &ExactLaw) -> Opti
 }
 
 /// The exact card × position matrix as a heat map.
-fn position_chart(result: &ExactResult, matrix: &[f64], n: usize) -> ChartFile {
+fn position_chart(report: &ExactReport, result: &ExactResult, matrix: &[f64]) -> ChartFile {
+    let n = report.settings.n;
     let expected = POSITION_SCALE / n as f64;
     let labels: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
-    let titles = titled(format!("{} · {n} cards · exact position matrix", result.name));
+    let titles = titled(format!(
+        "{} · {n} cards · exact position matrix{}",
+        result.name,
+        source_in_title(report)
+    ));
     chart_file(
         "positions",
         "Where each card ends up, exactly: red cells hold their card more often than chance, blue less"
@@ -143,8 +174,8 @@ fn position_chart(result: &ExactResult, matrix: &[f64], n: usize) -> ChartFile {
                 .map(|&p| (p * POSITION_SCALE).round() as u64)
                 .collect(),
             expected: vec![expected; n * n],
-            // Cells within a billionth of 1/n count as exactly 1/n.
-            standard_deviation: vec![expected * 1e-9 / chart::BAND_Z; n * n],
+            // Cells as close to 1/n as exact::is_uniform allows count as exactly 1/n.
+            standard_deviation: vec![expected * UNIFORM_TOLERANCE / chart::BAND_Z; n * n],
         }),
     )
 }
