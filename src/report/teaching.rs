@@ -47,6 +47,7 @@ pub enum Job {
         algorithms: &'static [&'static str],
         n: usize,
         positions: bool,
+        source: SourceKind,
     },
     /// `shuffle-audit seeds deal` from `dealt_at`, then `seeds crack` over `window` from
     /// the cards dealt at `seen_at` (positions from 1).
@@ -350,6 +351,7 @@ pub const CLAIMS: &[Claim] = &[
             algorithms: &["asf-poker", "naive-swap", "fisher-yates"],
             n: 4,
             positions: false,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -432,6 +434,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 algorithms,
                 n,
                 positions,
+                source,
             } => {
                 let specs = algorithms
                     .iter()
@@ -444,6 +447,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                     positions,
                     alpha: DEFAULT_ALPHA,
                     items: None,
+                    source,
                 };
                 let report = exact(&specs, &settings, &NoProgress)?;
                 let command = reproduce_command(&report);
