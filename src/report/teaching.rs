@@ -120,7 +120,9 @@ pub const GUIDE: &[&str] = &[
      place and makes every deck a single cycle. Part 3 goes through the \
      readers' alternatives, part 4 a sampler whose C code returns the wrong variable, part 5 the \
      shuffle bags of texts 000 and 003, and part 6 a 52-card deck, where the naive swap's bias \
-     shows as a pattern across the whole card × position map.",
+     shows as a pattern across the whole card × position map. Part 7 keeps the algorithm \
+     correct and spoils the randomness under it: a clock re-seeding the generator, `rand() % n`, \
+     and the 1999 online-poker shuffle, whose deal a player could recover from five cards.",
     "The summary table lists every result with its verdict: pass, suspicious (smallest adjusted \
      p-value below 1e-3) or fail (below 1e-6). Every algorithm that is wrong fails, including those \
      the texts present as correct, and every correct one passes; the summary chart shows how far \
@@ -335,7 +337,28 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
-        heading: "7b. Text 001: the online-poker shuffle, flaws 1 and 2, exactly on 4 cards",
+        heading: "7b. Text 004's comments: rand() % n under a correct Fisher–Yates, 52 cards, exactly",
+        prose: &[
+            "\"Don't assume rand() is very random either\", a reader of text 004 warns, and another \
+             offers rejection sampling against modulo bias. The C library's rand() returns one of \
+             32,768 values; `rand() % n` folds them onto 0..n-1, and unless n divides 32,768 the \
+             first 32,768 mod n answers get one value more than the others. For a draw from 52 that \
+             is 631 chances against 630: a bias of 1 in 630. This part computes its effect on a \
+             correct Fisher–Yates exactly, card by card, under the model that each rand() is uniform \
+             and independent (`shuffle-audit exact fisher-yates --n 52 --positions --source \
+             msvc-rand-mod`): no cell is off by more than about 0.13 %, too little for any one \
+             shuffle to notice, but a pattern across the whole map, which the position test \
+             catches after the number of shuffles given below.",
+        ],
+        job: Job::Exact {
+            algorithms: &["fisher-yates"],
+            n: 52,
+            positions: true,
+            source: SourceKind::MsvcRandMod,
+        },
+    },
+    Claim {
+        heading: "7c. Text 001: the online-poker shuffle, flaws 1 and 2, exactly on 4 cards",
         prose: &[
             "Text 001 tells of an online-poker site whose shuffle was taken apart in 1999 (text \
              004's comments link the paper). Its Pascal code swaps card[ctr] with \
@@ -355,11 +378,11 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
-        heading: "7c. Text 001: the online-poker shuffle on 52 cards",
+        heading: "7d. Text 001: the online-poker shuffle on 52 cards",
         prose: &[
             "On the real deck the two flaws show together in the heat map: the naive swap's pattern \
              of part 6 (cards drift one place nearer the top), and one dark-blue cell in the corner, \
-             card 52 at position 52, which never happens. The third flaw, the seed, is in part 7d.",
+             card 52 at position 52, which never happens. The third flaw, the seed, is in part 7e.",
         ],
         job: Job::Run {
             algorithms: &["asf-poker"],
@@ -370,7 +393,7 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
-        heading: "7d. Text 001: the online-poker shuffle, flaw 3: the seed",
+        heading: "7e. Text 001: the online-poker shuffle, flaw 3: the seed",
         prose: &[
             "The third flaw owes nothing to the shuffle. Delphi's Random has a 32-bit seed, so at \
              most 2^32 (4.3 × 10^9) of the 52! ≈ 8.07 × 10^67 ≈ 2^225.6 possible deals can ever come \
