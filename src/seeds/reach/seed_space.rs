@@ -118,7 +118,8 @@ impl SeedSpace {
             let units = (range.end - range.start).div_ceil(unit_seeds);
             if unit < units {
                 let start = range.start + unit * unit_seeds;
-                return start..range.end.min(start + unit_seeds);
+                // Saturating: a unit within `unit_seeds` of 2^64 must not wrap round to 0.
+                return start..range.end.min(start.saturating_add(unit_seeds));
             }
             unit -= units;
         }
@@ -268,6 +269,14 @@ mod tests {
 
     fn delphi() -> SourceKind {
         SourceKind::Delphi
+    }
+
+    #[test]
+    fn units_at_the_top_of_the_64_bit_space_do_not_wrap() {
+        let top = u64::MAX - 15..u64::MAX;
+        let space = SeedSpace::resolve(SourceKind::Xoshiro, None, std::slice::from_ref(&top)).unwrap();
+        assert_eq!(space.unit_count(1 << 16), 1);
+        assert_eq!(space.unit(0, 1 << 16), top);
     }
 
     #[test]
