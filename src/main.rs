@@ -599,6 +599,20 @@ fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
     let mut progress = TerminalProgress::new(Some(settings.seeds.count()), "seeds");
     let report = reach(&settings, &progress)?;
     progress.finish();
+    deliver_text_and_json(
+        json_to,
+        || reach_text::render(&report),
+        |out| reach_json::write(&report, out),
+    )
+}
+
+/// Prints a `seeds` report and writes its JSON: these commands have no CSV and no report
+/// directory.
+fn deliver_text_and_json(
+    json_to: Option<Destination>,
+    text: impl FnOnce() -> String,
+    json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
     deliver(
         Exports {
             json_to,
@@ -606,11 +620,11 @@ fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
             report_to: None,
         },
         None,
-        || reach_text::render(&report),
-        |out| reach_json::write(&report, out),
+        text,
+        json,
         |_| Ok(()),
         // No report directory is asked for (report_to is None): never called.
-        || unreachable!("seeds reach writes no report directory"),
+        || unreachable!("the seeds commands write no report directory"),
     )
 }
 
@@ -631,17 +645,10 @@ fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
     let mut progress = TerminalProgress::new(Some(window.len()), "seeds");
     let report = crack(&settings, &progress)?;
     progress.finish();
-    deliver(
-        Exports {
-            json_to,
-            csv_to: None,
-            report_to: None,
-        },
-        None,
+    deliver_text_and_json(
+        json_to,
         || crack_text::render(&report),
         |out| crack_json::write(&report, out),
-        |_| Ok(()),
-        || unreachable!("seeds crack writes no report directory"),
     )?;
     if report.matches == 0 {
         eprintln!(

@@ -437,10 +437,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 trials,
                 source,
             } => {
-                let specs = algorithms
-                    .iter()
-                    .map(|name| AlgorithmSpec::parse(name))
-                    .collect::<Result<Vec<_>>>()?;
+                let specs = parse_algorithms(algorithms)?;
                 let settings = RunSettings {
                     source,
                     n,
@@ -459,10 +456,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 positions,
                 source,
             } => {
-                let specs = algorithms
-                    .iter()
-                    .map(|name| AlgorithmSpec::parse(name))
-                    .collect::<Result<Vec<_>>>()?;
+                let specs = parse_algorithms(algorithms)?;
                 let settings = ExactSettings {
                     n,
                     k: None,
@@ -612,4 +606,9 @@ fn crack_part(
         command,
         results: numbered(std::iter::once(section), first),
     })
+}
+
+/// The catalogue entries a claim names.
+fn parse_algorithms(names: &[&str]) -> Result<Vec<AlgorithmSpec>> {
+    names.iter().map(|name| AlgorithmSpec::parse(name)).collect()
 }
