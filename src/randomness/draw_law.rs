@@ -247,7 +247,8 @@ mod tests {
         // rand() % n for MsvcRand, (RandSeed · n) >> 32 for DelphiRandom.
         let mut rand = MsvcRand::from_state(1);
         for _ in 0..1000 {
-            let raw = u64::from(rand.clone().rand());
+            let mut ahead = rand;
+            let raw = u64::from(ahead.rand());
             assert_eq!(rand.below(52), raw % 52);
         }
         let mut delphi = DelphiRandom::from_state(12_345);
