@@ -21,13 +21,18 @@ use shuffle_audit::catalogue::{
 use shuffle_audit::check::{self, CheckSettings};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
-    Destination, check_json, check_text, csv, exact_json, exact_text, json, remove_pending_temporaries,
-    stream_csv, stream_json, stream_text, text,
+    Destination, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
+    remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
-use shuffle_audit::randomness::{ClockStep, SourceKind};
+use shuffle_audit::randomness::{ClockStep, SOURCE_NAMES, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
+use shuffle_audit::seeds::crack::{CrackSettings, crack};
+use shuffle_audit::seeds::deal::Dealer;
+use shuffle_audit::seeds::reach::parse_seed_range;
+use shuffle_audit::seeds::seen::Seen;
+use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
 use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
@@ -56,7 +61,8 @@ enum Command {
     /// shuffle-audit ingest -`), and test them as `run` tests an algorithm. Exit status 0:
     /// fair; 1: not shown fair (fail, suspicious, or too few samples); 2: bad input.
     Ingest(IngestArgs),
-    /// List the catalogue of algorithms and stream generators.
+    /// List the catalogue of algorithms and stream generators, and the sources of randomness
+    /// under them with their exact definitions.
     List(ListArgs),
     /// Add the JSON of every shard of a run (`run ... --shard I/K --json FILE`) into the
     /// whole run's report, every statistic recomputed.
@@ -104,17 +110,103 @@ struct SeedsArgs {
 enum SeedsCommand {
     /// Shuffle from every seed of a range and count the distinct orders reached, against n!.
     Reach(ReachArgs),
-    /// Search a window of seeds for the deals consistent with the cards a player saw.
+    /// Search a window of seeds for the deals consistent with the cards a player saw, and
+    /// print the whole deck each implies. Exit status 0: a seed matches; 1: none does.
     Crack(CrackArgs),
+    /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
+    Deal(DealArgs),
 }
 
-// ISSUE-7 SKELETON: `seeds reach` arguments (helper A fills this in).
 #[derive(Args)]
-struct ReachArgs {}
+struct ReachArgs {
+    /// Cards in the deck (2 to 2000). Up to 12 cards the count is exact (a bit for every
+    /// order); beyond, it is an estimate from a sample of the distinct orders, said so.
+    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
+    n: usize,
+    /// The shuffle that deals from each seed (see `list`; samplers do not deal decks).
+    #[arg(long, short = 'a', value_name = "ALGORITHM", default_value = "fisher-yates")]
+    algorithm: String,
+    /// Enumerate the seeds 0..2^B: at most 32 for the 32-bit sources, 26 for clock-reseed
+    /// (its clock reads at most 86,399,999 ms), 40 for xoshiro.
+    #[arg(long, value_name = "B", conflicts_with = "seed_range")]
+    seed_bits: Option<u32>,
+    /// Enumerate the seeds A to B-1 (e.g. 0..86400000); repeat it for several windows.
+    /// Default: the source's whole seed space, every 32-bit state for msvc-rand-mod and
+    /// delphi, a day of milliseconds (0..86400000) for clock-reseed; xoshiro's seeds are
+    /// 64-bit and need --seed-bits or --seed-range. At most 2^40 seeds in all.
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
+    seed_range: Vec<std::ops::Range<u64>>,
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the result as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
 
-// ISSUE-7 SKELETON: `seeds crack` arguments (helper B fills this in).
 #[derive(Args)]
-struct CrackArgs {}
+struct CrackArgs {
+    /// The seeds to search: START..END (END left out) or START..=END, as seeds
+    /// (0..86400000) or times of day (13:59:00..14:01:00 is 120,000 ms).
+    #[arg(long, value_name = "START..END")]
+    window: String,
+    /// The top of the deck as seen, in dealing order: cards labelled 1..n by their places
+    /// in the unshuffled deck, e.g. "17 40 3".
+    #[arg(long, value_name = "CARDS", allow_hyphen_values = true)]
+    seen: Option<String>,
+    /// Cards seen elsewhere: POS:CARD,... with positions from 1 in dealing order, e.g.
+    /// 6:23,12:5 (card 23 at position 6, card 5 at position 12).
+    #[arg(long, value_name = "POS:CARD,...", allow_hyphen_values = true)]
+    seen_at: Option<String>,
+    #[command(flatten)]
+    dealer: DealerArgs,
+    /// Worker threads (default: all cores). The answer does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the matching seeds and their decks as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+#[derive(Args)]
+struct DealArgs {
+    /// The seed: a number, or a time of day such as 14:00:12.345 (ms since midnight).
+    #[arg(long, short = 's', value_name = "S", allow_hyphen_values = true)]
+    seed: String,
+    #[command(flatten)]
+    dealer: DealerArgs,
+}
+
+/// The program whose deals `seeds deal` and `seeds crack` reproduce.
+#[derive(Args)]
+struct DealerArgs {
+    /// The shuffle the dealer runs, e.g. asf-poker (see `list`).
+    #[arg(long, value_name = "ALGORITHM")]
+    algorithm: String,
+    /// Cards in the deck.
+    #[arg(
+        long,
+        short = 'n',
+        value_name = "N",
+        default_value = "52",
+        allow_negative_numbers = true
+    )]
+    n: usize,
+    #[command(flatten)]
+    source: SourceArgs,
+}
+
+impl DealerArgs {
+    fn dealer(&self) -> Result<Dealer> {
+        Dealer::new(
+            self.source.kind()?,
+            &AlgorithmSpec::parse(&self.algorithm)?,
+            self.n,
+        )
+    }
+}
 
 #[derive(Args)]
 struct MergeArgs {
@@ -170,12 +262,14 @@ struct CommonArgs {
 struct SourceArgs {
     /// The randomness under the algorithms: xoshiro (default, fair), msvc-rand-mod (C's
     /// rand() % n), delphi (Delphi's Random), clock-reseed (Delphi's Random re-seeded from
-    /// a clock before every shuffle). `list` gives each one's exact definition.
+    /// a clock before every shuffle, sample or stream item). `list` gives each one's exact
+    /// definition.
     #[arg(long, value_name = "NAME", default_value = "xoshiro")]
     source: String,
-    /// How far the modelled clock of `--source clock-reseed` advances per shuffle, in
-    /// milliseconds (default 0.001: a thousand shuffles per tick of a millisecond clock).
-    #[arg(long, value_name = "MS", value_parser = parse_clock_step)]
+    /// How far the modelled clock of `--source clock-reseed` advances per shuffle (per
+    /// sample, per stream item), in milliseconds (default 0.001: a thousand shuffles per
+    /// tick of a millisecond clock).
+    #[arg(long, value_name = "MS", value_parser = parse_clock_step, allow_negative_numbers = true)]
     clock_step: Option<ClockStep>,
 }
 
@@ -321,6 +415,11 @@ struct ReportArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("source", |arg| arg.help(
+    "The randomness under every algorithm and generator case that names no `source` of its \
+     own (see `list`); each case must still get the verdict it expects. Command cases bring \
+     their own randomness: no source applies to them"
+)))]
 struct CheckArgs {
     /// The suite as TOML, one `[[case]]` table per case (default: the catalogue suite).
     #[arg(long, value_name = "FILE")]
@@ -337,6 +436,8 @@ struct CheckArgs {
     /// Significance level for `fail`; `suspicious` (below 1e-3) is re-run before it counts.
     #[arg(long, value_name = "A", default_value = "1e-6", value_parser = parse_alpha, allow_negative_numbers = true)]
     alpha: f64,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 #[derive(Args)]
@@ -346,8 +447,9 @@ struct ListArgs {
     json: bool,
 }
 
-/// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted.
-/// Kept apart from 2 (usage or input error) so that CI can tell "biased" from "broken".
+/// The exit status of a gate (`check`, `ingest`) whose verdict is not the one wanted, and
+/// of `seeds crack` when no seed matches (as grep's when no line does). Kept apart from 2
+/// (usage or input error) so that CI can tell "biased" from "broken".
 const VERDICT_NOT_AS_WANTED: u8 = 1;
 
 fn main() -> ExitCode {
@@ -380,7 +482,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check_command(&args),
         Command::Seeds(args) => match args.command {
             SeedsCommand::Reach(args) => done(seeds_reach_command(&args)),
-            SeedsCommand::Crack(args) => done(seeds_crack_command(&args)),
+            SeedsCommand::Crack(args) => seeds_crack_command(&args),
+            SeedsCommand::Deal(args) => done(seeds_deal_command(&args)),
         },
     };
     match outcome {
@@ -478,14 +581,91 @@ fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunRep
     )
 }
 
-// ISSUE-7 SKELETON: replaced by helper A.
-fn seeds_reach_command(_args: &ReachArgs) -> Result<()> {
-    Err(Error::Usage("seeds reach is not built yet".to_string()))
+fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
+    use shuffle_audit::output::{reach_json, reach_text};
+    use shuffle_audit::seeds::reach::{DEFAULT_SAMPLE_CAPACITY, ReachSettings, SeedSpace, reach};
+    let source = args.source.kind()?;
+    let settings = ReachSettings {
+        source,
+        algorithm: AlgorithmSpec::parse(&args.algorithm)?,
+        n: args.n,
+        seeds: SeedSpace::resolve(source, args.seed_bits, &args.seed_range)?,
+        threads: args.threads.unwrap_or_else(default_threads),
+        sample_capacity: DEFAULT_SAMPLE_CAPACITY,
+    };
+    settings.validate()?;
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let mut progress = TerminalProgress::new(Some(settings.seeds.count()), "seeds");
+    let report = reach(&settings, &progress)?;
+    progress.finish();
+    deliver_text_and_json(
+        json_to,
+        || reach_text::render(&report),
+        |out| reach_json::write(&report, out),
+    )
 }
 
-// ISSUE-7 SKELETON: replaced by helper B.
-fn seeds_crack_command(_args: &CrackArgs) -> Result<()> {
-    Err(Error::Usage("seeds crack is not built yet".to_string()))
+/// Prints a `seeds` report and writes its JSON: these commands have no CSV and no report
+/// directory.
+fn deliver_text_and_json(
+    json_to: Option<Destination>,
+    text: impl FnOnce() -> String,
+    json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
+    deliver(
+        Exports {
+            json_to,
+            csv_to: None,
+            report_to: None,
+        },
+        None,
+        text,
+        json,
+        |_| Ok(()),
+        // No report directory is asked for (report_to is None): never called.
+        || unreachable!("the seeds commands write no report directory"),
+    )
+}
+
+fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
+    let dealer = args.dealer.dealer()?;
+    let window = SeedWindow::parse(&args.window, dealer.source())?;
+    let seen = Seen::parse(args.seen.as_deref(), args.seen_at.as_deref(), dealer.n())?;
+    let threads = args.threads.unwrap_or_else(default_threads);
+    shuffle_audit::simulate::check_thread_count(threads)?;
+    let json_to = args.json.as_deref().map(Destination::parse);
+    check_exports(&json_to, &None)?;
+    let settings = CrackSettings {
+        dealer,
+        window,
+        seen,
+        threads,
+    };
+    let mut progress = TerminalProgress::new(Some(window.len()), "seeds");
+    let report = crack(&settings, &progress)?;
+    progress.finish();
+    deliver_text_and_json(
+        json_to,
+        || crack_text::render(&report),
+        |out| crack_json::write(&report, out),
+    )?;
+    if report.matches == 0 {
+        eprintln!(
+            "shuffle-audit: no seed of {} deals what was seen",
+            window.describe()
+        );
+        return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `seeds deal`: the deck one seed deals, labels 1..n in dealing order on one line.
+fn seeds_deal_command(args: &DealArgs) -> Result<()> {
+    let dealer = args.dealer.dealer()?;
+    let seed = parse_seed(&args.seed, dealer.source(), "--seed")?;
+    let deck: Vec<String> = dealer.deal(seed)?.iter().map(u16::to_string).collect();
+    Destination::Stdout.write(&format!("{}\n", deck.join(" ")))
 }
 
 fn merge_command(args: MergeArgs) -> Result<()> {
@@ -891,6 +1071,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
     let settings = CheckSettings {
         threads: args.threads.unwrap_or_else(default_threads),
         alpha: args.alpha,
+        source: args.source.kind()?,
     };
     shuffle_audit::simulate::check_thread_count(settings.threads)?;
     let cases = match &args.config {
@@ -1036,8 +1217,11 @@ fn default_threads() -> usize {
 struct EntryJson {
     name: &'static str,
     kind: &'static str,
-    summary: &'static str,
+    /// What it does; for a source, its exact definition.
+    summary: String,
     origin: &'static str,
+    /// The verdict it deserves; for a source, `fair` (xoshiro) or `flawed` (whether the
+    /// flaw shows depends on the algorithm, the sizes and the trials).
     expected: &'static str,
     biased_from_n: Option<usize>,
     parameter: Option<shuffle_audit::catalogue::Parameter>,
@@ -1052,7 +1236,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
                     Kind::Shuffle => "shuffle",
                     Kind::Sampler => "sampler",
                 },
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: if entry.biased_from.is_some() {
                     "biased"
@@ -1065,7 +1249,7 @@ fn list_command(args: &ListArgs) -> Result<()> {
             .chain(GENERATORS.iter().map(|entry| EntryJson {
                 name: entry.name,
                 kind: "generator",
-                summary: entry.summary,
+                summary: entry.summary.to_string(),
                 origin: entry.origin,
                 expected: match entry.always {
                     Some(Expectation::Fair) => "fair",
@@ -1074,6 +1258,15 @@ fn list_command(args: &ListArgs) -> Result<()> {
                 },
                 biased_from_n: None,
                 parameter: entry.parameter,
+            }))
+            .chain(sources().map(|source| EntryJson {
+                name: source.name(),
+                kind: "source",
+                summary: source.definition(),
+                origin: source.origin(),
+                expected: if source.is_default() { "fair" } else { "flawed" },
+                biased_from_n: None,
+                parameter: None,
             }))
             .collect();
         let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
@@ -1110,9 +1303,40 @@ fn list_command(args: &ListArgs) -> Result<()> {
              Samplers pick k of n items and need --k: shuffle-audit run bag-pick --n 10 --k 3.\n",
         );
         text.push_str(&generator_list());
+        text.push_str(&source_list());
         text
     };
     Destination::Stdout.write(&out)
+}
+
+/// Every source, `clock-reseed` with its default clock step.
+fn sources() -> impl Iterator<Item = SourceKind> {
+    SOURCE_NAMES
+        .into_iter()
+        .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
+}
+
+/// The sources under the algorithms, for `list`: each one's exact definition and origin.
+fn source_list() -> String {
+    let width = SOURCE_NAMES.iter().map(|name| name.len()).max().unwrap_or(0);
+    let mut text = format!(
+        "\n{:<width$}  what it is exactly, and where it comes from\n",
+        "source"
+    );
+    for source in sources() {
+        text.push_str(&format!(
+            "{:<width$}  {}\n{:<width$}  from {}\n",
+            source.name(),
+            source.definition(),
+            "",
+            source.origin()
+        ));
+    }
+    text.push_str(
+        "\nSources run under any algorithm or generator with --source NAME (run, stream, check); \
+         clock-reseed takes --clock-step MS (default 0.001).\n",
+    );
+    text
 }
 
 /// The stream generators, for `list`.

@@ -656,3 +656,296 @@ fn names_cannot_rewrite_the_terminal() {
     let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert!(stdout.contains("echo A B C\\u{a}echo B A C"), "{stdout}");
 }
+
+/// Two items of weight 12,000: a draw is `below(24000)`. C's `rand() % 24000` gives
+/// 0..8767 two of its 32,768 values each and the rest one, so A (0..11999) comes up
+/// 20,768 times in 32,768 (0.634) instead of half the time.
+const TWO_ITEMS_OF_24000: &str = "A:12000,B:12000";
+
+#[test]
+fn a_case_under_a_flawed_source_expected_biased_passes_the_gate() {
+    // Margins. rand() % 24000: 200,000 draws put A at 0.634, against 0.5, a frequency χ²
+    // of about 14,000 on 1 df (p < 1e-300); the same draws from xoshiro pass at this seed
+    // with smallest adjusted p 1.0. Fisher-Yates on 3 cards re-seeded from a clock that
+    // advances 1 µs per shuffle: 5,000 shuffles read 5 clock values, so at most 5 of the 6
+    // orders come out, each a multiple of 1,000 times; the smallest χ² that allows (five
+    // orders at 1,000, one at 0, against 833.3 each) is 1,000 on 5 df, p < 1e-200, whatever
+    // the seed.
+    let (_dir, path) = config(&format!(
+        r#"
+[[case]]
+name = "rand() % 24000"
+generator = "iid"
+items = "{TWO_ITEMS_OF_24000}"
+length = 10000
+streams = 20
+source = "msvc-rand-mod"
+expect = "biased"
+
+[[case]]
+name = "xoshiro below(24000)"
+generator = "iid"
+items = "{TWO_ITEMS_OF_24000}"
+length = 10000
+streams = 20
+expect = "fair"
+
+[[case]]
+name = "Randomize in the loop"
+algorithm = "fisher-yates"
+n = 3
+trials = 5000
+seed = 8
+source = "clock-reseed"
+expect = "biased"
+"#
+    ));
+    let output = check_with(&path).assert().success();
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    // No suite-wide source: each case's own is said under its line.
+    assert!(stdout.starts_with("case "), "{stdout}");
+    assert!(
+        predicate::str::is_match(
+            r"rand\(\) % 24000\s+biased\s+fail\s+< 1e-300 .* ok\n  source: msvc-rand-mod\n"
+        )
+        .unwrap()
+        .eval(&stdout),
+        "{stdout}"
+    );
+    assert!(
+        predicate::str::is_match(r"xoshiro below\(24000\)\s+fair\s+pass .* ok\nRandomize")
+            .unwrap()
+            .eval(&stdout),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  source: clock-reseed (clock step 0.001 ms)\n"),
+        "{stdout}"
+    );
+
+    let json = json_of_check(&path, &["-j", "2"]);
+    assert_eq!(json["source"]["name"], "xoshiro");
+    let cases = json["cases"].as_array().unwrap();
+    let names: Vec<&str> = cases
+        .iter()
+        .map(|case| case["source"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["msvc-rand-mod", "xoshiro", "clock-reseed"]);
+    assert_eq!(cases[2]["source"]["clock_step_ms"], 0.001);
+    assert!(
+        cases[0]["source"]["definition"]
+            .as_str()
+            .unwrap()
+            .contains("rand() % n")
+    );
+    let verdicts: Vec<&str> = cases
+        .iter()
+        .map(|case| case["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["fail", "pass", "fail"]);
+    assert_eq!(json["all_as_expected"], true);
+}
+
+#[test]
+fn check_source_puts_a_flawed_source_under_every_case_that_names_none() {
+    // fisher-yates on 4 cards, 20,000 shuffles: from xoshiro it passes at this seed
+    // (smallest adjusted p 1.0). Under clock-reseed (1 µs per shuffle) they read 20 clock
+    // values, so at least 4 of the 24 orders never come out, each expected 833.3 times:
+    // χ² >= 4,000 on 23 df whatever the seed. The command prints all 6 orders of 3 cards
+    // 100 times each, χ² = 0: it passes under any --source, which does not reach it.
+    let (dir, path) = config(
+        r#"
+[[case]]
+algorithm = "fisher-yates"
+n = 4
+trials = 20000
+seed = 1
+expect = "fair"
+
+[[case]]
+name = "rand() % 24000"
+generator = "iid"
+items = "A:12000,B:12000"
+length = 10000
+streams = 20
+source = "msvc-rand-mod"
+expect = "biased"
+
+[[case]]
+name = "every order 100 times"
+command = "for i in $(seq 100); do printf '1 2 3\n1 3 2\n2 1 3\n2 3 1\n3 1 2\n3 2 1\n'; done"
+expect = "fair"
+"#,
+    );
+    check_with(&path).assert().success();
+
+    let junit = dir.path().join("junit.xml");
+    let output = check_with(&path)
+        .args(["--source", "clock-reseed", "--junit"])
+        .arg(&junit)
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert!(
+        stdout.starts_with(
+            "source: clock-reseed (clock step 0.001 ms), under every algorithm and generator case \
+             that names none of its own; command cases bring their own randomness\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        predicate::str::is_match(r"fisher-yates n=4\s+fair\s+fail\s+< 1e-300 .* NOT AS EXPECTED\n")
+            .unwrap()
+            .eval(&stdout),
+        "{stdout}"
+    );
+    // The case with its own source keeps it, and says so as it differs from the suite's.
+    assert!(
+        stdout.contains("biased    fail           < 1e-300") && stdout.contains("  source: msvc-rand-mod\n"),
+        "{stdout}"
+    );
+    assert!(
+        predicate::str::is_match(r"every order 100 times\s+fair\s+pass .* ok\n")
+            .unwrap()
+            .eval(&stdout),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("check FAILED: not as expected: fisher-yates n=4\n"),
+        "{stdout}"
+    );
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let cases: Vec<_> = document
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .collect();
+    let failure = cases[0]
+        .children()
+        .find(|node| node.has_tag_name("failure"))
+        .unwrap();
+    let message = failure.attribute("message").unwrap();
+    assert!(
+        message.starts_with(
+            "expected fair, got fail (p=< 1e-300) under source clock-reseed (clock step 0.001 ms)"
+        ),
+        "{message}"
+    );
+    assert!(
+        failure
+            .text()
+            .unwrap()
+            .starts_with("source: clock-reseed (clock step 0.001 ms): Delphi's Random")
+    );
+    let body = |case: &roxmltree::Node| {
+        case.children()
+            .find(|node| node.has_tag_name("system-out"))
+            .and_then(|node| node.text())
+            .unwrap()
+            .to_string()
+    };
+    assert!(body(&cases[1]).starts_with("source: msvc-rand-mod: the C library's rand()"));
+    assert!(
+        body(&cases[2]).starts_with(
+            "source: the program's own (--source clock-reseed applies to algorithm and generator cases only)\n"
+        ),
+        "{}",
+        body(&cases[2])
+    );
+
+    let output = check_with(&path)
+        .args(["--source", "clock-reseed", "--json", "-"])
+        .assert()
+        .code(1);
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert_eq!(json["source"]["name"], "clock-reseed");
+    assert_eq!(json["cases"][0]["source"]["name"], "clock-reseed");
+    assert_eq!(json["cases"][1]["source"]["name"], "msvc-rand-mod");
+    assert!(json["cases"][2]["source"].is_null(), "a command brings its own");
+    // Every shuffle of a 1,000-shuffle block is the same deal: no order is seen a number
+    // of times that is not a multiple of 1,000. (Read from the run's own JSON.)
+    let run = binary::json_of("run fisher-yates --n 4 --trials 20000 --seed 1 --source clock-reseed");
+    for order in run["results"][0]["permutations"].as_array().unwrap() {
+        assert_eq!(order["count"].as_u64().unwrap() % 1000, 0, "{order}");
+    }
+}
+
+#[test]
+fn a_suspicious_result_under_a_flawed_source_is_confirmed_under_the_same_source() {
+    // Found by running seeds 1..4000 of this case: at seed 2797 the first run's smallest
+    // adjusted p is 1.6e-5, inside the suspicious band (1e-6, 1e-3) by a factor of 16 on
+    // the low side and 64 on the high. The confirmation must be the run of the same
+    // source with the confirmation seed and 4x the trials: its p-values are compared
+    // with that run's, and with the xoshiro run's, which differ.
+    let (_dir, path) = config(
+        r#"
+[[case]]
+algorithm = "fisher-yates"
+n = 4
+trials = 2400
+seed = 2797
+source = "delphi"
+expect = "fair"
+"#,
+    );
+    let json = json_of_check(&path, &[]);
+    let case = &json["cases"][0];
+    assert_eq!(case["first"]["verdict"], "suspicious");
+    let confirmation = &case["confirmation"];
+    assert_eq!(confirmation["seed"], confirmation_seed(2797));
+    assert_eq!(confirmation["trials"], 9600);
+    let p_values = |tests: &Value| -> Vec<f64> {
+        tests
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|test| test["p_value"].as_f64().unwrap())
+            .collect()
+    };
+    let rerun = |source: &str| {
+        binary::json_of(&format!(
+            "run fisher-yates --n 4 --trials 9600 --seed {} --source {source}",
+            confirmation_seed(2797)
+        ))
+    };
+    let confirmed = p_values(&confirmation["tests"]);
+    assert_eq!(confirmed, p_values(&rerun("delphi")["results"][0]["tests"]));
+    assert_ne!(confirmed, p_values(&rerun("xoshiro")["results"][0]["tests"]));
+}
+
+#[test]
+fn bad_sources_on_the_command_line_or_in_a_config_are_one_line_errors() {
+    let (_dir, path) = config(FAIR_CASE);
+    for (args, wanted) in [
+        (
+            &["--source", "rand"][..],
+            "shuffle-audit: error: --source unknown source 'rand' (the sources are xoshiro, msvc-rand-mod, \
+             delphi, clock-reseed)\n",
+        ),
+        (
+            &["--clock-step", "1"],
+            "shuffle-audit: error: --clock-step only applies to --source clock-reseed (the source is xoshiro)\n",
+        ),
+        (
+            &["--source", "clock-reseed", "--clock-step", "0"],
+            "shuffle-audit: error: invalid value '0' for '--clock-step <MS>': must be between 0.001 and \
+             86400000 ms (got 0 µs) (see --help)\n",
+        ),
+    ] {
+        check_with(&path)
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(wanted);
+    }
+    let (_dir, path) = config(&FAIR_CASE.replace("expect", "source = \"msvc-rand\"\nexpect"));
+    let output = check_with(&path).assert().code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
+    assert!(
+        stderr.ends_with("suite.toml: case 1 (fisher-yates): field 'source': unknown source 'msvc-rand' (the sources are xoshiro, msvc-rand-mod, delphi, clock-reseed)\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+}

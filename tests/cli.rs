@@ -391,8 +391,8 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
-    // 13 shuffles, 4 samplers, then 10 stream generators.
-    assert_eq!(entries.len(), 27);
+    // 13 shuffles, 4 samplers, 10 stream generators, then the 4 sources.
+    assert_eq!(entries.len(), 31);
     for entry in entries {
         for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
@@ -401,7 +401,13 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let kinds: Vec<&str> = entries.iter().map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(
         kinds,
-        [["shuffle"; 13].as_slice(), &["sampler"; 4], &["generator"; 10]].concat()
+        [
+            ["shuffle"; 13].as_slice(),
+            &["sampler"; 4],
+            &["generator"; 10],
+            &["source"; 4]
+        ]
+        .concat()
     );
     let csharp = entries
         .iter()
@@ -417,6 +423,58 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let c_code = entries.iter().find(|e| e["name"] == "bag-pick-c").unwrap();
     assert_eq!(c_code["expected"], "biased");
     assert!(c_code["origin"].as_str().unwrap().contains("text 002"));
+}
+
+#[test]
+fn list_gives_each_source_its_exact_definition_and_origin() {
+    let output = command("list").assert().success();
+    let text = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    let sources = &text[text.find("\nsource ").expect("a sources section")..];
+    for wanted in [
+        "xoshiro        Xoshiro256++",
+        "msvc-rand-mod  the C library's rand() of Microsoft's CRT: state = state * 214013 + 2531011",
+        "delphi         Delphi's Random: RandSeed = RandSeed * 134775813 + 1",
+        "from text 001",
+        "clock-reseed   Delphi's Random with Randomize called before every shuffle",
+        "advances 0.001 ms per trial",
+        "clock-reseed takes --clock-step MS (default 0.001)",
+    ] {
+        assert!(sources.contains(wanted), "{wanted} missing from\n{sources}");
+    }
+    assert!(
+        text.find("\ngenerator ").unwrap() < text.find("\nsource ").unwrap(),
+        "the sources come after the generators"
+    );
+
+    let output = command("list --json").assert().success();
+    let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let sources: Vec<&Value> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|entry| entry["kind"] == "source")
+        .collect();
+    let names: Vec<&str> = sources
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["xoshiro", "msvc-rand-mod", "delphi", "clock-reseed"]);
+    let expected: Vec<&str> = sources
+        .iter()
+        .map(|entry| entry["expected"].as_str().unwrap())
+        .collect();
+    assert_eq!(expected, ["fair", "flawed", "flawed", "flawed"]);
+    // The summary is the definition `run --json` records for the source.
+    let run = json_of("run fisher-yates --n 3 --trials 100 --seed 1 --source msvc-rand-mod");
+    assert_eq!(sources[1]["summary"], run["source"]["definition"]);
+    assert_eq!(sources[1]["origin"], run["source"]["origin"]);
+    assert!(sources[2]["origin"].as_str().unwrap().contains("text 001"));
+    for source in sources {
+        assert!(
+            source["biased_from_n"].is_null() && source["parameter"].is_null(),
+            "{source}"
+        );
+    }
 }
 
 #[test]

@@ -7,7 +7,13 @@
 //! trials = 200000
 //! seed = 7
 //! expect = "fair"              # or "biased"
+//! source = "msvc-rand-mod"     # optional: the randomness under it (clock_step = 0.5
+//!                              # with source = "clock-reseed")
 //! ```
+//!
+//! A case's `source` is part of what the case asserts ("a weighted pick drawing from C's
+//! `rand() % 24000` must be caught"), so it wins over the suite's `--source`, which only
+//! fills in for cases that name none.
 //!
 //! Every problem is one line naming the file, the case (its number and name) and the
 //! field, so that a CI log says at once what to fix: an unknown field (a typo would
@@ -27,6 +33,7 @@ use crate::catalogue::generators::GeneratorSpec;
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::{Error, Result};
 use crate::ingest::{IngestSettings, SampleKind};
+use crate::randomness::{ClockStep, SourceKind};
 use crate::stream::items::{Items, escaped_for_terminals, reaches_terminals_badly};
 
 /// The seed of a case that gives none.
@@ -54,6 +61,8 @@ struct RawCase {
     ordered: Option<bool>,
     weights: Option<String>,
     timeout: Option<u64>,
+    source: Option<String>,
+    clock_step: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -64,8 +73,11 @@ enum RawExpect {
 }
 
 /// Which fields each kind of case takes (besides `name`, `seed` and `expect`).
-const ALGORITHM_FIELDS: &[&str] = &["algorithm", "n", "k", "trials"];
-const GENERATOR_FIELDS: &[&str] = &["generator", "items", "length", "streams"];
+const ALGORITHM_FIELDS: &[&str] = &["algorithm", "n", "k", "trials", "source", "clock_step"];
+const GENERATOR_FIELDS: &[&str] = &["generator", "items", "length", "streams", "source", "clock_step"];
+/// The fields that choose a case's source, which a command (bringing its own randomness)
+/// cannot take.
+const SOURCE_FIELDS: &[&str] = &["source", "clock_step"];
 const COMMAND_FIELDS: &[&str] = &[
     "command", "trials", "kind", "k", "deck", "ordered", "weights", "timeout",
 ];
@@ -172,6 +184,11 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         .keys()
         .find(|key| !allowed.contains(&key.as_str()) && !COMMON_FIELDS.contains(&key.as_str()))
     {
+        if SOURCE_FIELDS.contains(&key.as_str()) {
+            return Err(fail(format!(
+                "field '{key}' does not apply to {label} cases: a program brings its own randomness"
+            )));
+        }
         return Err(fail(format!(
             "field '{key}' does not apply to {label} cases (they take {})",
             allowed
@@ -190,6 +207,8 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         RawExpect::Biased => Expectation::Biased,
     };
     let seed = raw.seed.unwrap_or(DEFAULT_SEED);
+    let own_source = case_source(raw.source.as_deref(), raw.clock_step).map_err(fail)?;
+    let source = own_source.unwrap_or(settings.source);
     // `run` and `stream` name their options as flags; here they are fields.
     let as_field = |error: Error| {
         fail(match error {
@@ -209,7 +228,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         let trials = raw
             .trials
             .ok_or_else(|| fail(missing("trials", "how many shuffles, e.g. 200000")))?;
-        algorithm_settings(n, raw.k, trials, seed, settings)
+        algorithm_settings(n, raw.k, trials, seed, source, settings)
             .validate(std::slice::from_ref(&spec))
             .map_err(as_field)?;
         CaseKind::Algorithm {
@@ -234,7 +253,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         let streams = raw
             .streams
             .ok_or_else(|| fail(missing("streams", "how many streams, e.g. 100")))?;
-        generator_settings(&items, length, streams, seed, settings)
+        generator_settings(&items, length, streams, seed, source, settings)
             .validate(std::slice::from_ref(&spec))
             .map_err(as_field)?;
         CaseKind::Generator {
@@ -320,7 +339,50 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         kind,
         seed,
         expect,
+        source: own_source,
     })
+}
+
+/// A case's own source, from its `source` and `clock_step` fields (`None` when it names
+/// none), or the problem with them in the config's words.
+fn case_source(
+    name: Option<&str>,
+    clock_step: Option<f64>,
+) -> std::result::Result<Option<SourceKind>, String> {
+    let Some(name) = name else {
+        return match clock_step {
+            None => Ok(None),
+            Some(_) => Err("field 'clock_step' needs source = \"clock-reseed\" in the same case".to_string()),
+        };
+    };
+    match (SourceKind::parse(name, None).map_err(field_words)?, clock_step) {
+        (kind, None) => Ok(Some(kind)),
+        // A TOML number prints back as its shortest exact decimal (0.5, 15.625; 1e-4 as
+        // 0.0001), which is read as `--clock-step` reads it, refused where it is refused.
+        (SourceKind::ClockReseed(_), Some(milliseconds)) => milliseconds
+            .to_string()
+            .parse::<ClockStep>()
+            .map(|step| Some(SourceKind::ClockReseed(step)))
+            .map_err(field_words),
+        (other, Some(_)) => Err(format!(
+            "field 'clock_step' only applies to source = \"clock-reseed\" (this case's source is {})",
+            other.name()
+        )),
+    }
+}
+
+/// An option's problem as a field's: `--clock-step must be ...` becomes `field
+/// 'clock_step': must be ...`.
+fn field_words(error: Error) -> String {
+    match error {
+        Error::BadOption { option, problem } => {
+            format!(
+                "field '{}': {problem}",
+                option.trim_start_matches('-').replace('-', "_")
+            )
+        }
+        other => other.to_string(),
+    }
 }
 
 /// The name an algorithm case goes by when it gives none: `naive-swap n=3`.
@@ -366,6 +428,7 @@ mod tests {
     const SETTINGS: CheckSettings = CheckSettings {
         threads: 2,
         alpha: 1e-6,
+        source: SourceKind::Xoshiro,
     };
 
     fn error(text: &str) -> String {
@@ -492,5 +555,99 @@ expect = "fair"
             .contains("field 'items' does not apply to algorithm cases")
         );
         assert!(error("case = 3\n").contains("'case' must be a list of tables"));
+    }
+
+    #[test]
+    fn a_case_may_name_its_own_source_which_wins_over_the_suites() {
+        let suite = CheckSettings {
+            source: SourceKind::Delphi,
+            ..SETTINGS
+        };
+        let cases = parse(
+            "[[case]]\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\n\
+             [[case]]\nname = \"c\"\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\nsource = \"msvc-rand-mod\"\n\
+             [[case]]\ngenerator = \"iid\"\nitems = \"3\"\nlength = 10\nstreams = 2\nexpect = \"biased\"\nsource = \"clock-reseed\"\nclock_step = 0.5\n\
+             [[case]]\nname = \"whole ms\"\ngenerator = \"iid\"\nitems = \"3\"\nlength = 10\nstreams = 2\nexpect = \"biased\"\nsource = \"clock-reseed\"\nclock_step = 2\n\
+             [[case]]\ncommand = \"true\"\nexpect = \"fair\"\n",
+            "suite.toml",
+            &suite,
+        )
+        .unwrap();
+        let own: Vec<Option<SourceKind>> = cases.iter().map(|case| case.source).collect();
+        let half_ms = SourceKind::ClockReseed("0.5".parse().unwrap());
+        let two_ms = SourceKind::ClockReseed("2".parse().unwrap());
+        assert_eq!(
+            own,
+            [
+                None,
+                Some(SourceKind::MsvcRandMod),
+                Some(half_ms),
+                Some(two_ms),
+                None
+            ]
+        );
+        let under: Vec<Option<SourceKind>> = cases.iter().map(|case| case.source_under(&suite)).collect();
+        assert_eq!(
+            under,
+            [
+                Some(SourceKind::Delphi),
+                Some(SourceKind::MsvcRandMod),
+                Some(half_ms),
+                Some(two_ms),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_sources_are_one_line_errors_naming_the_field() {
+        let case = |fields: &str| {
+            error(&format!(
+                "[[case]]\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\n{fields}"
+            ))
+        };
+        for (fields, wanted) in [
+            (
+                "source = \"rand\"\n",
+                "suite.toml: case 1 (fisher-yates): field 'source': unknown source 'rand' (the sources are \
+                 xoshiro, msvc-rand-mod, delphi, clock-reseed)",
+            ),
+            (
+                "source = \"delphi\"\nclock_step = 1\n",
+                "suite.toml: case 1 (fisher-yates): field 'clock_step' only applies to source = \
+                 \"clock-reseed\" (this case's source is delphi)",
+            ),
+            (
+                "clock_step = 1\n",
+                "suite.toml: case 1 (fisher-yates): field 'clock_step' needs source = \"clock-reseed\" in \
+                 the same case",
+            ),
+            (
+                "source = \"clock-reseed\"\nclock_step = 0.0001\n",
+                "suite.toml: case 1 (fisher-yates): field 'clock_step': the modelled clock counts whole \
+                 microseconds: at most three decimals (got 0.0001)",
+            ),
+            (
+                "source = \"clock-reseed\"\nclock_step = -1\n",
+                "suite.toml: case 1 (fisher-yates): field 'clock_step': expected milliseconds such as 1, \
+                 0.25 or 15.625 (got '-1')",
+            ),
+            (
+                "source = \"clock-reseed\"\nclock_step = 1e9\n",
+                "suite.toml: case 1 (fisher-yates): field 'clock_step': must be between 0.001 and 86400000 \
+                 ms (got 1000000000000 µs)",
+            ),
+            (
+                "source = 3\n",
+                "suite.toml: case 1 (fisher-yates): field 'source': invalid type: integer `3`, expected a string",
+            ),
+        ] {
+            assert_eq!(case(fields), wanted, "{fields}");
+        }
+        assert_eq!(
+            error("[[case]]\ncommand = \"true\"\nexpect = \"fair\"\nsource = \"delphi\"\n"),
+            "suite.toml: case 1 (true): field 'source' does not apply to command cases: a program brings \
+             its own randomness"
+        );
     }
 }

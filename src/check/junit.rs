@@ -5,8 +5,11 @@
 //! an `<error>`. Every text that reaches the file (case names, commands, messages) is
 //! escaped, and characters XML 1.0 forbids are replaced, since names and commands come
 //! from a user's config.
+//!
+//! A case that drew from a flawed source names it in its body and in its failure message,
+//! since each test case is read on its own in a CI system's list of results.
 
-use super::{CaseResult, CheckReport};
+use super::{CaseResult, CheckReport, CheckSettings};
 use crate::output::check_text::confirmation_note;
 
 /// The suite as a JUnit XML document.
@@ -28,13 +31,13 @@ pub fn render(report: &CheckReport) -> String {
     );
     xml.push_str(&format!("<testsuites {suite}>\n  <testsuite {suite}>\n"));
     for result in &report.results {
-        xml.push_str(&test_case(result));
+        xml.push_str(&test_case(result, &report.settings));
     }
     xml.push_str("  </testsuite>\n</testsuites>\n");
     xml
 }
 
-fn test_case(result: &CaseResult) -> String {
+fn test_case(result: &CaseResult, settings: &CheckSettings) -> String {
     let case = &result.case;
     let mut xml = format!(
         "    <testcase classname=\"shuffle-audit.check.{}\" name=\"{}\" time=\"{:.3}\"",
@@ -42,7 +45,20 @@ fn test_case(result: &CaseResult) -> String {
         escape(&case.name),
         result.elapsed.as_secs_f64()
     );
-    let details = details(result);
+    let source = result.case.source_under(settings);
+    let flawed = source.filter(|source| !source.is_default());
+    let mut details = details(result);
+    if let Some(source) = flawed {
+        details.insert_str(0, &format!("source: {source}: {}\n", source.definition()));
+    } else if source.is_none() && !settings.source.is_default() {
+        details.insert_str(
+            0,
+            &format!(
+                "source: the program's own (--source {} applies to algorithm and generator cases only)\n",
+                settings.source.name()
+            ),
+        );
+    }
     if let Some(error) = result.error() {
         xml.push_str(&format!(
             ">\n      <error message=\"{}\">{}</error>\n",
@@ -54,7 +70,8 @@ fn test_case(result: &CaseResult) -> String {
             .verdict()
             .map_or("error".to_string(), |verdict| verdict.to_string());
         let p = result.p().map_or("no p-value".to_string(), |p| format!("p={p}"));
-        let message = format!("expected {}, got {verdict} ({p})", case.expect);
+        let under = flawed.map_or_else(String::new, |source| format!(" under source {source}"));
+        let message = format!("expected {}, got {verdict} ({p}){under}", case.expect);
         xml.push_str(&format!(
             ">\n      <failure message=\"{}\">{}</failure>\n",
             escape(&message),

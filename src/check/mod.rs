@@ -6,6 +6,14 @@
 //! ([`CaseKind::Command`]). Each runs with its own fixed seed, so a suite gives the same
 //! verdicts on every machine and whatever the thread count.
 //!
+//! Algorithm and generator cases draw from a source ([`SourceKind`]): the case's own
+//! (`source` in a config), or else the suite's (`check --source`, default xoshiro). The
+//! gate then asks whether every case still gets the verdict it expects with that
+//! randomness under it: an expectation is a statement about the algorithm (the
+//! catalogue's, or the config's), and a fair algorithm that fails under a flawed source
+//! shows that the source is not good enough for it. Command cases bring their own
+//! randomness; no source applies to them.
+//!
 //! The decision rule is [`crate::stats::confirm::confirm`], the one the false-alarm rate of
 //! `scripts/calibrate.sh` is measured for: a `suspicious` first run is re-run once with an
 //! independent seed and four times the trials, and the second verdict counts. A case is
@@ -25,6 +33,7 @@ use crate::analysis::{TestReport, verdict_with_every_test};
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
+use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
 use crate::simulate::Progress;
 use crate::stats::confirm::{Attempt, Confirmed, confirm};
@@ -45,6 +54,20 @@ pub struct Case {
     pub seed: u64,
     /// The verdict it should get.
     pub expect: Expectation,
+    /// Its own source (`source` in a config); `None` draws from the suite's source. Always
+    /// `None` for a command, which brings its own randomness.
+    pub source: Option<SourceKind>,
+}
+
+impl Case {
+    /// The source its runs draw from under `settings`: its own, or else the suite's;
+    /// `None` for a command case, which brings its own randomness.
+    pub fn source_under(&self, settings: &CheckSettings) -> Option<SourceKind> {
+        match self.kind {
+            CaseKind::Command(_) => None,
+            _ => Some(self.source.unwrap_or(settings.source)),
+        }
+    }
 }
 
 /// What a case runs.
@@ -113,6 +136,9 @@ pub struct CheckSettings {
     pub threads: usize,
     /// Significance level for `fail`.
     pub alpha: f64,
+    /// The source of every algorithm and generator case that names none of its own
+    /// (`--source`).
+    pub source: SourceKind,
 }
 
 /// One test of one run: its name and p-values.
@@ -257,6 +283,8 @@ pub fn run_check(cases: &[Case], settings: &CheckSettings, progress: &dyn Progre
 pub fn run_case(case: &Case, settings: &CheckSettings, progress: &dyn Progress) -> Result<CaseResult> {
     let started = Instant::now();
     let verdict_of = |outcome: &RunOutcome| outcome.as_ref().map_or(Verdict::Inconclusive, |f| f.verdict);
+    // The confirmation draws from the same source as the first run: it re-asks the same
+    // question with an independent seed and more trials.
     let run_once = |seed: u64, trials: u64| run_kind(case, seed, trials, settings, progress);
     let (runs, unconfirmed_because) = match &case.kind {
         CaseKind::Command(command) if !command.takes_seed() => {
@@ -303,9 +331,10 @@ fn run_kind(
     settings: &CheckSettings,
     progress: &dyn Progress,
 ) -> Result<RunOutcome> {
+    let source = case.source_under(settings).unwrap_or_default();
     match &case.kind {
         CaseKind::Algorithm { spec, n, k, .. } => {
-            let run_settings = algorithm_settings(*n, *k, trials, seed, settings);
+            let run_settings = algorithm_settings(*n, *k, trials, seed, source, settings);
             let report = run(std::slice::from_ref(spec), &run_settings, progress)?;
             let findings = match (report.results.first(), report.sampler_results.first()) {
                 (Some(shuffle), _) => Findings::from_tests(
@@ -323,7 +352,7 @@ fn run_kind(
         CaseKind::Generator {
             spec, items, length, ..
         } => {
-            let stream_settings = generator_settings(items, *length, trials, seed, settings);
+            let stream_settings = generator_settings(items, *length, trials, seed, source, settings);
             let report = run_streams(std::slice::from_ref(spec), &stream_settings, progress)?;
             let result = &report.results[0];
             Ok(Ok(Findings::from_tests(
@@ -335,16 +364,17 @@ fn run_kind(
     }
 }
 
-/// The `run` settings of an algorithm case.
+/// The `run` settings of an algorithm case drawing from `source`.
 pub fn algorithm_settings(
     n: usize,
     k: Option<usize>,
     trials: u64,
     seed: u64,
+    source: SourceKind,
     settings: &CheckSettings,
 ) -> RunSettings {
     RunSettings {
-        source: Default::default(),
+        source,
         n,
         k,
         trials,
@@ -355,16 +385,18 @@ pub fn algorithm_settings(
     }
 }
 
-/// The `stream` settings of a generator case (`streams` streams of `length` draws).
+/// The `stream` settings of a generator case (`streams` streams of `length` draws from
+/// `source`).
 pub fn generator_settings(
     items: &Items,
     length: u64,
     streams: u64,
     seed: u64,
+    source: SourceKind,
     settings: &CheckSettings,
 ) -> StreamSettings {
     StreamSettings {
-        source: Default::default(),
+        source,
         items: items.clone(),
         length,
         streams,

@@ -84,6 +84,7 @@ pub fn default_suite() -> Vec<Case> {
             kind: CaseKind::Algorithm { spec, n, k, trials },
             seed,
             expect: spec.entry.expected_at(n),
+            source: None,
         }
     });
     let generator_cases = generators.iter().map(|&(name, items, length, streams, seed)| {
@@ -99,6 +100,7 @@ pub fn default_suite() -> Vec<Case> {
                 streams,
             },
             seed,
+            source: None,
         }
     });
     algorithm_cases.chain(generator_cases).collect()

@@ -170,7 +170,9 @@ fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
             total.path.display()
         ))
     })?;
-    let engine = Engine::new(settings.threads)?;
+    // With the run's source: under a flawed one `run` makes no simulator check (the
+    // exact law assumes fair draws), and the merged report must be the run's.
+    let engine = Engine::new(settings.threads)?.with_source(run_settings.source);
     let mut results = Vec::new();
     let mut sampler_results = Vec::new();
     for result in total.results {

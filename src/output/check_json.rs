@@ -3,6 +3,11 @@
 //! test's raw and Holm-adjusted p-value), its confirmation if one ran, the verdict that
 //! counts, whether that is as expected, and its time.
 //!
+//! Sources are recorded as `run` records them (name, definition, origin, and
+//! `clock_step_ms` for `clock-reseed`): the suite's `--source` at the top, and the source
+//! every algorithm and generator case drew from in the case (`null` for a command, which
+//! brings its own randomness).
+//!
 //! p-values are given both as numbers (floored at 1e-300) and as base-10 logarithms
 //! (exact however small), as in the other exports.
 
@@ -10,7 +15,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::check::{CaseResult, CheckReport, RunOutcome};
+use crate::check::{CaseResult, CheckReport, CheckSettings, RunOutcome};
+use crate::randomness::SourceKind;
 use crate::stats::confirm::Attempt;
 use crate::stats::{PValue, Verdict};
 
@@ -21,6 +27,8 @@ struct CheckJson<'a> {
     command: &'static str,
     threads: usize,
     alpha: f64,
+    /// `--source`: the source of the algorithm and generator cases that name none.
+    source: SourceKind,
     all_as_expected: bool,
     elapsed_seconds: f64,
     cases: Vec<CaseJson<'a>>,
@@ -31,6 +39,8 @@ struct CaseJson<'a> {
     name: &'a str,
     kind: &'static str,
     expected: String,
+    /// The source its runs drew from; `None` (null) for a command.
+    source: Option<SourceKind>,
     first: AttemptJson<'a>,
     confirmation: Option<AttemptJson<'a>>,
     /// Why a suspicious first run was not confirmed.
@@ -72,19 +82,25 @@ pub fn write(report: &CheckReport, out: &mut dyn Write) -> std::io::Result<()> {
         command: "check",
         threads: report.settings.threads,
         alpha: report.settings.alpha,
+        source: report.settings.source,
         all_as_expected: report.all_as_expected(),
         elapsed_seconds: report.elapsed.as_secs_f64(),
-        cases: report.results.iter().map(case_json).collect(),
+        cases: report
+            .results
+            .iter()
+            .map(|result| case_json(result, &report.settings))
+            .collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     out.write_all(b"\n")
 }
 
-fn case_json(result: &CaseResult) -> CaseJson<'_> {
+fn case_json<'a>(result: &'a CaseResult, settings: &CheckSettings) -> CaseJson<'a> {
     CaseJson {
         name: &result.case.name,
         kind: result.case.kind.label(),
         expected: result.case.expect.to_string(),
+        source: result.case.source_under(settings),
         first: attempt_json(&result.runs.first),
         confirmation: result.runs.confirmation.as_ref().map(attempt_json),
         unconfirmed_because: result.unconfirmed_because.as_deref(),

@@ -2,10 +2,14 @@
 //! time, and whether it is as expected), a note under each case whose first run was
 //! confirmed (or could not be), and a closing line with the gate's answer.
 //!
+//! A suite run under a flawed source (`--source`) says so above the table, and a case
+//! whose own source differs from the suite's says so under its line: a verdict means
+//! nothing without the randomness it was reached with.
+//!
 //! Compact on purpose: a CI log is read by someone looking for the one case that broke
 //! the build, so the cases not as expected are named again at the end.
 
-use crate::check::{CaseResult, CheckReport, Findings};
+use crate::check::{CaseKind, CaseResult, CheckReport, CheckSettings, Findings};
 use crate::stats::confirm::CONFIRMATION_FACTOR;
 
 /// The table and its closing lines.
@@ -18,10 +22,11 @@ pub fn render(report: &CheckReport) -> String {
         .max()
         .unwrap_or(4)
         .min(60);
-    let mut text = format!(
+    let mut text = suite_source_line(report).unwrap_or_default();
+    text.push_str(&format!(
         "{:<width$}  {:<8}  {:<12}  {:>9}  {:>8}  result\n",
         "case", "expected", "verdict", "p", "time"
-    );
+    ));
     for result in &report.results {
         let verdict = result
             .verdict()
@@ -40,6 +45,9 @@ pub fn render(report: &CheckReport) -> String {
                 "NOT AS EXPECTED"
             }
         ));
+        if let Some(source) = own_source_note(result, &report.settings) {
+            text.push_str(&format!("  {source}\n"));
+        }
         if let Some(error) = result.error() {
             text.push_str(&format!("  {error}\n"));
         }
@@ -67,6 +75,40 @@ pub fn render(report: &CheckReport) -> String {
         text.push_str(&format!("check FAILED: not as expected: {}\n", wrong.join(", ")));
     }
     text
+}
+
+/// The line above the table of a suite run under a flawed `--source`; `None` under the
+/// default source.
+fn suite_source_line(report: &CheckReport) -> Option<String> {
+    let source = report.settings.source;
+    if source.is_default() {
+        return None;
+    }
+    let cases = |wanted: fn(&CaseResult) -> bool| report.results.iter().any(wanted);
+    let some_name_their_own = cases(|result| result.case.source.is_some());
+    let some_commands = cases(|result| matches!(result.case.kind, CaseKind::Command(_)));
+    Some(format!(
+        "source: {source}, under every algorithm and generator case{}{}\n",
+        if some_name_their_own {
+            " that names none of its own"
+        } else {
+            ""
+        },
+        if some_commands {
+            "; command cases bring their own randomness"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `source: msvc-rand-mod`, under a case whose own source differs from the suite's.
+fn own_source_note(result: &CaseResult, settings: &CheckSettings) -> Option<String> {
+    result
+        .case
+        .source_under(settings)
+        .filter(|source| *source != settings.source)
+        .map(|source| format!("source: {source}"))
 }
 
 /// `suspicious (p=2.1e-4) → re-run with seed S, 4x trials: pass`, for a case whose first

@@ -6,12 +6,16 @@
 
 pub mod check_json;
 pub mod check_text;
+pub mod crack_json;
+pub mod crack_text;
 pub mod csv;
 mod destination;
 mod directory;
 pub mod exact_json;
 pub mod exact_text;
 pub mod json;
+pub mod reach_json;
+pub mod reach_text;
 pub mod stream_csv;
 pub mod stream_json;
 pub mod stream_text;

@@ -527,7 +527,11 @@ pub fn ratio_decimals(deviation: f64, at_least: usize) -> usize {
 
 /// `1234567` as `1,234,567`.
 pub fn group_thousands(value: u64) -> String {
-    let digits = value.to_string();
+    group_digits(&value.to_string())
+}
+
+/// Decimal digits with a comma every three, for numbers past `u64` (`52!`).
+pub fn group_digits(digits: &str) -> String {
     let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -621,6 +625,7 @@ mod tests {
         assert_eq!(group_thousands(1000), "1,000");
         assert_eq!(group_thousands(600_000), "600,000");
         assert_eq!(group_thousands(18_144_000), "18,144,000");
+        assert_eq!(group_digits("479001600"), "479,001,600");
         assert_eq!(compact(2_500_000.0), "2.5 M");
         assert_eq!(compact(0.0812), "0.08");
         assert_eq!(compact(42.4), "42");

@@ -92,18 +92,20 @@ impl SourceKind {
     pub fn definition(&self) -> String {
         match self {
             SourceKind::Xoshiro => "Xoshiro256++ (rand_xoshiro) with unbiased bounded draws (rand's \
-                 random_range); each chunk of 16,384 trials has its own stream derived from \
-                 (seed, chunk)"
+                 random_range); each chunk of 16,384 trials (each stream, in `stream`) has its \
+                 own stream derived from (seed, chunk)"
                 .to_string(),
             SourceKind::MsvcRandMod => "the C library's rand() of Microsoft's CRT: state = state * 214013 + \
                  2531011 (mod 2^32), rand() = bits 16..30 of the state (RAND_MAX = 32767); a \
-                 draw from 0..n is rand() % n, and a float is rand() / 32768; each chunk of \
-                 16,384 trials starts from its own 32-bit state derived from (seed, chunk)"
+                 draw from 0..n is rand() % n, and a float is rand() / 32768; in a simulation each \
+                 chunk of 16,384 trials (each stream, in `stream`) starts from its own 32-bit \
+                 state derived from (seed, chunk), and the seeds commands srand() the seed itself"
                 .to_string(),
             SourceKind::Delphi => "Delphi's Random: RandSeed = RandSeed * 134775813 + 1 (mod 2^32), \
-                 Random(n) = (RandSeed * n) >> 32, and the float Random = RandSeed / 2^32; each \
-                 chunk of 16,384 trials starts from its own 32-bit RandSeed derived from (seed, \
-                 chunk)"
+                 Random(n) = (RandSeed * n) >> 32, and the float Random = RandSeed / 2^32; in a \
+                 simulation each chunk of 16,384 trials (each stream, in `stream`) starts from its \
+                 own 32-bit RandSeed derived from (seed, chunk), and the seeds commands set \
+                 RandSeed to the seed itself"
                 .to_string(),
             SourceKind::ClockReseed(step) => format!(
                 "Delphi's Random with Randomize called before every shuffle (every selection, \
@@ -190,6 +192,9 @@ pub struct ClockStep {
 }
 
 impl ClockStep {
+    /// The default step, 1 µs per trial (see [`ClockStep::default`]).
+    pub const DEFAULT: ClockStep = ClockStep { microseconds: 1 };
+
     /// A day: a longer step would only wrap the clock round midnight.
     const MOST_MICROSECONDS: u64 = 86_400_000_000;
 
@@ -231,7 +236,7 @@ impl Default for ClockStep {
     /// 1 µs per trial: a loop that shuffles a small deck in about a microsecond under a
     /// millisecond clock re-seeds with the same value a thousand times in a row.
     fn default() -> Self {
-        Self { microseconds: 1 }
+        Self::DEFAULT
     }
 }
 

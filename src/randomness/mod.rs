@@ -28,9 +28,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use draw_law::DrawLaw;
 pub use flawed::{ClockReseed, DelphiRandom, FlawedSource, MsvcRand};
-pub use kind::{ClockStep, SourceKind};
+pub use kind::{ClockStep, MILLISECONDS_PER_DAY, SourceKind};
 
 use crate::error::Error;
+
+/// Every source's name, in the order `list` and the docs give them.
+pub use kind::SOURCE_NAMES;
 
 /// Where an algorithm gets its randomness from, and the only place it may get it from.
 pub trait Randomness {

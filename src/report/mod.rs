@@ -106,7 +106,7 @@ pub fn exact_document(report: &crate::exact::ExactReport, command: String) -> Do
     Document {
         title: format!("shuffle-audit exact: {}", names.join(", ")),
         introduction: vec![EXACT_HOW_TO_READ.to_string()],
-        parts: vec![sections::exact_part(report, command)],
+        parts: vec![sections::exact_part(report, command, 1)],
         alpha: crate::stats::verdict::DEFAULT_ALPHA,
     }
 }

@@ -7,17 +7,26 @@
 //! every bias a text describes is visible by a wide margin, and so that the whole set
 //! runs in seconds on two cores.
 
-use crate::catalogue::AlgorithmSpec;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
+use crate::exact::{ExactSettings, exact};
+use crate::output::crack_text::render_findings;
+use crate::output::exact_text::reproduce_command;
+use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
-use crate::simulate::Progress;
+use crate::seeds::crack::{CrackSettings, crack};
+use crate::seeds::deal::Dealer;
+use crate::seeds::seen::Seen;
+use crate::seeds::window::{SeedWindow, parse_seed};
+use crate::simulate::{NoProgress, Progress};
+use crate::stats::Verdict;
 use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
-use super::document::{Document, Part};
-use super::sections::{run_part, stream_part};
+use super::document::{Document, Part, ResultSection};
+use super::sections::{exact_part, numbered, run_part, stream_part};
 
 /// The seed of every run in the teaching report.
 pub const SEED: u64 = 2026;
@@ -31,6 +40,23 @@ pub enum Job {
         n: usize,
         k: Option<usize>,
         trials: u64,
+        source: SourceKind,
+    },
+    /// `shuffle-audit exact ALGORITHMS --n N [--positions]`: exact laws, no sampling.
+    Exact {
+        algorithms: &'static [&'static str],
+        n: usize,
+        positions: bool,
+        source: SourceKind,
+    },
+    /// `shuffle-audit seeds deal` from `dealt_at`, then `seeds crack` over `window` from
+    /// the cards dealt at `seen_at` (positions from 1).
+    Crack {
+        source: SourceKind,
+        algorithm: &'static str,
+        dealt_at: &'static str,
+        window: &'static str,
+        seen_at: &'static [usize],
     },
     /// `shuffle-audit stream GENERATORS --items ITEMS --length L --streams S`.
     Stream {
@@ -48,6 +74,8 @@ impl Job {
             Job::Run {
                 algorithms, trials, ..
             } => trials * algorithms.len() as u64,
+            // Enumerations report paths, not trials; they take a fraction of a second.
+            Job::Exact { .. } | Job::Crack { .. } => 0,
             Job::Stream {
                 generators,
                 length,
@@ -92,7 +120,9 @@ pub const GUIDE: &[&str] = &[
      place and makes every deck a single cycle. Part 3 goes through the \
      readers' alternatives, part 4 a sampler whose C code returns the wrong variable, part 5 the \
      shuffle bags of texts 000 and 003, and part 6 a 52-card deck, where the naive swap's bias \
-     shows as a pattern across the whole card × position map.",
+     shows as a pattern across the whole card × position map. Part 7 keeps the algorithm \
+     correct and spoils the randomness under it: a clock re-seeding the generator, `rand() % n`, \
+     and the 1999 online-poker shuffle, whose deal a player could recover from five cards.",
     "The summary table lists every result with its verdict: pass, suspicious (smallest adjusted \
      p-value below 1e-3) or fail (below 1e-6). Every algorithm that is wrong fails, including those \
      the texts present as correct, and every correct one passes; the summary chart shows how far \
@@ -114,6 +144,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 3,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -129,6 +160,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 4,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -143,6 +175,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -161,6 +194,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 5,
             k: None,
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -189,6 +223,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: None,
             trials: 2_000_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -205,6 +240,7 @@ pub const CLAIMS: &[Claim] = &[
             n: 6,
             k: Some(3),
             trials: 600_000,
+            source: SourceKind::Xoshiro,
         },
     },
     Claim {
@@ -277,6 +313,107 @@ pub const CLAIMS: &[Claim] = &[
             n: 52,
             k: None,
             trials: 1_000_000,
+            source: SourceKind::Xoshiro,
+        },
+    },
+    Claim {
+        heading: "7a. The randomness under the algorithm. Text 004's comments: Randomize inside the loop",
+        prose: &[
+            "Part 7 keeps the algorithm right and breaks the randomness under it. A reader of text 004 \
+             moved VB's RANDOMIZE into his shuffle loop and saw the orders' counts go wrong. Here \
+             Fisher–Yates runs on Delphi's Random, re-seeded before every shuffle from a millisecond \
+             clock, in a loop that shuffles a 3-card deck in a microsecond (`--source clock-reseed \
+             --clock-step 0.001`): a thousand shuffles in a row read the same clock value, get the \
+             same seed and deal the same order. 600,000 shuffles are only 600 different deals, each \
+             repeated a thousand times, so the counts swing far outside the band although every \
+             deal came from a correct Fisher–Yates.",
+        ],
+        job: Job::Run {
+            algorithms: &["fisher-yates"],
+            n: 3,
+            k: None,
+            trials: 600_000,
+            source: SourceKind::ClockReseed(crate::randomness::ClockStep::DEFAULT),
+        },
+    },
+    Claim {
+        heading: "7b. Text 004's comments: rand() % n under a correct Fisher–Yates, 52 cards, exactly",
+        prose: &[
+            "\"Don't assume rand() is very random either\", a reader of text 004 warns, and another \
+             offers rejection sampling against modulo bias. The C library's rand() returns one of \
+             32,768 values; `rand() % n` folds them onto 0..n-1, and unless n divides 32,768 the \
+             first 32,768 mod n answers get one value more than the others. For a draw from 52 that \
+             is 631 chances against 630: a bias of 1 in 630. This part computes its effect on a \
+             correct Fisher–Yates exactly, card by card, under the model that each rand() is uniform \
+             and independent (`shuffle-audit exact fisher-yates --n 52 --positions --source \
+             msvc-rand-mod`): no cell is off by more than about 0.13 %, too little for any one \
+             shuffle to notice, but a pattern across the whole map, which the position test \
+             catches after the number of shuffles given below.",
+        ],
+        job: Job::Exact {
+            algorithms: &["fisher-yates"],
+            n: 52,
+            positions: true,
+            source: SourceKind::MsvcRandMod,
+        },
+    },
+    Claim {
+        heading: "7c. Text 001: the online-poker shuffle, flaws 1 and 2, exactly on 4 cards",
+        prose: &[
+            "Text 001 tells of an online-poker site whose shuffle was taken apart in 1999 (text \
+             004's comments link the paper). Its Pascal code swaps card[ctr] with \
+             card[random(51)+1] for every ctr from 1 to 52, after Randomize from the time of day: \
+             three flaws at once, shown one at a time here. Flaw 1: it is the naive swap, n^n paths \
+             onto n! orders. Flaw 2: random(51)+1 is never 52, so the last card is never chosen as \
+             a target: it only moves at the last step, to some other place, and can never end last. \
+             On 4 cards `asf-poker` has 3^4 = 81 equally likely paths: the 6 orders with card 4 last \
+             get none of them, and the 18 others 4 or 5 each (4/81 or 5/81 where a fair shuffle \
+             gives 1/24), next to the naive swap's 256 paths and Fisher–Yates' 24, one per order.",
+        ],
+        job: Job::Exact {
+            algorithms: &["asf-poker", "naive-swap", "fisher-yates"],
+            n: 4,
+            positions: false,
+            source: SourceKind::Xoshiro,
+        },
+    },
+    Claim {
+        heading: "7d. Text 001: the online-poker shuffle on 52 cards",
+        prose: &[
+            "On the real deck the two flaws show together in the heat map: the naive swap's pattern \
+             of part 6 (cards drift one place nearer the top), and one dark-blue cell in the corner, \
+             card 52 at position 52, which never happens. The third flaw, the seed, is in part 7e.",
+        ],
+        job: Job::Run {
+            algorithms: &["asf-poker"],
+            n: 52,
+            k: None,
+            trials: 1_000_000,
+            source: SourceKind::Xoshiro,
+        },
+    },
+    Claim {
+        heading: "7e. Text 001: the online-poker shuffle, flaw 3: the seed",
+        prose: &[
+            "The third flaw owes nothing to the shuffle. Delphi's Random has a 32-bit seed, so at \
+             most 2^32 (4.3 × 10^9) of the 52! ≈ 8.07 × 10^67 ≈ 2^225.6 possible deals can ever come \
+             out, and Randomize set that seed to the milliseconds since midnight: 86,400,000 deals a \
+             day. An observer who knows the server's clock to within a minute has 120,000 deals to \
+             try. Here a deal is made at 14:00:12.345; a player at a five-handed table sees his two \
+             hole cards (positions 1 and 6) and the flop (positions 12, 13 and 14, after a burn \
+             card). Dealing every deck of the two minutes around 14:00 and keeping those that show \
+             these five cards finds one seed, the right one, and with it every card still in the \
+             deck: the other players' hands, the turn and the river. A random deck would show the \
+             five cards once in 311,875,200, so a false match in 120,000 seeds has a chance of about \
+             4 in 10,000. `shuffle-audit seeds reach` counts the deals a seed space can reach, and \
+             `seeds crack` searches a whole day in seconds.",
+        ],
+        job: Job::Crack {
+            source: SourceKind::Delphi,
+            algorithm: "asf-poker",
+            dealt_at: "14:00:12.345",
+            window: "13:59:00..14:01:00",
+            seen_at: &[1, 6, 12, 13, 14],
         },
     },
 ];
@@ -298,13 +435,11 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 n,
                 k,
                 trials,
+                source,
             } => {
-                let specs = algorithms
-                    .iter()
-                    .map(|name| AlgorithmSpec::parse(name))
-                    .collect::<Result<Vec<_>>>()?;
+                let specs = parse_algorithms(algorithms)?;
                 let settings = RunSettings {
-                    source: Default::default(),
+                    source,
                     n,
                     k,
                     trials,
@@ -315,6 +450,48 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 };
                 run_part(&run(&specs, &settings, progress)?, claim.heading, &prose, next)
             }
+            Job::Exact {
+                algorithms,
+                n,
+                positions,
+                source,
+            } => {
+                let specs = parse_algorithms(algorithms)?;
+                let settings = ExactSettings {
+                    n,
+                    k: None,
+                    threads,
+                    positions,
+                    alpha: DEFAULT_ALPHA,
+                    items: None,
+                    source,
+                };
+                let report = exact(&specs, &settings, &NoProgress)?;
+                let command = reproduce_command(&report);
+                let mut part = exact_part(&report, command, next);
+                part.heading = claim.heading.to_string();
+                part.prose = prose;
+                part
+            }
+            Job::Crack {
+                source,
+                algorithm,
+                dealt_at,
+                window,
+                seen_at,
+            } => crack_part(
+                claim,
+                prose,
+                CrackJob {
+                    source,
+                    algorithm,
+                    dealt_at,
+                    window,
+                    seen_at,
+                },
+                threads,
+                next,
+            )?,
             Job::Stream {
                 generators,
                 items,
@@ -352,4 +529,86 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
         parts,
         alpha: DEFAULT_ALPHA,
     })
+}
+
+/// What a [`Job::Crack`] runs.
+struct CrackJob {
+    source: SourceKind,
+    algorithm: &'static str,
+    dealt_at: &'static str,
+    window: &'static str,
+    seen_at: &'static [usize],
+}
+
+/// Deals one deck from a known seed, cracks it from the cards seen, and shows what the
+/// search found (without its timing, so that the report stays the same bytes).
+fn crack_part(
+    claim: &Claim,
+    prose: Vec<String>,
+    job: CrackJob,
+    threads: usize,
+    first: usize,
+) -> Result<Part> {
+    let spec = AlgorithmSpec::parse(job.algorithm)?;
+    let dealer = Dealer::new(job.source, &spec, 52)?;
+    let dealt_from = parse_seed(job.dealt_at, job.source, "--seed")?;
+    let deck = dealer.deal(dealt_from)?;
+    let seen_at: Vec<String> = job
+        .seen_at
+        .iter()
+        .map(|&position| format!("{position}:{}", deck[position - 1]))
+        .collect();
+    let seen_at = seen_at.join(",");
+    let seen = Seen::parse(None, Some(&seen_at), dealer.n())?;
+    let settings = CrackSettings {
+        dealer,
+        window: SeedWindow::parse(job.window, job.source)?,
+        seen,
+        threads,
+    };
+    let report = crack(&settings, &NoProgress)?;
+    let command = format!(
+        "shuffle-audit seeds crack{} --algorithm {} --window {} --seen-at {seen_at}",
+        job.source.command_flags(),
+        job.algorithm,
+        job.window
+    );
+    let section = ResultSection {
+        name: format!("{} from {} cards seen", job.algorithm, job.seen_at.len()),
+        id: String::new(),
+        // The deal is recovered: the seed gives the game away.
+        verdict: if report.matches >= 1 {
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        },
+        expected: Expectation::Biased,
+        summary: format!(
+            "every deal of the window {} searched for the cards seen; the deal was made from {}",
+            job.window, job.dealt_at
+        ),
+        origin: spec.entry.origin.to_string(),
+        tests: Vec::new(),
+        smallest_p: None,
+        total_variation: None,
+        findings: render_findings(&report),
+        charts: Vec::new(),
+    };
+    Ok(Part {
+        heading: claim.heading.to_string(),
+        prose,
+        settings: format!(
+            "52 cards, source {}, {} seeds searched",
+            job.source,
+            crate::output::text::group_thousands(settings.window.len())
+        ),
+        label: "52 cards, seeds".to_string(),
+        command,
+        results: numbered(std::iter::once(section), first),
+    })
+}
+
+/// The catalogue entries a claim names.
+fn parse_algorithms(names: &[&str]) -> Result<Vec<AlgorithmSpec>> {
+    names.iter().map(|name| AlgorithmSpec::parse(name)).collect()
 }

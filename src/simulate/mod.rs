@@ -208,8 +208,11 @@ impl Engine {
 
     /// Hands out unit numbers `0..units` to the workers, each of which runs
     /// `work(accumulator, unit, progress)` (returning the unit's size in progress steps)
-    /// into an accumulator of its own.
-    fn for_each_unit<A, Make, Work>(
+    /// into an accumulator of its own, and returns one accumulator per worker. What a
+    /// unit is belongs to the caller (a chunk of trials, a stream, a range of seeds for
+    /// `seeds reach`); results that add up or combine by union across the accumulators
+    /// do not depend on the number of workers.
+    pub fn for_each_unit<A, Make, Work>(
         &self,
         units: u64,
         progress: &dyn Progress,

@@ -24,8 +24,9 @@ use super::{TABLE_BARS_UP_TO, chart_file, findings, numbered, titled};
 /// probability of 1 fits in the map's `u64` counts.
 const POSITION_SCALE: f64 = 1e17;
 
-/// The part of a report that one `exact` command makes.
-pub fn exact_part(report: &ExactReport, command: String) -> Part {
+/// The part of a report that one `exact` command makes, its results numbered from `first`
+/// (see [`super::run_part`]).
+pub fn exact_part(report: &ExactReport, command: String, first: usize) -> Part {
     let settings = &report.settings;
     let size = match settings.k {
         None => format!("{} cards", settings.n),
@@ -53,7 +54,7 @@ pub fn exact_part(report: &ExactReport, command: String) -> Part {
         ),
         label: size,
         command,
-        results: numbered(results, 1),
+        results: numbered(results, first),
     }
 }
 

@@ -49,10 +49,13 @@ pub fn run_part(report: &RunReport, heading: &str, prose: &[String], first: usiz
         prose: prose.to_vec(),
         results: numbered(results, first),
         settings: run_settings_line(report),
-        label: match report.settings.k {
-            None => format!("{} cards", report.settings.n),
-            Some(k) => format!("{k} of {}", report.settings.n),
-        },
+        label: with_source(
+            match report.settings.k {
+                None => format!("{} cards", report.settings.n),
+                Some(k) => format!("{k} of {}", report.settings.n),
+            },
+            report,
+        ),
         command: crate::output::text::reproduce_command(report),
     }
 }
@@ -82,11 +85,23 @@ pub fn run_settings_line(report: &RunReport) -> String {
     }
 }
 
-/// `seed 1`, or for ingested samples `read from FILE`, words joined by `space`.
+/// `seed 1` (`seed 1, source msvc-rand-mod` under a flawed source), or for ingested
+/// samples `read from FILE`, words joined by `space`.
 pub(crate) fn seed_or_source(report: &RunReport, space: &str) -> String {
     match &report.input {
         Some(input) => format!("read{space}from{space}{}", input.source),
-        None => format!("seed{space}{}", report.seed),
+        None => with_source(format!("seed{space}{}", report.seed), report),
+    }
+}
+
+/// `text`, followed by `, source NAME` when the run drew from a flawed source, so that a
+/// result under `rand() % n` is never mistaken for the same algorithm's fair run.
+fn with_source(text: String, report: &RunReport) -> String {
+    let source = report.settings.source;
+    if source.is_default() || report.input.is_some() {
+        text
+    } else {
+        format!("{text}, source {source}")
     }
 }
 

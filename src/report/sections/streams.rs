@@ -22,7 +22,7 @@ pub fn stream_part(report: &StreamReport, heading: &str, prose: &[String], first
         heading: heading.to_string(),
         prose: prose.to_vec(),
         settings: stream_settings_line(report),
-        label: items_label(report),
+        label: format!("{}{}", items_label(report), source_words(report)),
         command: reproduce_command(report),
         results: numbered(results, first),
     }
@@ -56,13 +56,24 @@ pub fn stream_settings_line(report: &StreamReport) -> String {
         );
     }
     format!(
-        "{} streams × {} draws per generator, items {}, seed {}, alpha {}",
+        "{} streams × {} draws per generator, items {}, seed {}{}, alpha {}",
         group_thousands(settings.streams),
         group_thousands(settings.length),
         settings.items.spec,
         report.seed,
+        source_words(report),
         format_probability(settings.alpha)
     )
+}
+
+/// `, source NAME` for generated streams under a flawed source; nothing otherwise.
+fn source_words(report: &StreamReport) -> String {
+    let source = report.settings.source;
+    if source.is_default() || report.input.is_some() {
+        String::new()
+    } else {
+        format!(", source {source}")
+    }
 }
 
 fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection {
@@ -72,12 +83,13 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
     let analysis = &result.analysis;
     let title = match &report.input {
         None => format!(
-            "{} · {} items · {} streams × {} draws · seed\u{a0}{}",
+            "{} · {} items · {} streams × {} draws · seed\u{a0}{}{}",
             result.name,
             names.len(),
             group_thousands(settings.streams),
             group_thousands(settings.length),
-            report.seed
+            report.seed,
+            source_words(report)
         ),
         Some(input) => format!(
             "{} · {} items · a stream of {} draws · read\u{a0}from\u{a0}{}",
