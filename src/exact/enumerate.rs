@@ -27,7 +27,7 @@ use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{PermutationAlgorithm, SamplerAlgorithm, SamplerWorkspace, Workspace};
 use crate::error::{Error, Result};
 use crate::output::text::group_thousands;
-use crate::randomness::{DrawLaw, Randomness, gcd};
+use crate::randomness::{DrawLaw, Randomness};
 use crate::simulate::Progress;
 use crate::stream::items::Items;
 use crate::tally::combinadic;
@@ -411,9 +411,13 @@ where
         walked: &walked,
         max_paths,
     };
+    // Each worker adds its parts into one table (10! cells of 16 bytes for 10 cards):
+    // a table per part would allocate and clear one for each of up to 4096 parts.
     let counts = prefixes
         .par_iter()
-        .map(|prefix| walk_from(prefix, &mut make(), cells, law, &budget, progress))
+        .try_fold(Counts::default, |counts, prefix| {
+            walk_from(prefix, &mut make(), counts, cells, law, &budget, progress)
+        })
         .try_reduce(Counts::default, |a, b| Ok(a.merge(b)))?;
     combine(counts, law)
 }
@@ -475,17 +479,17 @@ fn run<E: FnMut(&mut Replay) -> usize>(
     }
 }
 
-/// Every leaf below `prefix`, depth first.
+/// Every leaf below `prefix`, depth first, added to `counts`.
 fn walk_from<E: FnMut(&mut Replay) -> usize>(
     prefix: &[u64],
     experiment: &mut E,
+    mut counts: Counts,
     cells: usize,
     law: DrawLaw,
     budget: &Budget<'_>,
     progress: &dyn Progress,
 ) -> Result<Counts> {
     const REPORT_EVERY: u64 = 1 << 12;
-    let mut counts = Counts::default();
     let mut replay = Replay {
         answers: prefix.to_vec(),
         ..Replay::default()
@@ -545,17 +549,25 @@ impl Budget<'_> {
 }
 
 /// The probability of the path `replay` took, as `(numerator, denominator)`: the product
-/// of its answers' probabilities, each a reduced fraction.
+/// of its answers' probabilities, each a fraction whose denominator depends on its bound
+/// alone ([`DrawLaw::fraction`]), so that paths share few denominators.
 fn path_probability(replay: &Replay, law: DrawLaw) -> Result<(u128, u128)> {
-    replay
-        .answers
-        .iter()
-        .zip(&replay.bounds)
-        .try_fold((1u128, 1u128), |(numerator, denominator), (&answer, &bound)| {
-            let (p, q) = law.fraction(answer, bound);
-            Some((numerator.checked_mul(p)?, denominator.checked_mul(q)?))
-        })
-        .ok_or_else(|| overflow("a path's probability", law))
+    let product = match law {
+        // The default source, on every path of the walk: 1 over the product of the bounds.
+        DrawLaw::Uniform => replay
+            .bounds
+            .iter()
+            .try_fold(1u128, |d, &bound| d.checked_mul(u128::from(bound)))
+            .map(|denominator| (1, denominator)),
+        _ => replay.answers.iter().zip(&replay.bounds).try_fold(
+            (1u128, 1u128),
+            |(numerator, denominator), (&answer, &bound)| {
+                let (p, q) = law.fraction(answer, bound);
+                Some((numerator.checked_mul(p)?, denominator.checked_mul(q)?))
+            },
+        ),
+    };
+    product.ok_or_else(|| overflow("a path's probability", law))
 }
 
 /// Puts the sums of every denominator over their least common multiple.
@@ -596,6 +608,13 @@ fn overflow(what: &str, law: DrawLaw) -> Error {
     Error::Usage(format!(
         "cannot enumerate this algorithm exactly: {what} does not fit in 128 bits{hint}"
     ))
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 fn lcm(a: u128, b: u128) -> Option<u128> {

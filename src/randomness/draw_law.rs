@@ -37,6 +37,9 @@ pub enum DrawLaw {
 /// The number of values `rand()` returns: `RAND_MAX + 1`.
 pub const RAND_RANGE: u128 = super::MsvcRand::RANGE as u128;
 
+/// `RAND_MAX`, as a `u64` for the arithmetic of every draw.
+const RAND_MAX: u64 = super::MsvcRand::RANGE - 1;
+
 /// The number of values of Delphi's 32-bit `RandSeed`.
 pub const SEED_RANGE: u128 = 1 << 32;
 
@@ -61,32 +64,31 @@ impl DrawLaw {
         if v >= n {
             return 0;
         }
-        let (v, n) = (u128::from(v), u128::from(n));
         match self {
             DrawLaw::Uniform => 1,
-            // r = v, v + n, v + 2n, ... below 32,768.
-            DrawLaw::RandMod if v < RAND_RANGE => (RAND_RANGE - 1 - v) / n + 1,
+            // r = v, v + n, v + 2n, ... up to RAND_MAX; in u64, since this runs for every
+            // draw of every path an enumeration walks.
+            DrawLaw::RandMod if v <= RAND_MAX => u128::from((RAND_MAX - v) / n + 1),
             DrawLaw::RandMod => 0,
             // The seeds s with floor(s·n / 2^32) = v are ceil(v·2^32/n) <= s < ceil((v+1)·2^32/n).
             DrawLaw::MultiplyShift => {
-                let first_seed = |v: u128| (v * SEED_RANGE).div_ceil(n);
+                let first_seed = |v: u64| (u128::from(v) * SEED_RANGE).div_ceil(u128::from(n));
                 first_seed(v + 1) - first_seed(v)
             }
         }
     }
 
-    /// Answer `v`'s probability as a fraction reduced to lowest terms: `(1, n)` for the
-    /// uniform law; for the flawed ones the weight over a power of two with the common
-    /// factors of two taken out (`rand() % 2` is exactly `(1, 2)`).
+    /// Answer `v`'s probability as a fraction whose denominator depends on `n` alone:
+    /// `(1, n)` when every answer is equally likely (always for the uniform law, and for
+    /// `rand() % 8`), else `(weight, outputs)` (`rand() % 3` answers 0 with 10923/32768).
+    /// A walk of many paths then meets few denominators (one for a fixed schedule of
+    /// bounds), and it adds its sums per denominator. The flawed weights of one bound
+    /// differ by at most one (floor or ceiling of outputs/n), so no common factor is lost.
     pub fn fraction(self, v: u64, n: u64) -> (u128, u128) {
-        let (weight, outputs) = (self.weight(v, n), self.outputs(n));
-        match weight {
+        match self.weight(v, n) {
             0 => (0, 1),
-            1 => (1, outputs),
-            _ => {
-                let divisor = gcd(weight, outputs);
-                (weight / divisor, outputs / divisor)
-            }
+            _ if self.is_uniform_for(n) => (1, u128::from(n)),
+            weight => (weight, self.outputs(n)),
         }
     }
 
@@ -96,7 +98,7 @@ impl DrawLaw {
     pub fn next_answer(self, v: u64, n: u64) -> Option<u64> {
         match self {
             DrawLaw::Uniform => (v + 1 < n).then_some(v + 1),
-            DrawLaw::RandMod => (u128::from(v) + 1 < u128::from(n).min(RAND_RANGE)).then_some(v + 1),
+            DrawLaw::RandMod => (v + 1 < n.min(RAND_MAX + 1)).then_some(v + 1),
             // The first seed after v's seeds, and the answer it gives.
             DrawLaw::MultiplyShift => {
                 let seed = ((u128::from(v) + 1) * SEED_RANGE).div_ceil(u128::from(n));
@@ -137,7 +139,11 @@ impl DrawLaw {
     /// and for the flawed ones when `n` divides their number of raw outputs (a power of
     /// two up to 32,768 for `rand() % n`, up to 2^32 for Delphi's).
     pub fn is_uniform_for(self, n: u64) -> bool {
-        n > 0 && self.outputs(n) % u128::from(n) == 0
+        match self {
+            DrawLaw::Uniform => true,
+            DrawLaw::RandMod => n > 0 && (RAND_MAX + 1) % n == 0,
+            DrawLaw::MultiplyShift => n > 0 && SEED_RANGE % u128::from(n) == 0,
+        }
     }
 
     /// The model the exact figures are computed in, in words, for reports; `None` for the
@@ -155,14 +161,6 @@ impl DrawLaw {
             ),
         }
     }
-}
-
-/// Greatest common divisor (Euclid).
-pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 #[cfg(test)]
@@ -237,7 +235,7 @@ mod tests {
         // 2^32 = 3 · 1431655765 + 1: one answer gets the extra seed.
         let weights: Vec<u128> = (0..3).map(|v| law.weight(v, 3)).collect();
         assert_eq!(weights, [1_431_655_766, 1_431_655_765, 1_431_655_765]);
-        assert_eq!(law.fraction(0, 3), (715_827_883, 1 << 31));
+        assert_eq!(law.fraction(0, 3), (1_431_655_766, 1 << 32));
         assert_eq!(law.fraction(1, 4), (1, 4));
     }
 

@@ -27,7 +27,6 @@ use rand::{RngExt, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use draw_law::DrawLaw;
-pub(crate) use draw_law::gcd;
 pub use flawed::{ClockReseed, DelphiRandom, FlawedSource, MsvcRand};
 pub use kind::{ClockStep, MILLISECONDS_PER_DAY, SourceKind};
 
