@@ -25,6 +25,7 @@ use super::{Findings, RunOutcome};
 use crate::error::{Error, Result};
 use crate::ingest::{IngestSettings, Input, ingest};
 use crate::simulate::NoProgress;
+use crate::stream::items::escaped_for_terminals;
 
 /// The placeholder replaced by the run's seed.
 pub const SEED_PLACEHOLDER: &str = "{seed}";
@@ -75,12 +76,14 @@ impl CommandLine {
         }
     }
 
-    /// The command as one line, for the table and error messages.
+    /// The command as one line, for the table and error messages: control and
+    /// bidirectional characters escaped (`\u{1b}`), so that a config cannot drive the
+    /// terminal of whoever reads the log, nor put bytes XML forbids into JUnit.
     pub fn display(&self) -> String {
-        match self {
+        escaped_for_terminals(&match self {
             CommandLine::Shell(text) => text.clone(),
             CommandLine::Program(words) => words.join(" "),
-        }
+        })
     }
 
     fn to_process(&self) -> Command {
@@ -131,19 +134,22 @@ impl CommandCase {
         let line = self.line.substituted(seed, trials);
         let mut process = line.to_process();
         own_process_group(&mut process);
-        let mut child = process
+        process
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|error| {
-                let why = match error.kind() {
-                    std::io::ErrorKind::NotFound => "program not found".to_string(),
-                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                    _ => error.to_string(),
-                };
-                Error::Usage(format!("case '{case}': cannot start '{}': {why}", line.program()))
-            })?;
+            .stderr(Stdio::inherit());
+        // Registered while it runs: an interrupted `check` kills the program's group.
+        let (mut child, _running) = crate::output::spawn_registered(&mut process).map_err(|error| {
+            let why = match error.kind() {
+                std::io::ErrorKind::NotFound => "program not found".to_string(),
+                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                _ => error.to_string(),
+            };
+            Error::Usage(format!(
+                "case '{case}': cannot start '{}': {why}",
+                escaped_for_terminals(line.program())
+            ))
+        })?;
         let stdout = child.stdout.take().expect("standard output is piped");
         let watchdog = Watchdog::start(child.id(), self.timeout);
         let audited = ingest_output(stdout, &line.display(), &self.ingest);
@@ -241,7 +247,7 @@ fn ingest_output(
     match ingest(Input::reader(output), source, settings, &NoProgress) {
         Ok(report) => Ok(Ok(Findings {
             samples_read: Some(report.samples()),
-            ..Findings::from_tests(report.gate_verdict(), report.tests())
+            ..Findings::from_tests(report.verdict(), report.tests())
         })),
         Err(Error::Input(problem)) => Ok(Err(problem)),
         Err(error) => Err(error),

@@ -30,7 +30,7 @@ impl Watchdog {
         let thread = std::thread::spawn(move || {
             if stopped.recv_timeout(limit) == Err(RecvTimeoutError::Timeout) {
                 fired_here.store(true, Ordering::SeqCst);
-                kill_group(leader);
+                crate::output::kill_process_group(leader);
             }
         });
         Self { stop, fired, thread }
@@ -54,30 +54,6 @@ pub fn own_process_group(command: &mut std::process::Command) {
     }
     #[cfg(not(unix))]
     let _ = command;
-}
-
-#[cfg(target_os = "linux")]
-fn kill_group(leader: u32) {
-    if let Ok(group) = i32::try_from(leader) {
-        // SAFETY: kill(2) takes plain integers; a group that has already gone is ESRCH.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
-    }
-}
-
-#[cfg(all(unix, not(target_os = "linux")))]
-fn kill_group(leader: u32) {
-    let _ = std::process::Command::new("kill")
-        .args(["-KILL", "--", &format!("-{leader}")])
-        .status();
-}
-
-#[cfg(windows)]
-fn kill_group(leader: u32) {
-    let _ = std::process::Command::new("taskkill")
-        .args(["/T", "/F", "/PID", &leader.to_string()])
-        .status();
 }
 
 #[cfg(test)]

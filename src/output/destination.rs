@@ -1,22 +1,33 @@
 //! Where an export goes: a file, written atomically, or standard output (`-`).
 //!
 //! A regular file is written to a temporary file in the same directory and renamed over
-//! the target only when complete, so a full disk or an interrupted run leaves either the
-//! old file or the new one, never a truncated mix. The temporary files in progress are
-//! registered so that the Ctrl-C handler can remove them ([`remove_pending_temporaries`]).
+//! the target only when complete, so a full disk, an interrupted run or a second run
+//! writing the same file at the same moment leaves either the old file or a new one,
+//! never a truncated mix. The temporaries are registered so that the signal handler can
+//! remove them, and named after their writer so that the next run removes those a killed
+//! run left ([`super::cleanup`]).
 //!
 //! Renaming is only right for regular files. A symbolic link is written through (its
-//! target is replaced, the link stays), and a device, FIFO or socket (a named pipe) is
-//! written in place: renaming over it would replace a system file. Names of this
-//! process's own descriptors are written in place too (`/dev/stdout` is standard output),
-//! never resolved: `/dev/stdout` may stand for a file the shell opened with `>> log`. Paths
-//! are classified, and the directory probed for writing, before the run starts
-//! ([`Destination::check`]), so that an hour of work never ends in "cannot write".
+//! final target, after every link of a chain, is replaced; the links stay), and a
+//! device, FIFO or socket (a named pipe) is written in place: renaming over it would
+//! replace a system file. Names of this process's own descriptors are written in place
+//! too (`/dev/stdout` is standard output), never resolved: `/dev/stdout` may stand for a
+//! file the shell opened with `>> log`. A file without write permission is someone's
+//! decision that it should not change: it is refused unless the user forces it
+//! ([`Destination::forced`], `--force`). Paths are classified, and the directory probed
+//! for writing, before the run starts ([`Destination::check`]), so that an hour of work
+//! never ends in "cannot write".
+//!
+//! Standard output is the reader's: when the reader leaves (`| head`, a pager that is
+//! closed), the printing stops quietly and the command goes on to write its files and
+//! exit with the status of its verdict. A closed pipe must never turn a failing gate into
+//! a passing one, nor a passing one into an error.
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::cleanup::{create_temporary_file, critical_section, sweep_stale};
 use crate::error::{Error, Result};
 
 /// Where an export goes.
@@ -25,7 +36,12 @@ pub enum Destination {
     /// Standard output (`-` on the command line).
     Stdout,
     /// A file path, as the user gave it.
-    File(PathBuf),
+    File {
+        /// The path as given.
+        path: PathBuf,
+        /// Replace the file even when it is read-only (`--force`).
+        replace_read_only: bool,
+    },
 }
 
 /// What a file path names, and so how it is written.
@@ -37,6 +53,13 @@ enum Target {
     Stream(PathBuf),
 }
 
+/// How many symbolic links a chain may have before it is taken for a loop (Linux's own
+/// limit).
+const MOST_LINKS: usize = 40;
+
+/// Set when standard output's reader has gone: nothing more is printed.
+static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+
 impl Destination {
     /// `-` (or a name for descriptor 1, such as `/dev/stdout`) means standard output;
     /// anything else is a file path.
@@ -44,17 +67,46 @@ impl Destination {
         if matches!(text, "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") {
             Destination::Stdout
         } else {
-            Destination::File(PathBuf::from(text))
+            Destination::File {
+                path: PathBuf::from(text),
+                replace_read_only: false,
+            }
+        }
+    }
+
+    /// The same destination, replacing a read-only file when `force` is set.
+    pub fn forced(self, force: bool) -> Self {
+        match self {
+            Destination::File { path, .. } => Destination::File {
+                path,
+                replace_read_only: force,
+            },
+            Destination::Stdout => Destination::Stdout,
+        }
+    }
+
+    /// The file path, unless this is standard output.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Destination::Stdout => None,
+            Destination::File { path, .. } => Some(path),
         }
     }
 
     /// Fails now, with the error the write would give, if the destination cannot be
-    /// written: a directory, a missing or read-only directory, an empty name.
+    /// written: a directory, a missing or read-only directory, an empty name, a chain of
+    /// links that loops, a read-only file (unless forced).
     pub fn check(&self) -> Result<()> {
         match self {
             Destination::Stdout => Ok(()),
-            Destination::File(path) => match target_of(path)? {
-                Target::Replace(file) => probe_directory(path, directory_of(&file)),
+            Destination::File {
+                path,
+                replace_read_only,
+            } => match target_of(path)? {
+                Target::Replace(file) => {
+                    refuse_read_only(path, &file, *replace_read_only)?;
+                    probe_directory(path, directory_of(&file))
+                }
                 Target::Stream(_) => Ok(()),
             },
         }
@@ -62,9 +114,9 @@ impl Destination {
 
     /// Whether `self` and `other` would write the same file.
     pub fn same_file_as(&self, other: &Destination) -> bool {
-        match (self, other) {
-            (Destination::Stdout, Destination::Stdout) => true,
-            (Destination::File(a), Destination::File(b)) => identity(a) == identity(b),
+        match (self.path(), other.path()) {
+            (None, None) => true,
+            (Some(a), Some(b)) => same_file(a, b),
             _ => false,
         }
     }
@@ -72,10 +124,7 @@ impl Destination {
     /// Whether this is a file inside the directory `dir` (an absolute path with its links
     /// resolved, as [`crate::output::check_directory`] gives it).
     pub fn is_inside(&self, dir: &Path) -> bool {
-        match self {
-            Destination::Stdout => false,
-            Destination::File(path) => identity(path).starts_with(dir),
-        }
+        self.path().is_some_and(|path| identity(path).starts_with(dir))
     }
 
     /// Writes `contents` in full.
@@ -87,14 +136,15 @@ impl Destination {
     /// memory (a 10-card JSON export is hundreds of megabytes).
     pub fn write_with(&self, produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
         match self {
-            Destination::Stdout => {
-                let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-                produce(&mut stdout)
-                    .and_then(|()| stdout.flush())
-                    .map_err(|source| write_error(Path::new("standard output"), source))
-            }
-            Destination::File(path) => match target_of(path)? {
-                Target::Replace(file) => write_atomically(&file, produce),
+            Destination::Stdout => write_to_stdout(produce),
+            Destination::File {
+                path,
+                replace_read_only,
+            } => match target_of(path)? {
+                Target::Replace(file) => {
+                    refuse_read_only(path, &file, *replace_read_only)?;
+                    write_atomically_as(path, &file, produce)
+                }
                 Target::Stream(special) => {
                     // Appending: a descriptor name may stand for a file the shell opened
                     // for appending, whose contents must stay.
@@ -110,6 +160,53 @@ impl Destination {
     }
 }
 
+/// Writes to standard output until its reader leaves; from then on nothing more is
+/// printed, and that is not an error.
+fn write_to_stdout(produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match produce(&mut stdout).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            STDOUT_GONE.store(true, Ordering::Relaxed);
+            // What is still buffered cannot reach a reader that has gone.
+            let _ = stdout.into_parts();
+            Ok(())
+        }
+        Err(error) => Err(write_error(Path::new("standard output"), error)),
+    }
+}
+
+/// Whether standard output's reader has gone (a closed pipe): the command printed what
+/// it could and carries on.
+pub fn stdout_reader_gone() -> bool {
+    STDOUT_GONE.load(Ordering::Relaxed)
+}
+
+/// Follows `path` through every symbolic link of a chain to the name it finally stands
+/// for, with that name's metadata (`None` when nothing is there: a dangling chain names
+/// the file to create).
+fn follow_links(path: &Path) -> std::io::Result<(PathBuf, Option<std::fs::Metadata>)> {
+    let mut current = path.to_path_buf();
+    for _ in 0..=MOST_LINKS {
+        match std::fs::symlink_metadata(&current) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let link = std::fs::read_link(&current)?;
+                // A relative link is read from the directory that holds it.
+                current = directory_of(&current).join(link);
+            }
+            Ok(metadata) => return Ok((current, Some(metadata))),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok((current, None)),
+            Err(error) => return Err(error),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "it is a chain of more than {MOST_LINKS} symbolic links (a loop?)"
+    )))
+}
+
 /// Classifies `path`: what is there now decides how it will be written.
 fn target_of(path: &Path) -> Result<Target> {
     let refuse = |reason: &str| Err(write_error(path, std::io::Error::other(reason.to_string())));
@@ -123,28 +220,78 @@ fn target_of(path: &Path) -> Result<Target> {
     if text == "/dev/stderr" || text.starts_with("/dev/fd/") || text.starts_with("/proc/self/fd/") {
         return Ok(Target::Stream(path.to_path_buf()));
     }
-    match std::fs::metadata(path) {
-        Ok(metadata) if metadata.is_dir() => refuse("it is a directory"),
-        // Canonicalising writes through symbolic links instead of replacing them.
-        Ok(metadata) if metadata.is_file() => Ok(Target::Replace(
-            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        )),
-        Ok(_) => Ok(Target::Stream(path.to_path_buf())),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            if let Ok(link) = std::fs::read_link(path) {
-                // A link to a file that does not exist yet: create the file it names.
-                return Ok(Target::Replace(directory_of(path).join(link)));
-            }
-            if path
+    let (last, metadata) = follow_links(path).map_err(|source| write_error(path, source))?;
+    match metadata {
+        Some(metadata) if metadata.is_dir() => refuse("it is a directory"),
+        // The final target of the links is replaced; the links stay.
+        Some(metadata) if metadata.is_file() => {
+            Ok(Target::Replace(std::fs::canonicalize(&last).unwrap_or(last)))
+        }
+        Some(_) => Ok(Target::Stream(path.to_path_buf())),
+        None => {
+            if last
                 .as_os_str()
                 .to_string_lossy()
                 .ends_with(std::path::MAIN_SEPARATOR)
             {
                 return refuse("the name ends with a separator, as a directory's would");
             }
-            Ok(Target::Replace(path.to_path_buf()))
+            Ok(Target::Replace(last))
         }
-        Err(error) => Err(write_error(path, error)),
+    }
+}
+
+/// Refuses to replace `file` (what `path` resolves to) when it exists and is read-only,
+/// unless `force`: its mode has no write permission, or this user may not write it.
+fn refuse_read_only(path: &Path, file: &Path, force: bool) -> Result<()> {
+    if force {
+        return Ok(());
+    }
+    let Ok(metadata) = std::fs::metadata(file) else {
+        return Ok(());
+    };
+    if metadata.permissions().readonly() || !writable_by_us(file) {
+        let mode = mode_of(&metadata).map_or_else(String::new, |mode| format!(" (mode {mode:04o})"));
+        return Err(write_error(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!("it is read-only{mode}; give --force to replace it anyway"),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether this user may write `file` (root may write anything, which is why the mode
+/// itself is read too).
+fn writable_by_us(file: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(name) = std::ffi::CString::new(file.as_os_str().as_bytes()) else {
+            return true;
+        };
+        // SAFETY: a NUL-terminated path that lives across the call.
+        unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}
+
+fn mode_of(metadata: &std::fs::Metadata) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(metadata.permissions().mode() & 0o7777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        None
     }
 }
 
@@ -157,127 +304,72 @@ pub(crate) fn probe_directory(path: &Path, directory: &Path) -> Result<()> {
             std::io::Error::new(std::io::ErrorKind::NotFound, reason),
         ));
     }
-    temporary_builder()
-        .tempfile_in(directory)
-        .map(drop)
-        .map_err(|source| write_error(path, source))
+    let (file, probe, pending) = {
+        let _critical = critical_section();
+        create_temporary_file(directory).map_err(|source| write_error(path, source))?
+    };
+    drop(file);
+    let _ = std::fs::remove_file(probe);
+    drop(pending);
+    Ok(())
 }
 
 /// Writes what `produce` writes to a temporary file beside `path`, then renames it over
 /// `path`. If anything fails on the way, the temporary file is removed and `path` is left
-/// as it was.
+/// as it was. Temporaries that killed runs left in the directory are removed first.
 pub fn write_atomically(
     path: &Path,
     produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let error = |source| write_error(path, source);
-    probe_directory(path, directory_of(path))?;
-    let (mut temporary, _pending) = {
+    write_atomically_as(path, path, produce)
+}
+
+/// [`write_atomically`] to `file`, with errors against `named` (the path the user gave,
+/// which may be a link to `file`).
+fn write_atomically_as(
+    named: &Path,
+    file: &Path,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let error = |source| write_error(named, source);
+    let directory = directory_of(file);
+    if !directory.is_dir() {
+        return probe_directory(named, directory);
+    }
+    sweep_stale(directory);
+    let (temporary, temporary_path, pending) = {
         // Created and registered as one step: an interrupt in between would leave it.
         let _critical = critical_section();
-        let temporary = temporary_builder()
-            .tempfile_in(directory_of(path))
-            .map_err(error)?;
-        let pending = Pending::register(Cleanup::File(temporary.path().to_path_buf()));
-        (temporary, pending)
+        create_temporary_file(directory).map_err(error)?
     };
-    {
-        let mut buffered = std::io::BufWriter::new(temporary.as_file_mut());
-        produce(&mut buffered)
-            .and_then(|()| buffered.flush())
-            .map_err(error)?;
+    let written = (|| {
+        let mut buffered = std::io::BufWriter::new(&temporary);
+        produce(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
+        // A file that is replaced keeps the permissions it had.
+        if let Ok(existing) = std::fs::metadata(file) {
+            temporary.set_permissions(existing.permissions())?;
+        }
+        temporary.sync_all()
+    })();
+    drop(temporary);
+    let renamed = written.and_then(|()| {
+        // Either the interrupt handler removed the temporary file (and holds this lock
+        // until the process exits), or the file is renamed into place before it looks.
+        let _critical = critical_section();
+        std::fs::rename(&temporary_path, file)
+    });
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&temporary_path);
     }
-    // A file that is replaced keeps the permissions it had.
-    if let Ok(existing) = std::fs::metadata(path) {
-        temporary
-            .as_file()
-            .set_permissions(existing.permissions())
-            .map_err(error)?;
-    }
-    temporary.as_file().sync_all().map_err(error)?;
-    // Either the interrupt handler removed the temporary file (and holds this lock until
-    // the process exits), or the file is renamed into place before the handler looks.
-    let _critical = critical_section();
-    temporary.persist(path).map_err(|persist| error(persist.error))?;
-    Ok(())
-}
-
-pub(crate) fn temporary_builder() -> tempfile::Builder<'static, 'static> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".shuffle-audit-").suffix(".tmp");
-    // Temporary files are private (0600) by default, and the rename would keep that: ask
-    // for what `File::create` gives instead (0666 less the umask).
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder
-}
-
-/// What the Ctrl-C handler must undo: temporary files and directories being written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Cleanup {
-    /// Remove this file.
-    File(PathBuf),
-    /// Remove this directory and everything in it.
-    Directory(PathBuf),
-}
-
-/// Work in progress that an interrupt would leave behind.
-static PENDING: Mutex<Vec<Cleanup>> = Mutex::new(Vec::new());
-
-/// Held by a writer while it creates and registers a temporary, and while it renames
-/// work into place; held by the interrupt handler from its cleanup until the process
-/// exits. So the handler never removes a directory that is being renamed, and a writer
-/// never renames anything after the handler has cleaned up.
-static CRITICAL: Mutex<()> = Mutex::new(());
-
-/// Holds off the interrupt handler (see [`CRITICAL`]).
-pub(crate) fn critical_section() -> MutexGuard<'static, ()> {
-    CRITICAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Registers a cleanup for as long as this guard lives.
-pub(crate) struct Pending(Cleanup);
-
-impl Pending {
-    pub(crate) fn register(cleanup: Cleanup) -> Self {
-        PENDING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(cleanup.clone());
-        Pending(cleanup)
-    }
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        PENDING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .retain(|cleanup| *cleanup != self.0);
-    }
-}
-
-/// Removes every temporary file and directory being written. For an interrupt handler: the process is about to exit
-/// without running destructors, which would otherwise leave them behind.
-///
-/// Returns a guard that keeps every writer from renaming anything into place: an
-/// interrupt handler holds it until the process exits.
-#[must_use = "an interrupt handler holds the guard until the process exits"]
-pub fn remove_pending_temporaries() -> MutexGuard<'static, ()> {
-    let critical = critical_section();
-    let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-    for cleanup in pending {
-        let _ = match cleanup {
-            Cleanup::File(path) => std::fs::remove_file(path),
-            Cleanup::Directory(path) => std::fs::remove_dir_all(path),
-        };
-    }
-    critical
+    drop(pending);
+    renamed.map_err(error)
 }
 
 /// The file a path would write, for comparing two destinations: the resolved target with
 /// its directory canonicalised where it exists.
-fn identity(path: &Path) -> PathBuf {
+pub(crate) fn identity(path: &Path) -> PathBuf {
     let file = match target_of(path) {
         Ok(Target::Replace(file) | Target::Stream(file)) => file,
         Err(_) => path.to_path_buf(),
@@ -296,6 +388,26 @@ fn identity(path: &Path) -> PathBuf {
     }
 }
 
+/// Whether two paths name the same file: the same resolved name, or (both existing) the
+/// same file on disk under two names.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b) || matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// A file's identity on disk (device and inode), following links.
+pub(crate) fn file_id(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 /// The directory a file goes into (`.` for a bare file name).
 pub(crate) fn directory_of(path: &Path) -> &Path {
     match path.parent() {
@@ -304,22 +416,8 @@ pub(crate) fn directory_of(path: &Path) -> &Path {
     }
 }
 
-/// An error against the path the user named, with the operating system's reason and
-/// nothing about our temporary file (tempfile adds its name to the messages it wraps).
+/// An error against the path the user named.
 pub(crate) fn write_error(path: &Path, source: std::io::Error) -> Error {
-    let os_code = source.raw_os_error().or_else(|| {
-        let inner = source.get_ref().and_then(|inner| inner.source());
-        inner
-            .and_then(|inner| inner.downcast_ref::<std::io::Error>())
-            .and_then(std::io::Error::raw_os_error)
-    });
-    let source = match os_code {
-        Some(code) => std::io::Error::from_raw_os_error(code),
-        None if source.get_ref().is_some_and(|inner| inner.source().is_some()) => {
-            std::io::Error::from(source.kind())
-        }
-        None => source,
-    };
     Error::Write {
         path: path.to_path_buf(),
         source,
@@ -327,15 +425,21 @@ pub(crate) fn write_error(path: &Path, source: std::io::Error) -> Error {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::output::cleanup::tests::{nothing_pending, take_turn};
 
-    /// The registry of pending temporaries is global to the process, and one test empties
-    /// it the way an interrupt would: tests that write take turns.
-    static WRITING: Mutex<()> = Mutex::new(());
+    fn file(path: &Path) -> Destination {
+        Destination::parse(path.to_str().unwrap())
+    }
 
-    pub(crate) fn take_turn() -> std::sync::MutexGuard<'static, ()> {
-        WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
     }
 
     #[test]
@@ -346,12 +450,8 @@ pub(crate) mod tests {
         write_atomically(&path, |out| out.write_all(b"first")).unwrap();
         write_atomically(&path, |out| out.write_all(b"second")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
-        let names: Vec<_> = std::fs::read_dir(directory.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("out.json")]);
-        assert!(PENDING.lock().unwrap().is_empty());
+        assert_eq!(listing(directory.path()), ["out.json"]);
+        assert!(nothing_pending());
     }
 
     #[cfg(unix)]
@@ -383,7 +483,7 @@ pub(crate) mod tests {
         });
         assert!(failure.is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "complete");
-        assert_eq!(std::fs::read_dir(directory.path()).unwrap().count(), 1);
+        assert_eq!(listing(directory.path()), ["out.json"]);
     }
 
     #[test]
@@ -393,18 +493,12 @@ pub(crate) mod tests {
         let path = directory.path().join("out.json");
         write_atomically(&path, |out| {
             out.write_all(b"partial")?;
-            // What the Ctrl-C handler does while a write is under way.
-            let pending: Vec<Cleanup> = PENDING.lock().unwrap().clone();
-            assert!(
-                pending
-                    .iter()
-                    .any(|p| matches!(p, Cleanup::File(p) if p.starts_with(directory.path())))
-            );
-            drop(remove_pending_temporaries());
+            // What the signal handler does while a write is under way.
+            drop(crate::output::remove_pending_temporaries());
             Ok(())
         })
         .unwrap_err();
-        assert_eq!(std::fs::read_dir(directory.path()).unwrap().count(), 0);
+        assert_eq!(listing(directory.path()), Vec::<String>::new());
     }
 
     #[cfg(unix)]
@@ -416,7 +510,7 @@ pub(crate) mod tests {
         let link = directory.path().join("link.json");
         std::fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        Destination::parse(link.to_str().unwrap()).write("new").unwrap();
+        file(&link).write("new").unwrap();
         assert!(
             std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
             "the link stays"
@@ -429,8 +523,83 @@ pub(crate) mod tests {
         assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_chain_of_links_creates_its_final_target_and_keeps_the_links() {
+        let _turn = take_turn();
+        let directory = tempfile::tempdir().unwrap();
+        let (l1, l2) = (directory.path().join("l1"), directory.path().join("l2"));
+        // l1 -> l2 -> missing (relative links, read from the directory that holds them).
+        std::os::unix::fs::symlink("l2", &l1).unwrap();
+        std::os::unix::fs::symlink("missing", &l2).unwrap();
+        file(&l1).check().unwrap();
+        file(&l1).write("{}").unwrap();
+        for link in [&l1, &l2] {
+            assert!(std::fs::symlink_metadata(link).unwrap().file_type().is_symlink());
+        }
+        assert_eq!(
+            std::fs::read_to_string(directory.path().join("missing")).unwrap(),
+            "{}"
+        );
+        // A loop is refused with a message, not followed forever.
+        let (a, b) = (directory.path().join("a"), directory.path().join("b"));
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("a", &b).unwrap();
+        let message = file(&a).check().unwrap_err().to_string();
+        assert!(
+            message.contains("chain of more than 40 symbolic links"),
+            "{message}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_refused_unless_forced() {
+        let _turn = take_turn();
+        use std::os::unix::fs::PermissionsExt;
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("kept.json");
+        std::fs::write(&path, "precious").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let message = file(&path).check().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "cannot write {}: it is read-only (mode 0444); give --force to replace it anyway",
+                path.display()
+            )
+        );
+        assert!(file(&path).write("new").is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
+        let forced = file(&path).forced(true);
+        forced.check().unwrap();
+        forced.write("new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn write_errors_name_the_target_never_a_temporary() {
+        let _turn = take_turn();
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("out.json");
+        // A write that fails half-way: the message is against out.json.
+        let message = write_atomically(&path, |_| Err(std::io::Error::from_raw_os_error(28)))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            format!(
+                "cannot write {}: No space left on device (os error 28)",
+                path.display()
+            )
+        );
+        assert!(!message.contains(".shuffle-audit-"), "{message}");
+    }
+
     #[test]
     fn impossible_targets_are_refused_before_any_work() {
+        let _turn = take_turn();
         let directory = tempfile::tempdir().unwrap();
         let reason = |path: &str| Destination::parse(path).check().unwrap_err().to_string();
         let dir = directory.path().to_str().unwrap().to_string();
@@ -460,7 +629,10 @@ pub(crate) mod tests {
         assert_eq!(Destination::parse("-"), Destination::Stdout);
         assert_eq!(
             Destination::parse("a.json"),
-            Destination::File(PathBuf::from("a.json"))
+            Destination::File {
+                path: PathBuf::from("a.json"),
+                replace_read_only: false
+            }
         );
     }
 }

@@ -10,22 +10,118 @@
 //! the interrupt handler exclude each other ([`critical_section`]): Ctrl-C during the
 //! write waits the fraction of a second until the new report is in place.
 //!
-//! Only a directory that is empty or that the caller recognises as its own is ever
-//! replaced, and never the current directory or one that holds it: `--report .` must
-//! not delete someone's work, nor leave their shell in a deleted directory.
+//! Replacing a directory deletes what is in it, so only what the tool wrote may be
+//! replaced. Every directory it writes carries a manifest ([`MANIFEST`]: each file's
+//! name, size and FNV-1a hash); a directory is replaced only when it is new or empty, or
+//! when everything in it is in its manifest, unchanged. A file added since (the shards of
+//! a run saved into its report folder, someone's notes) or changed since is named in the
+//! refusal, and `--force` replaces the directory anyway. A directory that is not the
+//! tool's at all is never replaced, forced or not, and neither is the current directory
+//! or one that holds it: `--report .` must not delete someone's work, nor leave their
+//! shell in a deleted directory. (Inputs inside the directory are refused earlier, by
+//! [`super::plan`], whatever `--force` says.)
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::destination::{
-    Cleanup, Pending, critical_section, directory_of, probe_directory, temporary_builder, write_error,
-};
+use serde::{Deserialize, Serialize};
+
+use super::cleanup::{create_temporary_directory, critical_section, sweep_stale};
+use super::destination::{directory_of, probe_directory, write_error};
+use super::fnv::fnv1a;
 use crate::error::Result;
 
+/// The manifest a written directory carries: what the tool wrote there.
+pub const MANIFEST: &str = ".shuffle-audit-manifest.json";
+
+/// The manifest's contents.
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    /// `shuffle-audit VERSION`.
+    generator: String,
+    /// Every file written, in the order written.
+    files: Vec<ManifestEntry>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ManifestEntry {
+    name: String,
+    bytes: u64,
+    /// FNV-1a (64 bits) of the contents, in hexadecimal.
+    fnv1a64: String,
+}
+
+impl ManifestEntry {
+    fn of(name: &str, contents: &[u8]) -> Self {
+        Self {
+            name: name.to_string(),
+            bytes: contents.len() as u64,
+            fnv1a64: format!("{:016x}", fnv1a(contents)),
+        }
+    }
+}
+
+/// What a directory at the target is, as far as replacing it goes.
+#[derive(Debug, PartialEq, Eq)]
+enum Ownership {
+    /// Not a directory the tool wrote.
+    NotOurs,
+    /// Written by the tool; `others` names what it holds that the tool did not write.
+    Ours { others: Vec<String> },
+}
+
+/// Reads what `dir` holds against its manifest. Without a manifest, `legacy` may still
+/// recognise a directory an earlier version wrote (returning the names in it that such a
+/// version never writes).
+fn ownership(dir: &Path, legacy: &dyn Fn(&Path) -> Option<Vec<String>>) -> Ownership {
+    let manifest_path = dir.join(MANIFEST);
+    let manifest = match std::fs::read(&manifest_path) {
+        Ok(bytes) => match serde_json::from_slice::<Manifest>(&bytes) {
+            Ok(manifest) => manifest,
+            Err(_) => return Ownership::NotOurs,
+        },
+        Err(_) => {
+            return legacy(dir).map_or(Ownership::NotOurs, |others| Ownership::Ours { others });
+        }
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ownership::NotOurs;
+    };
+    let mut others = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == MANIFEST {
+            continue;
+        }
+        let listed = manifest.files.iter().find(|listed| listed.name == name);
+        let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+        match listed {
+            Some(listed) if is_file => {
+                let unchanged = std::fs::read(entry.path()).is_ok_and(|contents| {
+                    ManifestEntry::of(&name, &contents).fnv1a64 == listed.fnv1a64
+                        && contents.len() as u64 == listed.bytes
+                });
+                if !unchanged {
+                    others.push(format!("{name} (changed since)"));
+                }
+            }
+            _ => others.push(name),
+        }
+    }
+    others.sort();
+    Ownership::Ours { others }
+}
+
 /// Checks, before any work starts, that `path` can take a new directory: it is new,
-/// empty, or a directory `is_ours` recognises, and not the current directory or one that
-/// holds it. Returns the absolute path to write, with symbolic links resolved.
-pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<PathBuf> {
+/// empty, or a directory the tool wrote that holds nothing else (or anything, with
+/// `force`), and not the current directory or one that holds it. Returns the absolute
+/// path to write, with symbolic links resolved. `legacy` recognises directories written
+/// before manifests existed ([`ownership`]).
+pub fn check_directory(
+    path: &Path,
+    legacy: impl Fn(&Path) -> Option<Vec<String>>,
+    force: bool,
+) -> Result<PathBuf> {
     let refuse = |reason: String| Err(write_error(path, std::io::Error::other(reason)));
     if path.as_os_str().is_empty() {
         return refuse("the directory name is empty".to_string());
@@ -46,12 +142,26 @@ pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<P
                 .map_err(|source| write_error(path, source))?
                 .next()
                 .is_none();
-            if !empty && !is_ours(&target) {
-                return refuse(
-                    "it is a directory that holds something other than a shuffle-audit report; \
-                     give a new or empty directory (a report directory is replaced as a whole)"
-                        .to_string(),
-                );
+            if !empty {
+                match ownership(&target, &legacy) {
+                    Ownership::NotOurs => {
+                        return refuse(
+                            "it is a directory that holds something other than a shuffle-audit report; \
+                             give a new or empty directory (a report directory is replaced as a whole)"
+                                .to_string(),
+                        );
+                    }
+                    Ownership::Ours { others } if !others.is_empty() && !force => {
+                        return refuse(format!(
+                            "it holds {} the report did not write: {}; move {} out, or give --force to \
+                             replace the directory anyway",
+                            if others.len() == 1 { "a file" } else { "files" },
+                            list_some(&others),
+                            if others.len() == 1 { "it" } else { "them" },
+                        ));
+                    }
+                    Ownership::Ours { .. } => {}
+                }
             }
             if let Ok(current) = std::env::current_dir().and_then(std::fs::canonicalize)
                 && current.starts_with(&target)
@@ -87,6 +197,16 @@ pub fn check_directory(path: &Path, is_ours: impl Fn(&Path) -> bool) -> Result<P
     Ok(target)
 }
 
+/// The first few names of a list, and how many more there are.
+fn list_some(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let shown = names[..names.len().min(SHOWN)].join(", ");
+    match names.len().saturating_sub(SHOWN) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
 /// Whether the directory with `metadata` is a mount point (on another device than its
 /// parent): it cannot be renamed.
 fn is_mount_point(metadata: &std::fs::Metadata, parent: &Path) -> bool {
@@ -102,31 +222,43 @@ fn is_mount_point(metadata: &std::fs::Metadata, parent: &Path) -> bool {
     }
 }
 
-/// Writes `files` (name, contents) as the only files of the directory `path`, replacing
-/// whatever directory [`check_directory`] allowed there.
+/// Writes `files` (name, contents), and their manifest, as the only files of the
+/// directory `path`, replacing whatever directory [`check_directory`] allows there.
+/// Temporaries that killed runs left beside it are removed first.
 pub fn write_directory(
     path: &Path,
     files: &[(String, Vec<u8>)],
-    is_ours: impl Fn(&Path) -> bool,
+    legacy: impl Fn(&Path) -> Option<Vec<String>>,
+    force: bool,
 ) -> Result<()> {
-    let target = check_directory(path, is_ours)?;
+    let target = check_directory(path, legacy, force)?;
     let error = |source| write_error(path, source);
     let parent = directory_of(&target);
-    let mut builder = temporary_builder();
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777));
+    sweep_stale(parent);
+    let manifest = Manifest {
+        generator: concat!("shuffle-audit ", env!("CARGO_PKG_VERSION")).to_string(),
+        files: files
+            .iter()
+            .map(|(name, contents)| ManifestEntry::of(name, contents))
+            .collect(),
+    };
+    let mut manifest_bytes = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");
+    manifest_bytes.push(b'\n');
     // The whole write holds off the interrupt handler: removing the staging directory
     // while files are still being created in it could leave some behind, and a report
     // is written in a fraction of a second, so Ctrl-C waits for it and then finds
     // nothing to clean up.
     let _critical = critical_section();
-    let staging = builder.tempdir_in(parent).map_err(error)?.keep();
-    let pending = Pending::register(Cleanup::Directory(staging.clone()));
-    let written = files.iter().try_for_each(|(name, contents)| {
-        let mut file = std::fs::File::create(staging.join(name))?;
-        file.write_all(contents)?;
-        file.sync_all()
-    });
+    let (staging, pending) = create_temporary_directory(parent).map_err(error)?;
+    let written = files
+        .iter()
+        .map(|(name, contents)| (name.as_str(), contents.as_slice()))
+        .chain([(MANIFEST, manifest_bytes.as_slice())])
+        .try_for_each(|(name, contents)| {
+            let mut file = std::fs::File::create(staging.join(name))?;
+            file.write_all(contents)?;
+            file.sync_all()
+        });
     let swapped = written.and_then(|()| swap_into_place(&staging, &target));
     // Whatever is under the temporary name now (the old report, or the new one after a
     // failure) goes; after a plain rename there is nothing left to remove.
@@ -134,7 +266,6 @@ pub fn write_directory(
     drop(pending);
     swapped.map_err(error)
 }
-
 /// Puts the directory `staging` at `target`: renamed there if there is nothing, else
 /// exchanged with what is there in one step, leaving the old directory at `staging`.
 #[cfg(target_os = "linux")]
@@ -216,7 +347,7 @@ fn swap_by_renames(staging: &Path, target: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::destination::tests::take_turn;
+    use crate::output::cleanup::tests::take_turn;
 
     fn files(names: &[&str]) -> Vec<(String, Vec<u8>)> {
         names
@@ -234,16 +365,25 @@ mod tests {
         names
     }
 
+    fn never_legacy(_: &Path) -> Option<Vec<String>> {
+        None
+    }
+
     #[test]
     fn a_rewrite_replaces_the_whole_directory_and_leaves_nothing_beside_it() {
         let _turn = take_turn();
         let parent = tempfile::tempdir().unwrap();
         let report = parent.path().join("report");
-        let ours = |dir: &Path| dir.join("index.html").exists();
-        write_directory(&report, &files(&["index.html", "a.svg", "b.svg"]), ours).unwrap();
-        assert_eq!(listing(&report), ["a.svg", "b.svg", "index.html"]);
-        write_directory(&report, &files(&["index.html", "c.svg"]), ours).unwrap();
-        assert_eq!(listing(&report), ["c.svg", "index.html"]);
+        write_directory(
+            &report,
+            &files(&["index.html", "a.svg", "b.svg"]),
+            never_legacy,
+            false,
+        )
+        .unwrap();
+        assert_eq!(listing(&report), [MANIFEST, "a.svg", "b.svg", "index.html"]);
+        write_directory(&report, &files(&["index.html", "c.svg"]), never_legacy, false).unwrap();
+        assert_eq!(listing(&report), [MANIFEST, "c.svg", "index.html"]);
         assert_eq!(std::fs::read(report.join("c.svg")).unwrap(), b"c.svg");
         assert_eq!(
             listing(parent.path()),
@@ -253,29 +393,84 @@ mod tests {
     }
 
     #[test]
-    fn a_directory_that_is_not_ours_is_never_replaced() {
+    fn a_directory_that_is_not_ours_is_never_replaced_even_forced() {
         let _turn = take_turn();
         let parent = tempfile::tempdir().unwrap();
         let precious = parent.path().join("work");
         std::fs::create_dir(&precious).unwrap();
         std::fs::write(precious.join("thesis.tex"), "years of work").unwrap();
-        let message = write_directory(&precious, &files(&["index.html"]), |_| false)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            message.contains("holds something other than a shuffle-audit report"),
-            "{message}"
-        );
+        for force in [false, true] {
+            let message = write_directory(&precious, &files(&["index.html"]), never_legacy, force)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.contains("holds something other than a shuffle-audit report"),
+                "{message}"
+            );
+        }
         assert_eq!(listing(&precious), ["thesis.tex"]);
-        // An empty directory is fine, and so is a file's name only if it is not a file.
+        // An empty directory is fine, and a file's name is refused as not a directory.
         let empty = parent.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
-        write_directory(&empty, &files(&["index.html"]), |_| false).unwrap();
-        assert_eq!(listing(&empty), ["index.html"]);
-        let message = check_directory(&precious.join("thesis.tex"), |_| true)
+        write_directory(&empty, &files(&["index.html"]), never_legacy, false).unwrap();
+        assert_eq!(listing(&empty), [MANIFEST, "index.html"]);
+        let message = check_directory(&precious.join("thesis.tex"), never_legacy, false)
             .unwrap_err()
             .to_string();
         assert!(message.contains("not a directory"), "{message}");
+    }
+
+    #[test]
+    fn files_added_or_changed_in_a_report_are_named_and_kept_unless_forced() {
+        let _turn = take_turn();
+        let parent = tempfile::tempdir().unwrap();
+        let report = parent.path().join("report");
+        write_directory(&report, &files(&["index.html", "a.svg"]), never_legacy, false).unwrap();
+        std::fs::write(report.join("notes.txt"), "mine").unwrap();
+        std::fs::write(report.join("a.svg"), "edited").unwrap();
+        let message = write_directory(&report, &files(&["index.html"]), never_legacy, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.ends_with(
+                "it holds files the report did not write: a.svg (changed since), notes.txt; move them \
+                 out, or give --force to replace the directory anyway"
+            ),
+            "{message}"
+        );
+        assert_eq!(std::fs::read_to_string(report.join("notes.txt")).unwrap(), "mine");
+        // A subdirectory is not the report's either.
+        std::fs::remove_file(report.join("notes.txt")).unwrap();
+        std::fs::write(report.join("a.svg"), "a.svg").unwrap();
+        std::fs::create_dir(report.join("data")).unwrap();
+        let message = check_directory(&report, never_legacy, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("it holds a file the report did not write: data; move it out"),
+            "{message}"
+        );
+        std::fs::remove_dir(report.join("data")).unwrap();
+        check_directory(&report, never_legacy, false).unwrap();
+        // Forced, the directory is replaced as a whole.
+        std::fs::write(report.join("notes.txt"), "mine").unwrap();
+        write_directory(&report, &files(&["index.html"]), never_legacy, true).unwrap();
+        assert_eq!(listing(&report), [MANIFEST, "index.html"]);
+    }
+
+    #[test]
+    fn a_directory_from_before_manifests_is_recognised_by_the_legacy_rule() {
+        let _turn = take_turn();
+        let parent = tempfile::tempdir().unwrap();
+        let old = parent.path().join("old");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::write(old.join("index.html"), "old report").unwrap();
+        let legacy = |dir: &Path| dir.join("index.html").exists().then(Vec::new);
+        write_directory(&old, &files(&["index.html"]), legacy, false).unwrap();
+        assert_eq!(listing(&old), [MANIFEST, "index.html"]);
+        // A manifest that does not parse is not the tool's.
+        std::fs::write(old.join(MANIFEST), "not json").unwrap();
+        assert!(check_directory(&old, legacy, true).is_err());
     }
 
     #[test]
@@ -283,8 +478,7 @@ mod tests {
         let _turn = take_turn();
         let parent = tempfile::tempdir().unwrap();
         let report = parent.path().join("report");
-        let ours = |dir: &Path| dir.join("index.html").exists();
-        write_directory(&report, &files(&["index.html", "old.svg"]), ours).unwrap();
+        write_directory(&report, &files(&["index.html", "old.svg"]), never_legacy, false).unwrap();
         // The handler has cleaned up and holds the lock until the process would exit: a
         // writer must not swap anything in meanwhile, nor leave anything behind later.
         let (sender, receiver) = std::sync::mpsc::channel();
@@ -294,11 +488,15 @@ mod tests {
             sender.send(()).unwrap();
             // As long as the handler holds on, the writer waits at the swap.
             std::thread::sleep(std::time::Duration::from_millis(300));
-            assert_eq!(listing(&target), ["index.html", "old.svg"], "nothing swapped");
+            assert_eq!(
+                listing(&target),
+                [MANIFEST, "index.html", "old.svg"],
+                "nothing swapped"
+            );
             drop(interrupted);
         });
         receiver.recv().unwrap();
-        let _ = write_directory(&report, &files(&["index.html", "new.svg"]), ours);
+        let _ = write_directory(&report, &files(&["index.html", "new.svg"]), never_legacy, false);
         writer.join().unwrap();
         assert_eq!(
             listing(parent.path()),
@@ -314,11 +512,10 @@ mod tests {
         let parent = tempfile::tempdir().unwrap();
         let real = parent.path().join("real");
         let link = parent.path().join("link");
-        let ours = |dir: &Path| dir.join("index.html").exists();
-        write_directory(&real, &files(&["index.html", "old.svg"]), ours).unwrap();
+        write_directory(&real, &files(&["index.html", "old.svg"]), never_legacy, false).unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_directory(&link, &files(&["index.html", "new.svg"]), ours).unwrap();
+        write_directory(&link, &files(&["index.html", "new.svg"]), never_legacy, false).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-        assert_eq!(listing(&real), ["index.html", "new.svg"]);
+        assert_eq!(listing(&real), [MANIFEST, "index.html", "new.svg"]);
     }
 }

@@ -138,28 +138,47 @@ pub fn files(document: &Document) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Checks, before a run starts, that its report can be written to `dir` (new, empty, or
-/// an earlier report, which it will replace).
-pub fn check_report_directory(dir: &Path) -> Result<PathBuf> {
-    check_directory(dir, is_report)
+/// an earlier report, which it will replace; with `force`, even one that holds files the
+/// report did not write).
+pub fn check_report_directory(dir: &Path, force: bool) -> Result<PathBuf> {
+    check_directory(dir, earlier_report, force)
 }
 
 /// Writes `document` as the directory `dir`, replacing an earlier report there.
-pub fn write_report(dir: &Path, document: &Document) -> Result<()> {
-    write_directory(dir, &files(document), is_report)
+pub fn write_report(dir: &Path, document: &Document, force: bool) -> Result<()> {
+    write_directory(dir, &files(document), earlier_report, force)
 }
 
-/// Whether `dir` holds a report this tool wrote: its page is a regular file whose head
-/// carries the generator mark (a FIFO named `index.html` must not hang the check).
-fn is_report(dir: &Path) -> bool {
+/// Recognises a report written before reports carried a manifest
+/// ([`crate::output::MANIFEST`]): its page is a regular file whose head carries the
+/// generator mark (a FIFO named `index.html` must not hang the check). Such a report only
+/// ever held pages and charts (`.html`, `.md`, `.svg` files): anything else in it is
+/// returned as not the report's.
+pub fn earlier_report(dir: &Path) -> Option<Vec<String>> {
     use std::io::Read;
     let page = dir.join(INDEX);
     if !std::fs::symlink_metadata(&page).is_ok_and(|metadata| metadata.is_file()) {
-        return false;
+        return None;
     }
     let mut head = Vec::new();
-    std::fs::File::open(&page)
+    let marked = std::fs::File::open(&page)
         .and_then(|file| file.take(2048).read_to_end(&mut head))
         .is_ok_and(|_| {
             String::from_utf8_lossy(&head).contains("<meta name=\"generator\" content=\"shuffle-audit ")
+        });
+    if !marked {
+        return None;
+    }
+    let mut others: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let written = [".html", ".md", ".svg"].iter().any(|end| name.ends_with(end));
+            !(written && entry.file_type().is_ok_and(|kind| kind.is_file()))
         })
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    others.sort();
+    Some(others)
 }
