@@ -1,9 +1,16 @@
 //! The `shuffle-audit` command line: parse arguments, call the library, print, and exit
-//! with 0 (done, or every verdict as it should be), 1 (a gate's verdict is not what it
-//! should be: `check`, `ingest`), or 2 (usage or input error, with a one-line message).
+//! with 0 (every verdict is the one it should be), 1 (one is not: a fair algorithm that
+//! does not pass, a biased one that is not caught, samples not shown fair, a result that
+//! is `inconclusive` or `suspicious`, a `check` case not as expected), or 2 (usage or
+//! input error, with a one-line message); 130, 143 and 129 after SIGINT, SIGTERM and
+//! SIGHUP.
+//!
+//! The exit status is decided by the verdicts alone: a reader of standard output that
+//! leaves (`| head`) stops the printing, never the verdict, and nothing printed to
+//! standard error can panic.
 //!
 //! Everything testable lives in the library; this file only knows about clap, the
-//! terminal (progress bar, standard streams) and exit codes.
+//! terminal (progress bar, standard streams, signals) and exit codes.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -16,12 +23,12 @@ use serde::Serialize;
 
 use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, GeneratorSpec, StreamScenario};
 use shuffle_audit::catalogue::{
-    AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SHUFFLES, entries,
+    AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SHUFFLES, entries,
 };
 use shuffle_audit::check::{self, CheckSettings};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
-    Destination, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
+    Destination, Plan, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
     remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
@@ -34,9 +41,19 @@ use shuffle_audit::seeds::reach::parse_seed_range;
 use shuffle_audit::seeds::seen::Seen;
 use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
-use shuffle_audit::stream::items::Items;
+use shuffle_audit::stream::items::{Items, escaped_for_terminals};
 use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
+
+/// Writes a line to standard error. Unlike `eprintln!`, it never panics: a standard error
+/// that is closed or whose reader has gone (`2>&1 | head -c 1`) must not turn a verdict
+/// into a crash.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 /// Finds out whether a shuffle is fair: runs it millions of times, tallies every outcome,
 /// tests the tallies, and says how large any bias is and where.
@@ -144,6 +161,10 @@ struct ReachArgs {
     /// Write the result as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -168,6 +189,10 @@ struct CrackArgs {
     /// Write the matching seeds and their decks as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -316,6 +341,10 @@ struct ExportArgs {
     /// replacing an earlier report there.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -402,6 +431,10 @@ struct ExactArgs {
     /// Write an HTML report with SVG charts (and its Markdown twin) to the directory DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -412,6 +445,10 @@ struct ReportArgs {
     /// Worker threads (default: all cores). The report does not depend on it.
     #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
     threads: Option<usize>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -438,6 +475,10 @@ struct CheckArgs {
     alpha: f64,
     #[command(flatten)]
     source: SourceArgs,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -456,46 +497,100 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) if error.use_stderr() => {
-            eprintln!("shuffle-audit: {}", one_line(&error));
+            say!("shuffle-audit: {}", one_line(&error));
             return ExitCode::from(2);
         }
         // --help and --version go to standard output with status 0.
         Err(error) => error.exit(),
     };
-    // Ctrl-C ends the process at once, as it would without a handler, but first removes
-    // the temporary file of any export being written, which would otherwise stay behind.
-    let _ = ctrlc::set_handler(|| {
-        // Held until the process exits: no writer renames anything into place after this.
-        let _cleaned = remove_pending_temporaries();
-        eprintln!("\nshuffle-audit: interrupted");
-        std::process::exit(130);
-    });
-    let done = |result: Result<()>| result.map(|()| ExitCode::SUCCESS);
+    handle_signals();
     let outcome = match cli.command {
-        Command::Run(args) => done(run_command(args)),
-        Command::Stream(args) => done(stream_command(args)),
-        Command::Exact(args) => done(exact_command(&args)),
-        Command::Merge(args) => done(merge_command(args)),
+        Command::Run(args) => run_command(args),
+        Command::Stream(args) => stream_command(args),
+        Command::Exact(args) => exact_command(&args),
+        Command::Merge(args) => merge_command(args),
         Command::Ingest(args) => ingest_command(args),
-        Command::List(args) => done(list_command(&args)),
-        Command::Report(args) => done(report_command(&args)),
+        Command::List(args) => list_command(&args).map(|()| ExitCode::SUCCESS),
+        Command::Report(args) => report_command(&args),
         Command::Check(args) => check_command(&args),
         Command::Seeds(args) => match args.command {
-            SeedsCommand::Reach(args) => done(seeds_reach_command(&args)),
+            SeedsCommand::Reach(args) => seeds_reach_command(&args).map(|()| ExitCode::SUCCESS),
             SeedsCommand::Crack(args) => seeds_crack_command(&args),
-            SeedsCommand::Deal(args) => done(seeds_deal_command(&args)),
+            SeedsCommand::Deal(args) => seeds_deal_command(&args).map(|()| ExitCode::SUCCESS),
         },
     };
     match outcome {
         Ok(code) => code,
-        // `shuffle-audit list | head`: the reader left, nothing is wrong.
-        Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
-            ExitCode::SUCCESS
-        }
         Err(error) => {
-            eprintln!("shuffle-audit: error: {error}");
+            // Messages quote what the user gave (names, paths, config strings): no byte of
+            // it may drive the terminal.
+            say!(
+                "shuffle-audit: error: {}",
+                escaped_for_terminals(&error.to_string())
+            );
             ExitCode::from(2)
         }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the process at once, as they would without a handler,
+/// but first remove the temporary files and directories being written (so the targets
+/// keep their old contents and nothing is left beside them) and kill the programs a
+/// `check` case started. The exit status is the shell's convention, 128 + the signal:
+/// 130, 143, 129.
+fn handle_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Held until the process exits: no writer renames anything into place after this.
+                let _cleaned = remove_pending_temporaries();
+                let what = match signal {
+                    SIGINT => "interrupted",
+                    SIGTERM => "terminated",
+                    _ => "hung up",
+                };
+                say!("\nshuffle-audit: {what}; no output was left half written");
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrlc::set_handler(|| {
+            let _cleaned = remove_pending_temporaries();
+            say!("\nshuffle-audit: interrupted; no output was left half written");
+            std::process::exit(130);
+        });
+    }
+}
+
+/// The exit status of a command whose results each have a verdict they should get: 0 when
+/// every one does, 1 when one does not, with a line on standard error naming each (a CI
+/// log must say why a step failed). `against` says where the expectation comes from.
+fn verdict_status(graded: &[Graded], against: &str) -> ExitCode {
+    let wrong: Vec<String> = graded
+        .iter()
+        .filter(|graded| !graded.as_expected())
+        .map(|graded| {
+            format!(
+                "{} is {} where {against} says {}",
+                graded.name, graded.verdict, graded.expected
+            )
+        })
+        .collect();
+    if wrong.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        say!(
+            "shuffle-audit: not as expected: {} (exit status 1)",
+            wrong.join("; ")
+        );
+        ExitCode::from(VERDICT_NOT_AS_WANTED)
     }
 }
 
@@ -510,16 +605,12 @@ fn one_line(error: &clap::Error) -> String {
     format!("{} (see --help)", first_paragraph.join(" "))
 }
 
-fn run_command(args: RunArgs) -> Result<()> {
+fn run_command(args: RunArgs) -> Result<ExitCode> {
     let specs = args
         .algorithms
         .iter()
         .map(|name| AlgorithmSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(
-        args.common.analysis.exports.json.as_deref(),
-        args.common.analysis.exports.csv.as_deref(),
-    )?;
     let settings = RunSettings {
         source: args.common.source.kind()?,
         n: args.n,
@@ -535,13 +626,13 @@ fn run_command(args: RunArgs) -> Result<()> {
         "algorithm",
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
-    check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(
-        args.common.analysis.exports.report.as_deref(),
-        [&json_to, &csv_to],
-    )?;
+    let exports = args
+        .common
+        .analysis
+        .exports
+        .checked(Plan::new(args.common.analysis.exports.force))?;
     for note in settings.notes(&specs) {
-        eprintln!("shuffle-audit: note: {note}");
+        say!("shuffle-audit: note: {note}");
     }
     let unit = if settings.k.is_some() {
         "samples"
@@ -558,15 +649,8 @@ fn run_command(args: RunArgs) -> Result<()> {
         .seed
         .is_none()
         .then(|| (report.seed, text::reproduce_command(&report)));
-    deliver_run(
-        Exports {
-            json_to,
-            csv_to,
-            report_to,
-        },
-        os_seed,
-        &report,
-    )
+    deliver_run(exports, os_seed, &report)?;
+    Ok(verdict_status(&report.graded(), "the catalogue"))
 }
 
 /// Prints a run's report (or a merged one) and writes its exports and report directory.
@@ -594,8 +678,7 @@ fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
         sample_capacity: DEFAULT_SAMPLE_CAPACITY,
     };
     settings.validate()?;
-    let json_to = args.json.as_deref().map(Destination::parse);
-    check_exports(&json_to, &None)?;
+    let json_to = json_only(args.json.as_deref(), args.force)?;
     let mut progress = TerminalProgress::new(Some(settings.seeds.count()), "seeds");
     let report = reach(&settings, &progress)?;
     progress.finish();
@@ -604,6 +687,16 @@ fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
         || reach_text::render(&report),
         |out| reach_json::write(&report, out),
     )
+}
+
+/// The `--json` destination of a command that writes nothing else, checked before any
+/// work starts.
+fn json_only(json: Option<&str>, force: bool) -> Result<Option<Destination>> {
+    let json_to = json.map(|text| Destination::parse(text).forced(force));
+    Plan::new(force)
+        .writes("--json", json_to.as_ref())
+        .check(report::earlier_report)?;
+    Ok(json_to)
 }
 
 /// Prints a `seeds` report and writes its JSON: these commands have no CSV and no report
@@ -618,6 +711,7 @@ fn deliver_text_and_json(
             json_to,
             csv_to: None,
             report_to: None,
+            force: false,
         },
         None,
         text,
@@ -634,8 +728,7 @@ fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
     let seen = Seen::parse(args.seen.as_deref(), args.seen_at.as_deref(), dealer.n())?;
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
-    let json_to = args.json.as_deref().map(Destination::parse);
-    check_exports(&json_to, &None)?;
+    let json_to = json_only(args.json.as_deref(), args.force)?;
     let settings = CrackSettings {
         dealer,
         window,
@@ -651,7 +744,7 @@ fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
         |out| crack_json::write(&report, out),
     )?;
     if report.matches == 0 {
-        eprintln!(
+        say!(
             "shuffle-audit: no seed of {} deals what was seen",
             window.describe()
         );
@@ -668,15 +761,12 @@ fn seeds_deal_command(args: &DealArgs) -> Result<()> {
     Destination::Stdout.write(&format!("{}\n", deck.join(" ")))
 }
 
-fn merge_command(args: MergeArgs) -> Result<()> {
-    let exports = &args.exports;
-    let (json_to, csv_to) = output_destinations(exports.json.as_deref(), exports.csv.as_deref())?;
-    check_exports(&json_to, &csv_to)?;
-    refuse_overwriting_inputs(
-        args.files.iter().map(|file| file.as_path()),
-        &[("--json", &json_to), ("--csv", &csv_to)],
-    )?;
-    let report_to = checked_report_directory(exports.report.as_deref(), [&json_to, &csv_to])?;
+fn merge_command(args: MergeArgs) -> Result<ExitCode> {
+    let plan = args
+        .files
+        .iter()
+        .fold(Plan::new(args.exports.force), |plan, file| plan.reads(file));
+    let exports = args.exports.checked(plan)?;
     let settings = MergeSettings {
         alpha: args.alpha,
         threads: args.threads.unwrap_or_else(default_threads),
@@ -687,53 +777,45 @@ fn merge_command(args: MergeArgs) -> Result<()> {
     } else {
         "shuffles"
     };
-    eprintln!(
+    say!(
         "shuffle-audit: merged {} shard{} of a run of {} {unit} per algorithm",
         merged.shards,
         if merged.shards == 1 { "" } else { "s" },
         text::group_thousands(merged.report.settings.trials)
     );
-    deliver_run(
-        Exports {
+    deliver_run(exports, None, &merged.report)?;
+    Ok(verdict_status(&merged.report.graded(), "the catalogue"))
+}
+
+impl ExportArgs {
+    /// The exports asked for, checked before any work starts against each other and
+    /// against the inputs `plan` holds ([`Plan::check`]).
+    fn checked(&self, plan: Plan) -> Result<Exports> {
+        let destination = |text: &Option<String>| {
+            text.as_deref()
+                .map(|text| Destination::parse(text).forced(self.force))
+        };
+        let (json_to, csv_to) = (destination(&self.json), destination(&self.csv));
+        let report_to = plan
+            .writes("--json", json_to.as_ref())
+            .writes("--csv", csv_to.as_ref())
+            .replaces("--report", self.report.as_deref())
+            .check(report::earlier_report)?
+            .and(self.report.clone());
+        Ok(Exports {
             json_to,
             csv_to,
             report_to,
-        },
-        None,
-        &merged.report,
-    )
-}
-
-/// The report directory, checked before any work starts, with the exports: one written
-/// inside it would be thrown away with the old report when the new one replaces it.
-fn checked_report_directory(
-    dir: Option<&Path>,
-    exports: [&Option<Destination>; 2],
-) -> Result<Option<PathBuf>> {
-    let Some(dir) = dir else {
-        return Ok(None);
-    };
-    let target = report::check_report_directory(dir)?;
-    for (option, export) in ["--json", "--csv"].into_iter().zip(exports) {
-        if let Some(Destination::File(path)) = export
-            && export.as_ref().is_some_and(|export| export.is_inside(&target))
-        {
-            return Err(Error::Usage(format!(
-                "{option} {} is inside the report directory {}, which is replaced as a whole; \
-                 write it elsewhere",
-                path.display(),
-                dir.display()
-            )));
-        }
+            force: self.force,
+        })
     }
-    Ok(Some(dir.to_path_buf()))
 }
 
 /// Writes the report (when one was asked for) and says where it went.
-fn write_report_to(dir: Option<&Path>, document: impl FnOnce() -> Document) -> Result<()> {
+fn write_report_to(dir: Option<&Path>, force: bool, document: impl FnOnce() -> Document) -> Result<()> {
     if let Some(dir) = dir {
-        report::write_report(dir, &document())?;
-        eprintln!(
+        report::write_report(dir, &document(), force)?;
+        say!(
             "shuffle-audit: report written to {}",
             dir.join(report::INDEX).display()
         );
@@ -741,61 +823,12 @@ fn write_report_to(dir: Option<&Path>, document: impl FnOnce() -> Document) -> R
     Ok(())
 }
 
-/// Refuses an output that would replace one of the inputs: a slip of the keyboard would
-/// otherwise destroy the samples, the shards or the suite that were just read.
-fn refuse_overwriting_inputs<'a>(
-    inputs: impl IntoIterator<Item = &'a Path>,
-    outputs: &[(&str, &Option<Destination>)],
-) -> Result<()> {
-    for input in inputs {
-        let input_to = Destination::File(input.to_path_buf());
-        for (option, output) in outputs {
-            if let Some(output) = output
-                && output.same_file_as(&input_to)
-            {
-                return Err(Error::Usage(format!(
-                    "{option} names {}, which is also an input; give the output another file",
-                    input.display()
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Where `--json` and `--csv` go, refused when both name the same place.
-fn output_destinations(
-    json: Option<&str>,
-    csv: Option<&str>,
-) -> Result<(Option<Destination>, Option<Destination>)> {
-    let json_to = json.map(Destination::parse);
-    let csv_to = csv.map(Destination::parse);
-    if let (Some(json_to), Some(csv_to)) = (&json_to, &csv_to)
-        && json_to.same_file_as(csv_to)
-    {
-        return Err(Error::Usage(match json_to {
-            Destination::Stdout => {
-                "--json - and --csv - cannot both go to standard output; give one a file name".to_string()
-            }
-            Destination::File(path) => format!(
-                "--json and --csv both name {}; give them different files",
-                path.display()
-            ),
-        }));
-    }
-    Ok((json_to, csv_to))
-}
-
-fn stream_command(args: StreamArgs) -> Result<()> {
+fn stream_command(args: StreamArgs) -> Result<ExitCode> {
     let specs = args
         .generators
         .iter()
         .map(|name| GeneratorSpec::parse(name))
         .collect::<Result<Vec<_>>>()?;
-    let (json_to, csv_to) = output_destinations(
-        args.common.analysis.exports.json.as_deref(),
-        args.common.analysis.exports.csv.as_deref(),
-    )?;
     let settings = StreamSettings {
         source: args.common.source.kind()?,
         items: Items::parse(&args.items)?,
@@ -810,11 +843,11 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     };
     settings.validate(&specs)?;
     refuse_repeats("generator", specs.iter().map(GeneratorSpec::display_name))?;
-    check_exports(&json_to, &csv_to)?;
-    let report_to = checked_report_directory(
-        args.common.analysis.exports.report.as_deref(),
-        [&json_to, &csv_to],
-    )?;
+    let exports = args
+        .common
+        .analysis
+        .exports
+        .checked(Plan::new(args.common.analysis.exports.force))?;
     let total = settings
         .length
         .saturating_mul(settings.streams)
@@ -824,17 +857,14 @@ fn stream_command(args: StreamArgs) -> Result<()> {
     progress.finish();
 
     deliver_stream(
-        Exports {
-            json_to,
-            csv_to,
-            report_to,
-        },
+        exports,
         settings
             .seed
             .is_none()
             .then(|| (report.seed, stream_text::reproduce_command(&report))),
         &report,
-    )
+    )?;
+    Ok(verdict_status(&report.graded(), "the catalogue"))
 }
 
 /// Prints a stream report (generated, or read by `ingest`) and writes its exports and
@@ -855,10 +885,6 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights,
     };
     use shuffle_audit::stats::Verdict;
-    let (json_to, csv_to) = output_destinations(
-        args.analysis.exports.json.as_deref(),
-        args.analysis.exports.csv.as_deref(),
-    )?;
     let weights = args.weights.as_deref().map(parse_weights).transpose()?;
     let settings = IngestSettings {
         kind: match args.kind {
@@ -874,14 +900,13 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };
-    check_exports(&json_to, &csv_to)?;
-    if args.file != "-" {
-        refuse_overwriting_inputs(
-            [Path::new(&args.file)],
-            &[("--json", &json_to), ("--csv", &csv_to)],
-        )?;
-    }
-    let report_to = checked_report_directory(args.analysis.exports.report.as_deref(), [&json_to, &csv_to])?;
+    let plan = Plan::new(args.analysis.exports.force);
+    let plan = if args.file == "-" {
+        plan.reads_stdin()
+    } else {
+        plan.reads(Path::new(&args.file))
+    };
+    let exports = args.analysis.exports.checked(plan)?;
     let (input, source, size) = if args.file == "-" {
         (
             Input::reader(std::io::stdin()),
@@ -902,18 +927,13 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
     // The library names the source for people; the command names it as typed.
     ingested.input_mut().command = settings.command(&args.file);
     for note in ingested.notes() {
-        eprintln!("shuffle-audit: note: {note}");
+        say!("shuffle-audit: note: {note}");
     }
-    let exports = Exports {
-        json_to,
-        csv_to,
-        report_to,
-    };
     match &ingested {
         IngestReport::Samples(report) => deliver_run(exports, None, report)?,
         IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
     }
-    let verdict = ingested.gate_verdict();
+    let verdict = ingested.verdict();
     let smallest = ingested
         .smallest_p_adjusted()
         .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
@@ -921,7 +941,7 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
         Verdict::Pass => None,
         Verdict::Suspicious if args.allow_suspicious => {
             // Accepted, but said, so that a CI log shows what was let through.
-            eprintln!("shuffle-audit: suspicious{smallest}: accepted (--allow-suspicious)");
+            say!("shuffle-audit: suspicious{smallest}: accepted (--allow-suspicious)");
             None
         }
         Verdict::Suspicious => Some(format!(
@@ -948,13 +968,13 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
     Ok(match not_as_wanted {
         None => ExitCode::SUCCESS,
         Some(message) => {
-            eprintln!("shuffle-audit: {message}");
+            say!("shuffle-audit: {message}");
             ExitCode::from(VERDICT_NOT_AS_WANTED)
         }
     })
 }
 
-fn exact_command(args: &ExactArgs) -> Result<()> {
+fn exact_command(args: &ExactArgs) -> Result<ExitCode> {
     if let Some(items) = &args.items {
         return exact_bags_command(args, items);
     }
@@ -976,9 +996,7 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
         "algorithm",
         specs.iter().map(|spec| spec.display_name(settings.n)),
     )?;
-    let json_to = args.json.as_deref().map(Destination::parse);
-    check_exports(&json_to, &None)?;
-    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &None])?;
+    let exports = args.exports()?;
     let total = specs
         .iter()
         .map(|spec| {
@@ -991,37 +1009,55 @@ fn exact_command(args: &ExactArgs) -> Result<()> {
     let mut progress = TerminalProgress::new(total, "paths");
     let report = shuffle_audit::exact::exact(&specs, &settings, &progress)?;
     progress.finish();
-    deliver_exact(args, &report, json_to, report_to)
+    deliver_exact(args, &report, exports)
 }
 
-/// Prints an exact report and writes its exports and its report directory.
+impl ExactArgs {
+    /// `--json` and `--report`, checked before any work starts.
+    fn exports(&self) -> Result<Exports> {
+        let json_to = self
+            .json
+            .as_deref()
+            .map(|text| Destination::parse(text).forced(self.force));
+        let report_to = Plan::new(self.force)
+            .writes("--json", json_to.as_ref())
+            .replaces("--report", self.report.as_deref())
+            .check(report::earlier_report)?
+            .and(self.report.clone());
+        Ok(Exports {
+            json_to,
+            csv_to: None,
+            report_to,
+            force: self.force,
+        })
+    }
+}
+
+/// Prints an exact report, writes its exports and its report directory, and gives the
+/// exit status of its verdicts.
 fn deliver_exact(
     args: &ExactArgs,
     report: &shuffle_audit::exact::ExactReport,
-    json_to: Option<Destination>,
-    report_to: Option<PathBuf>,
-) -> Result<()> {
+    exports: Exports,
+) -> Result<ExitCode> {
     let order = if args.sort {
         exact_text::Order::ByProbability
     } else {
         exact_text::Order::Natural
     };
     deliver(
-        Exports {
-            json_to,
-            csv_to: None,
-            report_to,
-        },
+        exports,
         None,
         || exact_text::render(report, order),
         |out| exact_json::write(report, out),
         |_| Ok(()),
         || report::exact_document(report, exact_text::reproduce_command(report)),
-    )
+    )?;
+    Ok(verdict_status(&report.graded(), "the catalogue"))
 }
 
 /// `exact BAG... --items M`: the first cycle of each bag, enumerated.
-fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<()> {
+fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<ExitCode> {
     let generators = args
         .algorithms
         .iter()
@@ -1038,33 +1074,40 @@ fn exact_bags_command(args: &ExactArgs, items: &str) -> Result<()> {
         items: None,
         source: args.source.kind()?,
     };
-    let json_to = args.json.as_deref().map(Destination::parse);
-    check_exports(&json_to, &None)?;
-    let report_to = checked_report_directory(args.report.as_deref(), [&json_to, &None])?;
+    let exports = args.exports()?;
     let mut progress = TerminalProgress::new(None, "paths");
     let report = shuffle_audit::exact::exact_bags(&generators, &items, &settings, &progress)?;
     progress.finish();
-    deliver_exact(args, &report, json_to, report_to)
+    deliver_exact(args, &report, exports)
 }
 
-fn report_command(args: &ReportArgs) -> Result<()> {
+fn report_command(args: &ReportArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
-    report::check_report_directory(&args.out)?;
+    Plan::new(args.force)
+        .replaces("--out", Some(&args.out))
+        .check(report::earlier_report)?;
     let mut progress = TerminalProgress::new(Some(report::teaching::total_work()), "shuffles and draws");
     let document = report::teaching::teaching_document(threads, &progress)?;
     progress.finish();
+    let width = document
+        .results()
+        .map(|result| result.name.len())
+        .max()
+        .unwrap_or(0);
     let mut text = String::new();
     for result in document.results() {
         text.push_str(&format!(
-            "{:<28} deserves {:<7} {}\n",
+            "{:<width$}  deserves {:<7} {}\n",
             result.name,
             result.expected.to_string(),
             result.verdict
         ));
     }
     Destination::Stdout.write(&text)?;
-    write_report_to(Some(&args.out), || document)
+    let graded = document.graded();
+    write_report_to(Some(&args.out), args.force, || document)?;
+    Ok(verdict_status(&graded, "the catalogue"))
 }
 
 fn check_command(args: &CheckArgs) -> Result<ExitCode> {
@@ -1074,24 +1117,25 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
         source: args.source.kind()?,
     };
     shuffle_audit::simulate::check_thread_count(settings.threads)?;
+    let junit_to = args
+        .junit
+        .as_deref()
+        .map(|text| Destination::parse(text).forced(args.force));
+    let json_to = args
+        .json
+        .as_deref()
+        .map(|text| Destination::parse(text).forced(args.force));
+    let plan = match &args.config {
+        Some(config) => Plan::new(args.force).reads(config),
+        None => Plan::new(args.force),
+    };
+    plan.writes("--junit", junit_to.as_ref())
+        .writes("--json", json_to.as_ref())
+        .check(report::earlier_report)?;
     let cases = match &args.config {
         Some(path) => check::config::load(path, &settings)?,
         None => check::suite::default_suite(),
     };
-    let junit_to = args.junit.as_deref().map(Destination::parse);
-    let json_to = args.json.as_deref().map(Destination::parse);
-    if let (Some(junit), Some(json)) = (&junit_to, &json_to)
-        && junit.same_file_as(json)
-    {
-        return Err(Error::Usage(
-            "--junit and --json go to the same place; give each its own file".to_string(),
-        ));
-    }
-    check_exports(&junit_to, &json_to)?;
-    refuse_overwriting_inputs(
-        args.config.as_deref(),
-        &[("--junit", &junit_to), ("--json", &json_to)],
-    )?;
     let total = cases.iter().map(|case| case.kind.work()).sum();
     let mut progress = TerminalProgress::new(Some(total), "trials and draws");
     let report = check::run_check(&cases, &settings, &progress)?;
@@ -1102,7 +1146,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
     if stdout_taken {
         // The export has standard output; the gate's answer still belongs in the log.
         let closing: Vec<&str> = table.lines().rev().take(2).collect();
-        eprintln!("shuffle-audit: {}; {}", closing[1], closing[0]);
+        say!("shuffle-audit: {}; {}", closing[1], closing[0]);
     } else {
         Destination::Stdout.write(&table)?;
     }
@@ -1123,8 +1167,11 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
 struct Exports {
     json_to: Option<Destination>,
     csv_to: Option<Destination>,
-    /// The report directory, checked before the run ([`checked_report_directory`]).
+    /// The report directory, checked before the run ([`ExportArgs::checked`]).
     report_to: Option<PathBuf>,
+    /// Whether the report directory may be replaced though it holds files the report did
+    /// not write.
+    force: bool,
 }
 
 /// Refuses a name given twice: with the same seed it would only repeat the tallies.
@@ -1140,18 +1187,12 @@ fn refuse_repeats(what: &str, names: impl Iterator<Item = String>) -> Result<()>
     Ok(())
 }
 
-/// Checks, before any work starts, that every export can be written where it goes.
-fn check_exports(json_to: &Option<Destination>, csv_to: &Option<Destination>) -> Result<()> {
-    for destination in json_to.iter().chain(csv_to) {
-        destination.check()?;
-    }
-    Ok(())
-}
-
 /// Prints the text report, unless an export takes standard output (then only the seed
 /// taken from the OS, with its reproduce line, goes to standard error, since the text
 /// that would have named it is left out), and writes the exports and the report. The
-/// report is written even when an export failed; its own failure is said first.
+/// report is written even when an export failed; its own failure is said first. A reader
+/// of standard output who leaves ends the printing, not the command
+/// ([`Destination::Stdout`] says so by succeeding).
 fn deliver(
     exports: Exports,
     os_seed: Option<(u64, String)>,
@@ -1164,30 +1205,21 @@ fn deliver(
         json_to,
         csv_to,
         report_to,
+        force,
     } = exports;
     let stdout_taken = json_to == Some(Destination::Stdout) || csv_to == Some(Destination::Stdout);
-    let mut text_written = Ok(());
     if stdout_taken {
         if let Some((seed, reproduce)) = os_seed {
-            eprintln!("shuffle-audit: seed {seed} (from the OS); reproduce with: {reproduce}");
+            say!("shuffle-audit: seed {seed} (from the OS); reproduce with: {reproduce}");
         }
     } else {
-        text_written = Destination::Stdout.write(&render_text());
-        // `... --json out.json | head`: the reader of the report left, but the exports
-        // are still wanted; the broken pipe is reported (as success) after them.
-        let broken_pipe = matches!(
-            &text_written,
-            Err(Error::Write { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe
-        );
-        if text_written.is_err() && !broken_pipe {
-            return text_written;
-        }
+        Destination::Stdout.write(&render_text())?;
     }
     let exported = json_to
         .map_or(Ok(()), |destination| destination.write_with(write_json))
         .and_then(|()| csv_to.map_or(Ok(()), |destination| destination.write_with(write_csv)));
-    write_report_to(report_to.as_deref(), document)?;
-    exported.and(text_written)
+    write_report_to(report_to.as_deref(), force, document)?;
+    exported
 }
 
 /// `--alpha`, refused with the user's own text when it is not a usable probability.

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutations, analyse_selections};
-use crate::catalogue::{AlgorithmSpec, CatalogueEntry, Expectation, Kind, SAMPLERS, SamplerAlgorithm};
+use crate::catalogue::{
+    AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SamplerAlgorithm,
+};
 use crate::error::{Error, Result};
 use crate::exact::check::{SimulatorCheck, check_simulation};
 use crate::output::text::group_thousands;
@@ -385,6 +387,29 @@ impl RunReport {
     /// How many algorithms ran.
     pub fn algorithm_count(&self) -> usize {
         self.results.len() + self.sampler_results.len()
+    }
+
+    /// Every result's verdict beside the one it should get, in order.
+    pub fn graded(&self) -> Vec<Graded> {
+        self.results
+            .iter()
+            .map(|result| (&result.name, result.expected, result.analysis.verdict))
+            .chain(
+                self.sampler_results
+                    .iter()
+                    .map(|result| (&result.name, result.expected, result.analysis.verdict)),
+            )
+            .map(|(name, expected, verdict)| Graded {
+                name: name.clone(),
+                expected,
+                verdict,
+            })
+            .collect()
+    }
+
+    /// Whether every verdict is the one it should be.
+    pub fn all_as_expected(&self) -> bool {
+        self.graded().iter().all(Graded::as_expected)
     }
 
     /// The names of the algorithms that ran, in order.

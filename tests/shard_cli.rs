@@ -7,7 +7,7 @@ mod binary;
 
 use std::path::{Path, PathBuf};
 
-use binary::{command, shuffle_audit};
+use binary::{command, exits_as_its_json, shuffle_audit, status_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -40,7 +40,12 @@ fn read_json(path: &Path) -> Value {
 /// Runs `run {line} --json {dir}/{name}` and gives the file's path.
 fn run_to(dir: &Path, line: &str, name: &str) -> PathBuf {
     let path = dir.join(name);
-    command(line).arg("--json").arg(&path).assert().success();
+    let output = command(line).arg("--json").arg(&path).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(status_of(&read_json(&path))),
+        "{line}: the exit status is the verdict's"
+    );
     path
 }
 
@@ -61,13 +66,10 @@ fn shards(dir: &Path, line: &str, count: u64) -> Vec<PathBuf> {
 
 /// `merge FILES --json -`, parsed.
 fn merged(files: &[PathBuf]) -> Value {
-    let output = shuffle_audit()
-        .arg("merge")
-        .args(files)
-        .args(["--json", "-"])
-        .assert()
-        .success();
-    serde_json::from_slice(&output.get_output().stdout).unwrap()
+    let mut merge = shuffle_audit();
+    merge.arg("merge").args(files).args(["--json", "-"]);
+    let output = exits_as_its_json(merge, None);
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// Merging K shards of `line` gives the single run's JSON, for several K, in any order.

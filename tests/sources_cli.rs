@@ -10,7 +10,7 @@ mod binary;
 
 use std::path::{Path, PathBuf};
 
-use binary::{command, json_of, shuffle_audit};
+use binary::{command, exits_as_its_json, json_of, shuffle_audit};
 use serde_json::Value;
 
 /// Every source, with `clock-reseed` at its default step and at a step of its own.
@@ -247,14 +247,12 @@ fn shard_files(dir: &Path, line: &str, count: u64) -> Vec<PathBuf> {
     (1..=count)
         .map(|index| {
             let path = dir.join(format!("shard-{index}.json"));
-            command(&format!(
+            let mut shard = command(&format!(
                 "{line} --shard {index}/{count} --threads {}",
                 1 + index % 2
-            ))
-            .arg("--json")
-            .arg(&path)
-            .assert()
-            .success();
+            ));
+            shard.arg("--json").arg(&path);
+            exits_as_its_json(shard, Some(&path));
             path
         })
         .collect()
@@ -266,13 +264,10 @@ fn shards_of_a_flawed_source_merge_into_the_whole_run_and_sources_do_not_mix() {
     for flags in &SOURCES[1..] {
         let line = format!("run naive-swap fisher-yates --n 4 --trials {TRIALS} --seed 11 {flags}");
         let files = shard_files(dir.path(), &line, 3);
-        let output = shuffle_audit()
-            .arg("merge")
-            .args(&files)
-            .args(["--json", "-"])
-            .assert()
-            .success();
-        let merged: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+        let mut merge = shuffle_audit();
+        merge.arg("merge").args(&files).args(["--json", "-"]);
+        let output = exits_as_its_json(merge, None);
+        let merged: Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(without_timing(&merged), tallies_of(&line), "{flags}");
     }
     // Shards of one seed drawn from different sources are not one run.
@@ -281,14 +276,12 @@ fn shards_of_a_flawed_source_merge_into_the_whole_run_and_sources_do_not_mix() {
         .enumerate()
         .map(|(index, source)| {
             let path = dir.path().join(format!("{source}.json"));
-            command(&format!(
+            let mut shard = command(&format!(
                 "run fisher-yates --n 4 --trials {TRIALS} --seed 11 --source {source} --shard {}/2",
                 index + 1
-            ))
-            .arg("--json")
-            .arg(&path)
-            .assert()
-            .success();
+            ));
+            shard.arg("--json").arg(&path);
+            exits_as_its_json(shard, Some(&path));
             path
         })
         .collect();
@@ -310,14 +303,12 @@ fn shards_of_a_flawed_source_merge_into_the_whole_run_and_sources_do_not_mix() {
         .enumerate()
         .map(|(index, step)| {
             let path = dir.path().join(format!("step-{step}.json"));
-            command(&format!(
+            let mut shard = command(&format!(
                 "run fisher-yates --n 4 --trials {TRIALS} --seed 11 --source clock-reseed --clock-step {step} --shard {}/2",
                 index + 1
-            ))
-            .arg("--json")
-            .arg(&path)
-            .assert()
-            .success();
+            ));
+            shard.arg("--json").arg(&path);
+            exits_as_its_json(shard, Some(&path));
             path
         })
         .collect();
@@ -357,12 +348,10 @@ fn the_reproduce_line_names_the_source_and_reproduces_the_run() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let json_file = dir.path().join("first.json");
-        let output = command(&format!("{line} {flags}"))
-            .arg("--json")
-            .arg(&json_file)
-            .assert()
-            .success();
-        let again = reproduce_line(&output.get_output().stdout);
+        let mut first_run = command(&format!("{line} {flags}"));
+        first_run.arg("--json").arg(&json_file);
+        let output = exits_as_its_json(first_run, Some(&json_file));
+        let again = reproduce_line(&output.stdout);
         let wanted = if flags == "--source clock-reseed" {
             " --source clock-reseed --clock-step 0.001".to_string()
         } else {
@@ -374,10 +363,11 @@ fn the_reproduce_line_names_the_source_and_reproduces_the_run() {
         assert_eq!(without_timing(&first), tallies_of(&again), "{again}");
     }
     // With standard output taken by the JSON, the line goes to standard error.
-    let output = command("run fisher-yates --n 3 --trials 100 --source delphi --json -")
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
+    let output = exits_as_its_json(
+        command("run fisher-yates --n 3 --trials 100 --source delphi --json -"),
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     assert!(
         stderr.starts_with("shuffle-audit: seed ") && stderr.trim_end().ends_with(" --source delphi"),
         "{stderr}"

@@ -14,7 +14,7 @@
 //! subsets, and the items never picked, named one by one, because "item 1 is never
 //! chosen" is the bug report a sampler like text 002's C code deserves.
 
-use super::{TestOutcome, TestReport, adjust_and_grade, extremes, report, smallest_p_adjusted};
+use super::{TestOutcome, TestReport, extremes, grade_every_test, report, smallest_p_adjusted};
 use crate::catalogue::SamplerAlgorithm;
 use crate::stats::chi_square::{inclusion_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, total_variation_from_uniform};
@@ -108,7 +108,7 @@ pub fn analyse_selections_with_order(
         ),
         report("inclusion", "each item picked with probability k/n", inclusion),
     ];
-    let verdict = adjust_and_grade(&mut tests, thresholds);
+    let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match &tally.subset_counts {
         Some(counts) => (

@@ -43,9 +43,10 @@ impl ShuffleAudit {
         self.runs.verdict()
     }
 
-    /// Whether the shuffle passed: verdict `pass`, and no test left out for want of trials.
+    /// Whether the shuffle passed: verdict `pass` (a test left out for want of trials
+    /// makes the verdict `inconclusive`).
     pub fn passed(&self) -> bool {
-        self.verdict() == Verdict::Pass && self.too_few_trials().is_none()
+        self.verdict() == Verdict::Pass
     }
 
     /// The first test of the counting run that had too few trials to run, with the
@@ -95,9 +96,10 @@ impl ShuffleAudit {
     /// The verdict in words.
     fn headline(&self) -> String {
         let alpha = format_probability(self.settings.alpha);
-        match (self.verdict(), self.too_few_trials()) {
-            (Verdict::Pass, None) => "PASS: no test found a bias in the shuffle".to_string(),
-            (Verdict::Pass, Some((test, needed))) => format!(
+        let one_ran = self.runs.last().outcome.analysis.smallest_p_adjusted().is_some();
+        match (self.verdict(), self.too_few_trials().filter(|_| one_ran)) {
+            (Verdict::Pass, _) => "PASS: no test found a bias in the shuffle".to_string(),
+            (Verdict::Inconclusive, Some((test, needed))) => format!(
                 "INCONCLUSIVE: the other tests pass, but the {test} test needs at least {} shuffles \
                  and was not run; raise .trials()",
                 group_thousands(needed)
@@ -109,7 +111,7 @@ impl ShuffleAudit {
                 "SUSPICIOUS: the shuffle is probably biased (smallest adjusted p-value below 1e-3, twice, \
                  though not below alpha {alpha}); a fair shuffle does this about once in a million audits"
             ),
-            (Verdict::Inconclusive, _) => {
+            (Verdict::Inconclusive, None) => {
                 "INCONCLUSIVE: too few shuffles for any test to run; raise .trials()".to_string()
             }
         }
@@ -146,7 +148,7 @@ fn render_run(out: &mut String, label: &str, attempt: &Attempt<AuditOutcome>, fi
         "\n{label}: {}, seed {}: {}",
         counted(attempt.trials, "shuffle"),
         attempt.seed,
-        attempt.verdict.to_string().to_uppercase()
+        attempt.verdict.headline()
     )
     .unwrap();
     render_tests_header(out);

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::randomness::Randomness;
+use crate::stats::Verdict;
 
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shuffles::{
@@ -54,6 +55,40 @@ impl std::fmt::Display for Kind {
             Kind::Shuffle => "shuffle",
             Kind::Sampler => "sampler",
         })
+    }
+}
+
+impl Expectation {
+    /// Whether `verdict` is the one this expectation calls for: `pass` for a fair
+    /// algorithm, `fail` for a biased one. `suspicious` and `inconclusive` meet neither:
+    /// a result that is not shown one way or the other is not as it should be.
+    ///
+    /// This is the rule every command's exit status follows (`check` per case; `run`,
+    /// `stream`, `exact`, `merge` and `report` per result, against the catalogue; `ingest`
+    /// against a fair shuffle).
+    pub fn is_met_by(self, verdict: Verdict) -> bool {
+        matches!(
+            (self, verdict),
+            (Expectation::Fair, Verdict::Pass) | (Expectation::Biased, Verdict::Fail)
+        )
+    }
+}
+
+/// One result's verdict beside the one it should have: what an exit status is read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graded {
+    /// The result's name as it ran (`naive-repeated:3`).
+    pub name: String,
+    /// What it should get.
+    pub expected: Expectation,
+    /// What it got.
+    pub verdict: Verdict,
+}
+
+impl Graded {
+    /// Whether the verdict is the expected one ([`Expectation::is_met_by`]).
+    pub fn as_expected(&self) -> bool {
+        self.expected.is_met_by(self.verdict)
     }
 }
 

@@ -29,7 +29,7 @@ pub mod watchdog;
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::{TestReport, verdict_with_every_test};
+use crate::analysis::TestReport;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
@@ -225,10 +225,8 @@ impl CaseResult {
 
     /// Whether the verdict that counts is the one the case expects.
     pub fn as_expected(&self) -> bool {
-        matches!(
-            (self.case.expect, self.verdict()),
-            (Expectation::Fair, Some(Verdict::Pass)) | (Expectation::Biased, Some(Verdict::Fail))
-        )
+        self.verdict()
+            .is_some_and(|verdict| self.case.expect.is_met_by(verdict))
     }
 
     /// The smallest adjusted p-value of the run that counts.
@@ -337,14 +335,10 @@ fn run_kind(
             let run_settings = algorithm_settings(*n, *k, trials, seed, source, settings);
             let report = run(std::slice::from_ref(spec), &run_settings, progress)?;
             let findings = match (report.results.first(), report.sampler_results.first()) {
-                (Some(shuffle), _) => Findings::from_tests(
-                    verdict_with_every_test(shuffle.analysis.verdict, &shuffle.analysis.tests),
-                    &shuffle.analysis.tests,
-                ),
-                (None, Some(sampler)) => Findings::from_tests(
-                    verdict_with_every_test(sampler.analysis.verdict, &sampler.analysis.tests),
-                    &sampler.analysis.tests,
-                ),
+                (Some(shuffle), _) => Findings::from_tests(shuffle.analysis.verdict, &shuffle.analysis.tests),
+                (None, Some(sampler)) => {
+                    Findings::from_tests(sampler.analysis.verdict, &sampler.analysis.tests)
+                }
                 (None, None) => unreachable!("run gives one result per algorithm"),
             };
             Ok(Ok(findings))

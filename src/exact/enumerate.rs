@@ -248,7 +248,7 @@ pub fn enumerate_permutations_within(
             ),
         });
     }
-    check_path_count(schedule_of(algorithm, n), max_paths)?;
+    check_path_count(schedule_size(algorithm, n), max_paths)?;
     let cells = factorial(n).expect("n <= 10") as usize;
     walk(
         cells,
@@ -372,14 +372,42 @@ pub fn enumerate_cycle(
     )
 }
 
-/// Refuses a fixed schedule with more paths than `max_paths` before any work starts.
-fn check_path_count(schedule: Option<Vec<u64>>, max_paths: u64) -> Result<()> {
-    let Some(schedule) = schedule else {
+/// For an algorithm with a fixed schedule: the draws one shuffle of `n` cards makes and
+/// its number of random paths (`None`: more than 2^64), counted without listing the
+/// schedule, which for `naive-repeated:4294967295` would be 17 billion draws long.
+fn schedule_size(algorithm: PermutationAlgorithm, n: usize) -> Option<(u64, Option<u64>)> {
+    match algorithm.resolve(n) {
+        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
+            let draws = (n as u64).saturating_mul(u64::from(passes));
+            let paths = u32::try_from(draws)
+                .ok()
+                .and_then(|draws| (n as u64).checked_pow(draws));
+            Some((draws, paths))
+        }
+        algorithm => schedule_of(algorithm, n).map(|schedule| {
+            let paths = schedule
+                .iter()
+                .try_fold(1u64, |paths, &bound| paths.checked_mul(bound));
+            (schedule.len() as u64, paths)
+        }),
+    }
+}
+
+/// Refuses a fixed schedule with paths longer than [`MAX_DEPTH`] draws, or more paths
+/// than `max_paths`, before any work starts: the answer comes at once, not after the
+/// walk has run into the limit.
+fn check_path_count(size: Option<(u64, Option<u64>)>, max_paths: u64) -> Result<()> {
+    let Some((draws, paths)) = size else {
         return Ok(());
     };
-    let paths = schedule
-        .iter()
-        .try_fold(1u64, |paths, &bound| paths.checked_mul(bound));
+    if draws > MAX_DEPTH as u64 {
+        return Err(Error::Usage(format!(
+            "cannot enumerate this algorithm: it makes {} draws on every path, and enumeration \
+             follows paths of at most {} draws",
+            group_thousands(draws),
+            group_thousands(MAX_DEPTH as u64)
+        )));
+    }
     match paths {
         Some(paths) if paths <= max_paths => Ok(()),
         _ => Err(Error::BadOption {

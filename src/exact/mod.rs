@@ -19,11 +19,12 @@ pub mod positions;
 use std::time::{Duration, Instant};
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
-use crate::catalogue::{AlgorithmSpec, Expectation, Kind};
+use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind};
 use crate::error::{Error, Result};
 use crate::randomness::{DrawLaw, SourceKind};
 use crate::run::MAX_N;
 use crate::simulate::{Engine, Progress, check_thread_count};
+use crate::stats::Verdict;
 use crate::stats::power::{permutation_noncentrality, position_noncentrality, trials_needed};
 use crate::stream::items::Items;
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
@@ -95,6 +96,16 @@ pub struct ExactResult {
 }
 
 impl ExactResult {
+    /// The verdict of an exact law: `pass` when exactly uniform, `fail` otherwise (there
+    /// is no noise, so nothing in between).
+    pub fn verdict(&self, n: usize) -> Verdict {
+        if self.is_uniform(n) {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        }
+    }
+
     /// Whether what was computed is exactly uniform: every outcome of the law equally
     /// likely, or every cell of the position matrix `1/n` ([`is_uniform`]). Nothing
     /// computed counts as uniform: there is nothing to call biased.
@@ -131,6 +142,25 @@ pub struct ExactReport {
     pub settings: ExactSettings,
     /// One per algorithm, in the order given.
     pub results: Vec<ExactResult>,
+}
+
+impl ExactReport {
+    /// Every result's verdict beside the one it should get, in order.
+    pub fn graded(&self) -> Vec<Graded> {
+        self.results
+            .iter()
+            .map(|result| Graded {
+                name: result.name.clone(),
+                expected: result.expected,
+                verdict: result.verdict(self.settings.n),
+            })
+            .collect()
+    }
+
+    /// Whether every verdict is the one it should be.
+    pub fn all_as_expected(&self) -> bool {
+        self.graded().iter().all(Graded::as_expected)
+    }
 }
 
 /// Enumerates every algorithm of `specs` on `settings`.

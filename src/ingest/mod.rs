@@ -31,10 +31,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::analysis::{
-    TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted,
-    verdict_with_every_test,
-};
+use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
 use crate::catalogue::Expectation;
 use crate::error::{Error, Result};
 use crate::run::{
@@ -233,7 +230,8 @@ pub enum IngestReport {
 }
 
 impl IngestReport {
-    /// The graded verdict.
+    /// The graded verdict: the one the headline, JSON, CSV, report and exit status all
+    /// give (the analysis decides `inconclusive` once, see [`crate::analysis`]).
     pub fn verdict(&self) -> Verdict {
         match self {
             IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
@@ -287,16 +285,6 @@ impl IngestReport {
     /// Malformed lines skipped (`--skip-invalid`).
     pub fn skipped(&self) -> u64 {
         self.input().skipped_total()
-    }
-
-    /// The verdict a gate reads: for shuffles and samples, a pass with a test left out
-    /// for too few samples is `inconclusive` ([`verdict_with_every_test`]); a stream's
-    /// tests of rare items are often left out, and its verdict stands.
-    pub fn gate_verdict(&self) -> Verdict {
-        match self {
-            IngestReport::Samples(_) => verdict_with_every_test(self.verdict(), self.tests()),
-            IngestReport::Stream(_) => self.verdict(),
-        }
     }
 
     /// The tests that ran, with their p-values.

@@ -19,7 +19,7 @@ use super::tables::{
 use crate::catalogue::{AlgorithmSpec, Kind};
 use crate::error::{Error, Result};
 use crate::run::{MAX_N, SeedOrigin};
-use crate::simulate::Shard;
+use crate::simulate::{MAX_THREADS, Shard};
 use crate::tally::{PermutationTally, SelectionTally};
 
 /// A run's JSON (a shard's, or a whole run's, which is its only shard `1/1`), checked.
@@ -199,6 +199,12 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
         "os" => SeedOrigin::OperatingSystem,
         other => return Err(format!("seed_origin is '{other}', neither 'given' nor 'os'")),
     };
+    if !(1..=MAX_THREADS).contains(&file.threads) {
+        return Err(format!(
+            "threads is {}; a run uses 1 to {MAX_THREADS}",
+            file.threads
+        ));
+    }
     if file.results.is_empty() {
         return Err("no results".to_string());
     }

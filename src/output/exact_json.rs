@@ -54,6 +54,7 @@ pub fn write(report: &ExactReport, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(k) = settings.k {
         writeln!(out, "  \"k\": {k},")?;
     }
+    writeln!(out, "  \"all_as_expected\": {},", report.all_as_expected())?;
     writeln!(out, "  \"results\": [")?;
     for (i, result) in report.results.iter().enumerate() {
         write_result(report, result, out)?;
@@ -70,6 +71,7 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
     writeln!(out, "      \"algorithm\": {},", text(&result.name))?;
     writeln!(out, "      \"expected\": \"{}\",", result.expected)?;
     writeln!(out, "      \"uniform\": {},", result.is_uniform(n))?;
+    writeln!(out, "      \"verdict\": \"{}\",", result.verdict(n))?;
     let null = || "null".to_string();
     writeln!(
         out,

@@ -103,10 +103,11 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     };
     writeln!(
         out,
-        "{}: {} random paths, {} {what} (deserves: {})",
+        "{}: {} random paths, {} {what}: {} (deserves: {})",
         result.name,
         group_thousands(law.paths),
         group_thousands(law.numerators.len() as u64),
+        result.verdict(report.settings.n).headline(),
         result.expected
     )
     .unwrap();
@@ -212,8 +213,10 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
     let n = report.settings.n;
     writeln!(
         out,
-        "{}: card x position matrix (deserves: {})",
-        result.name, result.expected
+        "{}: card x position matrix: {} (deserves: {})",
+        result.name,
+        result.verdict(n).headline(),
+        result.expected
     )
     .unwrap();
     writeln!(out, "  {}; from {}", result.summary, result.origin).unwrap();

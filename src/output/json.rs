@@ -147,6 +147,9 @@ struct RunJson<'a> {
     notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input: Option<InputJson<'a>>,
+    /// Whether every result got the verdict it should (the exit status says the same:
+    /// 0 when true, 1 when not).
+    all_as_expected: bool,
     results: Vec<AnyResultJson<'a>>,
 }
 
@@ -273,6 +276,7 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
             .input
             .as_ref()
             .map(|input| InputJson::new(input, Some(report.settings.trials), None)),
+        all_as_expected: report.all_as_expected(),
         results: report
             .results
             .iter()

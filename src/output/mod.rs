@@ -6,6 +6,7 @@
 
 pub mod check_json;
 pub mod check_text;
+mod cleanup;
 pub mod crack_json;
 pub mod crack_text;
 pub mod csv;
@@ -13,7 +14,10 @@ mod destination;
 mod directory;
 pub mod exact_json;
 pub mod exact_text;
+mod fnv;
 pub mod json;
+mod long_table;
+mod plan;
 pub mod reach_json;
 pub mod reach_text;
 pub mod stream_csv;
@@ -21,5 +25,8 @@ pub mod stream_json;
 pub mod stream_text;
 pub mod text;
 
-pub use destination::{Destination, remove_pending_temporaries};
-pub use directory::{check_directory, write_directory};
+pub(crate) use cleanup::{kill_process_group, spawn_registered};
+pub use cleanup::{remove_pending_temporaries, sweep_stale};
+pub use destination::{Destination, stdout_reader_gone, write_atomically};
+pub use directory::{MANIFEST, check_directory, write_directory};
+pub use plan::{LegacyRule, Plan};

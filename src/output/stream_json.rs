@@ -40,6 +40,8 @@ struct StreamRunJson<'a> {
     input: Option<InputJson<'a>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
+    /// Whether every generator got the verdict it should (as the exit status says).
+    all_as_expected: bool,
     results: Vec<ResultJson<'a>>,
 }
 
@@ -194,6 +196,7 @@ pub fn write(report: &StreamReport, out: &mut dyn Write) -> std::io::Result<()> 
             .as_ref()
             .map(|input| InputJson::new(input, None, Some(settings.length))),
         notes: &report.notes,
+        all_as_expected: report.all_as_expected(),
         results: report
             .results
             .iter()

@@ -192,7 +192,8 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
 }
 
 /// The simulator check's line, first of the findings (it is not one of the tests).
-fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit: &str) {
+/// The simulator check's line; `unit` is what a trial is (`shuffle`), `units` its plural.
+fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit: &str, units: &str) {
     let Some(check) = check else {
         return;
     };
@@ -202,8 +203,9 @@ fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit
     );
     let line = if check.impossible_seen > 0 {
         format!(
-            "SIMULATOR ERROR: {} {unit} gave orders the exact law says are impossible",
-            group_thousands(check.impossible_seen)
+            "SIMULATOR ERROR: {} {} gave orders the exact law says are impossible",
+            group_thousands(check.impossible_seen),
+            if check.impossible_seen == 1 { unit } else { units }
         )
     } else {
         match check.fit {
@@ -213,7 +215,7 @@ fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit
                 group_thousands(df)
             ),
             Fit::TooFewTrials { .. } => {
-                format!("{law}: every {unit} gave a possible order (one is possible)")
+                format!("{law}: too few {units} to test, and every {unit} gave a possible order")
             }
         }
     };
@@ -224,7 +226,7 @@ fn render_simulator_check(out: &mut String, check: Option<&SimulatorCheck>, unit
 /// the most and least frequent outcomes and, for small decks, the table of orders. The
 /// HTML report shows these lines as they are, below its own table of the tests.
 pub(crate) fn render_findings(out: &mut String, result: &AlgorithmResult) {
-    render_simulator_check(out, result.simulator_check.as_ref(), "shuffles");
+    render_simulator_check(out, result.simulator_check.as_ref(), "shuffle", "shuffles");
     render_tally_findings(out, &result.tally, &result.analysis, &result.about);
 }
 
@@ -290,12 +292,7 @@ pub(crate) fn render_heading(
     summary: &str,
     origin: &str,
 ) {
-    writeln!(
-        out,
-        "{name}: {} (deserves: {expected})",
-        verdict.to_string().to_uppercase()
-    )
-    .unwrap();
+    writeln!(out, "{name}: {} (deserves: {expected})", verdict.headline()).unwrap();
     writeln!(out, "  {summary}; from {origin}").unwrap();
 }
 

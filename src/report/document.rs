@@ -126,6 +126,17 @@ impl Document {
         self.parts.iter().flat_map(|part| &part.results)
     }
 
+    /// Every result's verdict beside the one it should get, in order.
+    pub fn graded(&self) -> Vec<crate::catalogue::Graded> {
+        self.results()
+            .map(|result| crate::catalogue::Graded {
+                name: result.name.clone(),
+                expected: result.expected,
+                verdict: result.verdict,
+            })
+            .collect()
+    }
+
     /// Every result's chart (the summary chart is apart: [`Document::summary_chart`]).
     pub fn charts(&self) -> impl Iterator<Item = &ChartFile> {
         self.results().flat_map(|result| &result.charts)

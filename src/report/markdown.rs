@@ -33,7 +33,7 @@ pub fn render(document: &Document, summary: &ChartFile) -> String {
                 text(&result.name),
                 result.id,
                 result.expected,
-                result.verdict.to_string().to_uppercase(),
+                result.verdict.headline(),
                 result
                     .smallest_p
                     .map_or_else(|| "-".to_string(), |p| text(&p.to_string())),
@@ -79,7 +79,7 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
         "### <a id=\"{}\"></a>{}: {} (deserves: {})\n\n{}; from {}\n",
         result.id,
         text(&result.name),
-        result.verdict.to_string().to_uppercase(),
+        result.verdict.headline(),
         result.expected,
         text(&result.summary),
         text(&result.origin),

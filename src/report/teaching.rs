@@ -520,6 +520,12 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 )
             }
         };
+        let mut part = part;
+        if let Job::Run { source, .. } | Job::Exact { source, .. } = claim.job
+            && !source.is_default()
+        {
+            under_flawed_source(&mut part, source);
+        }
         next += part.results.len();
         parts.push(part);
     }
@@ -529,6 +535,17 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
         parts,
         alpha: DEFAULT_ALPHA,
     })
+}
+
+/// A claim run under a flawed source claims that the source biases the algorithm, however
+/// fair the algorithm itself: each result is named with its source (`fisher-yates under
+/// clock-reseed`) and expected to be caught (`biased`), so that the report's exit status
+/// says whether every claim held.
+fn under_flawed_source(part: &mut Part, source: SourceKind) {
+    for result in &mut part.results {
+        result.name = format!("{} under {}", result.name, source.name());
+        result.expected = Expectation::Biased;
+    }
 }
 
 /// What a [`Job::Crack`] runs.

@@ -40,6 +40,18 @@ impl std::fmt::Display for Verdict {
     }
 }
 
+impl Verdict {
+    /// The verdict as a headline shows it: `PASS`, `SUSPICIOUS`, `FAIL`, `INCONCLUSIVE`.
+    pub fn headline(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Suspicious => "SUSPICIOUS",
+            Verdict::Fail => "FAIL",
+            Verdict::Inconclusive => "INCONCLUSIVE",
+        }
+    }
+}
+
 /// The significance levels a verdict is read against.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Thresholds {

@@ -274,7 +274,7 @@ pub(crate) fn reaches_terminals_badly(c: char) -> bool {
 }
 
 /// `text` with [`reaches_terminals_badly`] characters written as `\u{1b}`.
-pub(crate) fn escaped_for_terminals(text: &str) -> String {
+pub fn escaped_for_terminals(text: &str) -> String {
     text.chars()
         .map(|c| {
             if reaches_terminals_badly(c) {

@@ -13,8 +13,8 @@ pub mod items;
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use crate::catalogue::Expectation;
 use crate::catalogue::generators::{BagShape, Generator, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario};
+use crate::catalogue::{Expectation, Graded};
 use crate::error::{Error, Result};
 use crate::output::text::group_thousands;
 use crate::randomness::SimulationSource;
@@ -188,6 +188,23 @@ pub struct StreamReport {
 }
 
 impl StreamReport {
+    /// Every generator's verdict beside the one it should get, in order.
+    pub fn graded(&self) -> Vec<Graded> {
+        self.results
+            .iter()
+            .map(|result| Graded {
+                name: result.name.clone(),
+                expected: result.expected,
+                verdict: result.analysis.verdict,
+            })
+            .collect()
+    }
+
+    /// Whether every verdict is the one it should be.
+    pub fn all_as_expected(&self) -> bool {
+        self.graded().iter().all(Graded::as_expected)
+    }
+
     /// Draws per second over the whole run.
     pub fn draws_per_second(&self) -> f64 {
         let total = self.settings.length as f64 * self.settings.streams as f64 * self.results.len() as f64;

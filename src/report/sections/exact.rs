@@ -12,7 +12,6 @@
 use crate::exact::{ExactLaw, ExactReport, ExactResult, UNIFORM_TOLERANCE};
 use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
 use crate::output::text::group_thousands;
-use crate::stats::Verdict;
 
 use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
@@ -87,12 +86,11 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
     if let Some(matrix) = &result.position_matrix {
         charts.push(position_chart(report, result, matrix));
     }
-    let uniform = result.is_uniform(n);
     ResultSection {
         name: result.name.clone(),
         id: String::new(),
         // No test: the law itself is either uniform or not.
-        verdict: if uniform { Verdict::Pass } else { Verdict::Fail },
+        verdict: result.verdict(n),
         expected: result.expected,
         summary: result.summary.to_string(),
         origin: result.origin.to_string(),
