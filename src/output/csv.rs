@@ -8,10 +8,13 @@
 //! `subset` (row = the items, sorted), `ordered` (row = the items in the order picked,
 //! for samplers that promise a random order) and `inclusion` (row = item). Long format
 //! keeps every table in one file with one header, and `expected` beside each count makes
-//! a ratio or residual one formula away.
+//! a ratio or residual one formula away. Each result ends with its `verdict` row (row =
+//! the verdict, column = the verdict it should get), the same verdict as everywhere else.
+//! The shape, quoting and spreadsheet safety are [`super::long_table`]'s.
 
 use std::io::Write;
 
+use super::long_table::LongTable;
 use crate::run::{About, RunReport, SamplerResult};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::combinadic::next_subset;
@@ -22,28 +25,25 @@ pub const HEADER: &str = "algorithm,table,row,column,count,expected";
 
 /// Streams every tally of the run as CSV, header first, to `out`.
 pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "{HEADER}")?;
-    for result in &report.results {
+    let mut out = out;
+    let mut table = LongTable::new(&mut out, "algorithm")?;
+    let graded = report.graded();
+    for (result, graded) in report.results.iter().zip(&graded) {
         let tally = &result.tally;
         let n = tally.n;
         let trials = tally.trials as f64;
-        let name = field(&result.name);
-        let mut row =
-            |table: &str,
-             row: &dyn std::fmt::Display,
-             column: &dyn std::fmt::Display,
-             count: u64,
-             expected: f64| { writeln!(out, "{name},{table},{row},{column},{count},{expected}") };
+        let name = result.name.as_str();
         if let Some(counts) = &tally.permutation_counts {
             let expected = trials / counts.len() as f64;
             let mut permutation: Vec<u16> = (0..n as u16).collect();
             for &count in counts {
-                row(
+                table.row(
+                    name,
                     "permutation",
-                    &cells(&result.about, &permutation),
-                    &"",
-                    count,
-                    expected,
+                    cells(&result.about, &permutation),
+                    "",
+                    Some(count),
+                    Some(expected),
                 )?;
                 next_permutation(&mut permutation);
             }
@@ -51,16 +51,17 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(matrix) = &tally.position_counts {
             let expected = trials / n as f64;
             for (cell, &count) in matrix.iter().enumerate() {
-                row(
+                table.row(
+                    name,
                     "position",
-                    &cells(&result.about, &[(cell / n) as u16]),
-                    &(cell % n),
-                    count,
-                    expected,
+                    cells(&result.about, &[(cell / n) as u16]),
+                    cell % n,
+                    Some(count),
+                    Some(expected),
                 )?;
             }
         }
-        for (table, counts, law) in [
+        for (kind, counts, law) in [
             (
                 "fixed_points",
                 &tally.fixed_point_counts,
@@ -70,50 +71,39 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         ] {
             if let Some(counts) = counts {
                 for (k, (&count, probability)) in counts.iter().zip(law(n)).enumerate() {
-                    row(table, &k, &"", count, probability * trials)?;
+                    table.row(name, kind, k, "", Some(count), Some(probability * trials))?;
                 }
             }
         }
+        table.verdict(graded)?;
     }
-    for result in &report.sampler_results {
-        write_sampler(result, out)?;
+    for (result, graded) in report.sampler_results.iter().zip(&graded[report.results.len()..]) {
+        write_sampler(result, &mut table)?;
+        table.verdict(graded)?;
     }
-    Ok(())
+    table.finish()
 }
 
 /// Cards or items from 0, separated by spaces: their numbers from 0, or for ingested
-/// samples their names (tokens), quoted as a CSV field when they need it.
+/// samples their names (tokens).
 fn cells(about: &About, cards: &[u16]) -> String {
     match about.labels {
         None => cards.iter().map(u16::to_string).collect::<Vec<_>>().join(" "),
-        Some(_) => field(&about.labels_of(cards)).into_owned(),
-    }
-}
-
-/// `text` as one CSV field (RFC 4180): quoted, inner quotes doubled, when it holds a
-/// comma, a quote or a line break; as it is otherwise.
-pub(crate) fn field(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains([',', '"', '\n', '\r']) {
-        std::borrow::Cow::Owned(format!("\"{}\"", text.replace('"', "\"\"")))
-    } else {
-        std::borrow::Cow::Borrowed(text)
+        Some(_) => about.labels_of(cards),
     }
 }
 
 /// A sampler's tables: `subset`, `ordered` (when tallied) and `inclusion`.
-fn write_sampler(result: &SamplerResult, out: &mut dyn Write) -> std::io::Result<()> {
+fn write_sampler(result: &SamplerResult, table: &mut LongTable) -> std::io::Result<()> {
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials as f64);
-    let name = field(&result.name);
-    let mut row = |table: &str, row: &dyn std::fmt::Display, count: u64, expected: f64| {
-        writeln!(out, "{name},{table},{row},,{count},{expected}")
-    };
+    let name = result.name.as_str();
     let items = |items: &[u16]| cells(&result.about, items);
     if let Some(counts) = &tally.subset_counts {
         let expected = trials / counts.len() as f64;
         let mut subset: Vec<u16> = (0..k as u16).collect();
         for &count in counts {
-            row("subset", &items(&subset), count, expected)?;
+            table.row(name, "subset", items(&subset), "", Some(count), Some(expected))?;
             next_subset(&mut subset, n);
         }
     }
@@ -122,12 +112,26 @@ fn write_sampler(result: &SamplerResult, out: &mut dyn Write) -> std::io::Result
         let mut selection = vec![0u16; k];
         for (rank, &count) in counts.iter().enumerate() {
             partial_unrank(rank, n, &mut selection);
-            row("ordered", &items(&selection), count, expected)?;
+            table.row(
+                name,
+                "ordered",
+                items(&selection),
+                "",
+                Some(count),
+                Some(expected),
+            )?;
         }
     }
     let expected = trials * k as f64 / n as f64;
     for (item, &count) in tally.inclusion_counts.iter().enumerate() {
-        row("inclusion", &items(&[item as u16]), count, expected)?;
+        table.row(
+            name,
+            "inclusion",
+            items(&[item as u16]),
+            "",
+            Some(count),
+            Some(expected),
+        )?;
     }
     Ok(())
 }
