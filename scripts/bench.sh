@@ -34,13 +34,16 @@ echo "dev:     $(./target/debug/examples/audit_my_shuffle | sed -n 1p)"
 # Merging shards (issue 6): two 10-card shards of 2,000,000 shuffles each, every one of
 # the 3,628,800 orders in each shard's JSON (about 207 MB each), read, checked, added and
 # analysed by `merge`; wall time and peak memory of the merge alone.
+# 4e6 shuffles cannot test 10! orders (inconclusive, exit status 1): a verdict, not a
+# failure of the script; 2 (an error) still stops it.
+verdict() { "$@" || [[ $? -eq 1 ]]; }
 shards=$(mktemp -d)
 trap 'rm -rf "$shards"' EXIT
 for shard in 1 2; do
-    ./target/release/shuffle-audit run fisher-yates --n 10 --trials 4e6 --seed 1 \
-        --shard "$shard/2" --json "$shards/shard-$shard.json" >/dev/null
+    verdict ./target/release/shuffle-audit run fisher-yates --n 10 --trials 4e6 --seed 1 \
+        --shard "$shard/2" --json "$shards/shard-$shard.json" >/dev/null 2>&1
 done
-/usr/bin/time -f "merge of two 10-card shards (%e s, %M KB peak)" \
+verdict /usr/bin/time -f "merge of two 10-card shards (%e s, %M KB peak)" \
     ./target/release/shuffle-audit merge "$shards"/shard-*.json --json "$shards/merged.json" >/dev/null
 # The default `check` suite (issue 6's goal: the whole catalogue in under a minute on 2
 # cores, ~20 s or less so that CI can afford it), timed end to end, best of three.

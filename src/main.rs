@@ -542,7 +542,13 @@ fn handle_signals() {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // A signal ignored when the program started stays ignored: `nohup` ignores SIGHUP
+        // and a script's `cmd &` ignores SIGINT, and both mean "do not stop for it".
+        let handled: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| !ignored_at_start(signal))
+            .collect();
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(handled) else {
             return;
         };
         std::thread::spawn(move || {
@@ -566,6 +572,16 @@ fn handle_signals() {
             say!("\nshuffle-audit: interrupted; no output was left half written");
             std::process::exit(130);
         });
+    }
+}
+
+/// Whether `signal`'s disposition is "ignore" (as inherited from the parent).
+#[cfg(unix)]
+fn ignored_at_start(signal: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one into `current`.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0 && current.sa_sigaction == libc::SIG_IGN
     }
 }
 

@@ -6,31 +6,11 @@ mod binary;
 
 use std::collections::HashMap;
 
-use binary::{shuffle_audit, write_file as write};
+use binary::{shuffle_audit, shuffled_lines, write_file as write};
 use predicates::prelude::*;
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
-use shuffle_audit::catalogue::{AlgorithmSpec, SamplerWorkspace, Workspace};
-
-/// `samples` lines, each a deck of `names` shuffled by `algorithm` from seed `seed`.
-fn shuffled_lines(algorithm: &str, names: &[&str], samples: usize, seed: u64) -> String {
-    let algorithm = AlgorithmSpec::parse(algorithm)
-        .unwrap()
-        .algorithm
-        .as_permutation()
-        .unwrap();
-    let mut rng = SimulationSource::from_seed(seed);
-    let mut workspace = Workspace::default();
-    let mut out = String::new();
-    for _ in 0..samples {
-        let mut deck: Vec<usize> = (0..names.len()).collect();
-        algorithm.shuffle(&mut deck, &mut rng, &mut workspace);
-        let line: Vec<&str> = deck.iter().map(|&card| names[card]).collect();
-        out.push_str(&line.join(" "));
-        out.push('\n');
-    }
-    out
-}
+use shuffle_audit::catalogue::{AlgorithmSpec, SamplerWorkspace};
 
 /// `samples` lines, each `k` of `names` picked by the sampler `algorithm`.
 fn sampled_lines(algorithm: &str, names: &[&str], k: usize, samples: usize, seed: u64) -> String {

@@ -24,20 +24,10 @@ pub fn command(line: &str) -> Command {
     reason = "each test file compiles this module; not all of them read JSON"
 )]
 pub fn json_of(line: &str) -> Value {
-    let output = command(line).args(["--json", "-"]).output().unwrap();
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "{line}: no JSON on standard output ({error}); standard error: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    assert_eq!(
-        output.status.code(),
-        Some(status_of(&json)),
-        "{line}: the exit status and the JSON disagree; standard error: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    json
+    let mut run = command(line);
+    run.args(["--json", "-"]);
+    let output = exits_as_its_json(run, None);
+    serde_json::from_slice(&output.stdout).expect("checked by exits_as_its_json")
 }
 
 /// The exit status a command's JSON calls for: 1 when `all_as_expected` is false, else 0.
@@ -91,4 +81,28 @@ pub fn exits_as_its_json(mut command: Command, json_file: Option<&std::path::Pat
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// `samples` lines, each a deck of `names` shuffled by `algorithm` from seed `seed`.
+#[allow(
+    dead_code,
+    reason = "each test file compiles this module; not all of them make samples"
+)]
+pub fn shuffled_lines(algorithm: &str, names: &[&str], samples: usize, seed: u64) -> String {
+    let algorithm = shuffle_audit::catalogue::AlgorithmSpec::parse(algorithm)
+        .unwrap()
+        .algorithm
+        .as_permutation()
+        .unwrap();
+    let mut rng = shuffle_audit::SimulationSource::from_seed(seed);
+    let mut workspace = shuffle_audit::catalogue::Workspace::default();
+    let mut out = String::new();
+    for _ in 0..samples {
+        let mut deck: Vec<usize> = (0..names.len()).collect();
+        algorithm.shuffle(&mut deck, &mut rng, &mut workspace);
+        let line: Vec<&str> = deck.iter().map(|&card| names[card]).collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out
 }
