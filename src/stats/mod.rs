@@ -15,6 +15,7 @@ pub mod bag_fits;
 pub mod chi_square;
 pub mod confirm;
 pub mod effect;
+pub mod eulerian;
 pub mod holm;
 pub mod laws;
 pub mod noncentral;
