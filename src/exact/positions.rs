@@ -30,8 +30,9 @@
 //! by repeated squaring in `O(n³ log K)`.
 //!
 //! Algorithms whose draws depend on the deck or on earlier answers (sorts with random
-//! keys or comparators, the retrying insertion, the riffle's coin-driven merge) have no
-//! such chain; [`exact_position_matrix`] returns `None` for them.
+//! keys or comparators, the retrying insertion, the riffles' coin-driven merges, the
+//! overhand shuffle's packet reversals) have no such chain here; [`exact_position_matrix`]
+//! returns `None` for them.
 //!
 //! # Under a flawed source
 //!
@@ -122,7 +123,10 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm, n: usize, law: Dr
         | PermutationAlgorithm::SortComparatorInsertion
         | PermutationAlgorithm::SortComparatorMerge
         | PermutationAlgorithm::InsertWithRetry
-        | PermutationAlgorithm::Riffle => PositionMethod::Unavailable,
+        | PermutationAlgorithm::Riffle
+        | PermutationAlgorithm::Riffles { .. }
+        | PermutationAlgorithm::DealerRiffles { .. }
+        | PermutationAlgorithm::Overhand { .. } => PositionMethod::Unavailable,
     }
 }
 
