@@ -310,7 +310,7 @@ mod tests {
     use crate::catalogue::{SHUFFLES, Workspace};
     use crate::randomness::{Randomness, SimulationSource};
 
-    const ALL: [PermutationAlgorithm; 13] = [
+    const ALL: [PermutationAlgorithm; 16] = [
         PermutationAlgorithm::NaiveSwap,
         PermutationAlgorithm::FisherYates,
         PermutationAlgorithm::FisherYatesForward,
@@ -324,6 +324,9 @@ mod tests {
         PermutationAlgorithm::InsertWithRetry,
         PermutationAlgorithm::Riffle,
         PermutationAlgorithm::AsfPoker,
+        PermutationAlgorithm::Riffles { times: 7 },
+        PermutationAlgorithm::DealerRiffles { times: 3 },
+        PermutationAlgorithm::Overhand { times: 1 },
     ];
 
     const SWAPPING: [PermutationAlgorithm; 7] = [
