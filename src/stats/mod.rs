@@ -22,6 +22,7 @@ pub mod noncentral;
 pub mod pooling;
 pub mod power;
 pub mod pvalue;
+pub mod repeats;
 pub mod stream_laws;
 pub mod verdict;
 
