@@ -255,12 +255,19 @@ impl DeckSpaceEstimate {
 }
 
 impl std::fmt::Display for DeckSpaceEstimate {
-    /// `about 2^32.0 different decks (95 % interval 2^31.6 to 2^32.5)`.
+    /// `about 2^32.0 different decks (95 % interval 2^31.0 to 2^32.9)`, with a second or
+    /// third decimal when the interval is narrower than 0.2 or 0.02 bits (many repeats),
+    /// so that its ends do not print as the same number.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (low, high) = self.bits_interval();
+        let decimals = match high - low {
+            width if width >= 0.2 => 1,
+            width if width >= 0.02 => 2,
+            _ => 3,
+        };
         write!(
             f,
-            "about 2^{:.1} different decks (95 % interval 2^{low:.1} to 2^{high:.1})",
+            "about 2^{:.decimals$} different decks (95 % interval 2^{low:.decimals$} to 2^{high:.decimals$})",
             self.bits()
         )
     }
@@ -443,6 +450,12 @@ mod tests {
             (few.ln_decks.exp() - 1000.0).abs() < 1.0,
             "{}",
             few.ln_decks.exp()
+        );
+        // Many repeats, a narrow interval: more decimals.
+        let many = estimate_deck_space(20_000_000, 46_620).unwrap();
+        assert_eq!(
+            many.to_string(),
+            "about 2^32.00 different decks (95 % interval 2^31.98 to 2^32.01)"
         );
         // No repeat, no estimate; every deal a repeat but the first: one deck.
         assert_eq!(estimate_deck_space(1000, 0), None);

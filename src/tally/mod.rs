@@ -16,6 +16,7 @@ pub mod combinadic;
 pub mod lehmer;
 mod permutation;
 pub mod relative;
+pub mod repeats;
 pub mod rising;
 pub mod stream;
 pub mod structure;
