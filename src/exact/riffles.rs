@@ -79,8 +79,9 @@ pub struct RiffleLaw {
 }
 
 impl RiffleLaw {
-    /// The class of orders with `r` rising sequences (`1 <= r <= n`).
-    pub fn class(&self, r: usize, ln_eulerian: &[f64]) -> RiffleOrderClass {
+    /// The class of orders with `r` rising sequences (`1 <= r <= n`), `ln_eulerian`
+    /// being the law of `r` under a fair shuffle.
+    fn class(&self, r: usize, ln_eulerian: &[f64]) -> RiffleOrderClass {
         let ln_factorial = ln_factorial(self.n);
         RiffleOrderClass {
             rising_sequences: r,
