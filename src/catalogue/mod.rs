@@ -994,6 +994,42 @@ mod tests {
     }
 
     #[test]
+    fn every_new_shuffle_begins_one_trial_per_deal() {
+        // begin_trial is how a clock-reseeded source re-seeds before every deal; a dealer
+        // who carries the deck must still begin each of its deals.
+        struct CountingTrials {
+            inner: SimulationSource,
+            trials: u64,
+        }
+        impl Randomness for CountingTrials {
+            fn below(&mut self, n: u64) -> u64 {
+                self.inner.below(n)
+            }
+            fn unit(&mut self) -> f64 {
+                self.inner.unit()
+            }
+            fn begin_trial(&mut self) {
+                self.trials += 1;
+            }
+        }
+        for algorithm in [
+            PermutationAlgorithm::Riffles { times: 2 },
+            PermutationAlgorithm::DealerRiffles { times: 2 },
+            PermutationAlgorithm::Overhand { times: 2 },
+        ] {
+            let mut source = CountingTrials {
+                inner: SimulationSource::from_seed(4),
+                trials: 0,
+            };
+            let mut workspace = Workspace::default();
+            workspace.start_dealing();
+            let mut decks = [[0u16, 1, 2, 3, 4, 5]; 7];
+            algorithm.shuffle_each(decks.iter_mut(), &mut source, &mut workspace);
+            assert_eq!(source.trials, 7, "{algorithm:?}");
+        }
+    }
+
+    #[test]
     fn only_the_dealer_carries_its_deck_and_it_has_no_draw_schedule() {
         for entry in SHUFFLES {
             let algorithm = shuffle_of(entry);
