@@ -400,8 +400,8 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
-    // 13 shuffles, 4 samplers, 10 stream generators, then the 4 sources.
-    assert_eq!(entries.len(), 31);
+    // 16 shuffles, 4 samplers, 10 stream generators, then the 4 sources.
+    assert_eq!(entries.len(), 34);
     for entry in entries {
         for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
@@ -411,7 +411,7 @@ fn list_prints_the_catalogue_in_text_and_json() {
     assert_eq!(
         kinds,
         [
-            ["shuffle"; 13].as_slice(),
+            ["shuffle"; 16].as_slice(),
             &["sampler"; 4],
             &["generator"; 10],
             &["source"; 4]
@@ -429,6 +429,9 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let repeated = entries.iter().find(|e| e["name"] == "naive-repeated").unwrap();
     assert_eq!(repeated["parameter"]["name"], "K");
     assert_eq!(repeated["biased_from_n"], 3);
+    let riffles = entries.iter().find(|e| e["name"] == "riffles").unwrap();
+    assert_eq!(riffles["parameter"]["default"], "7");
+    assert!(riffles["origin"].as_str().unwrap().contains("Bayer & Diaconis"));
     let c_code = entries.iter().find(|e| e["name"] == "bag-pick-c").unwrap();
     assert_eq!(c_code["expected"], "biased");
     assert!(c_code["origin"].as_str().unwrap().contains("text 002"));

@@ -51,6 +51,17 @@ pub fn default_suite() -> Vec<Case> {
         // Biased (naive swap that never targets the last card); exact: 258 shuffles
         // needed at n = 4. 20,000 is 78x.
         ("asf-poker", 4, None, 20_000, 17),
+        // Biased, if barely: seven GSR riffles (Bayer & Diaconis's seven) still favour
+        // orders with few rising sequences. The permutation test needs 198,901 shuffles
+        // at n = 5 (its noncentrality from the closed-form law of `exact::riffles`, by
+        // `stats::power`). 2 M is 10.1x; measured p = 1e-248.
+        ("riffles", 5, None, 2_000_000, 18),
+        // Biased (one overhand shuffle reaches 8 of the 24 orders); exact: 46 shuffles
+        // needed at n = 4. 20,000 is 435x.
+        ("overhand", 4, None, 20_000, 19),
+        // dealer-riffles is not here yet: each of its deals alone is all but uniform, so
+        // only the serial tests of issue 14 (relative permutations of consecutive deals)
+        // can fail it. It joins the suite when those tests are part of the verdict.
         // Fair; C(6, 3) = 20 subsets: 5,000 expected per subset.
         ("bag-pick", 6, Some(3), 100_000, 13),
         // Biased for any k; exact: 5 samples needed at n = 6, k = 3. 10,000 is 2,000x.
@@ -116,7 +127,10 @@ mod tests {
     #[test]
     fn covers_every_catalogue_entry_fair_and_biased() {
         let suite = default_suite();
-        for entry in entries() {
+        // Entries that no test of the verdict can fail yet: a dealer who carries the deck
+        // deals decks that each look uniform (see the comment in `default_suite`).
+        let awaiting_serial_tests = ["dealer-riffles"];
+        for entry in entries().filter(|entry| !awaiting_serial_tests.contains(&entry.name)) {
             assert!(
                 suite.iter().any(|case| matches!(&case.kind,
                     CaseKind::Algorithm { spec, .. } if spec.entry.name == entry.name)),

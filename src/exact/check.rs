@@ -40,8 +40,14 @@ impl SimulatorCheck {
 }
 
 /// The check of `tally` (shuffles by `algorithm`), when its law has at most
-/// [`CHECK_PATHS`] paths and the tally holds every order.
+/// [`CHECK_PATHS`] paths, the tally holds every order, and the algorithm's deals are
+/// independent of each other.
 pub fn check_simulation(algorithm: PermutationAlgorithm, tally: &PermutationTally) -> Option<SimulatorCheck> {
+    // A dealer's deals follow on from each other: the enumerated law is that of a series'
+    // first deal only, not of the deals tallied.
+    if algorithm.carries_deck_between_deals() {
+        return None;
+    }
     let counts = tally.permutation_counts.as_ref()?;
     let law =
         enumerate_permutations_within(algorithm, tally.n, DrawLaw::Uniform, CHECK_PATHS, &NoProgress).ok()?;

@@ -4,7 +4,8 @@
 //! 5/27". It drives the catalogue's own code with a source that answers from a list
 //! ([`enumerate`]), so what is enumerated is exactly what is simulated; for decks too
 //! large to enumerate, the position of one card is followed as a Markov chain
-//! ([`positions`]); and a run's tally is checked against the exact law ([`check`]).
+//! ([`positions`]); GSR riffles have a closed form for any deck the tool runs
+//! ([`riffles`]); and a run's tally is checked against the exact law ([`check`]).
 //!
 //! Both methods also work under a flawed source whose draws are independent given their
 //! bounds (`msvc-rand-mod`, `delphi`), in the model where each raw output is uniform and
@@ -15,11 +16,12 @@
 pub mod check;
 pub mod enumerate;
 pub mod positions;
+pub mod riffles;
 
 use std::time::{Duration, Instant};
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
-use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind};
+use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind, PermutationAlgorithm};
 use crate::error::{Error, Result};
 use crate::randomness::{DrawLaw, SourceKind};
 use crate::run::MAX_N;
@@ -29,6 +31,7 @@ use crate::stats::power::{permutation_noncentrality, position_noncentrality, tri
 use crate::stream::items::Items;
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
 use positions::{PositionMethod, exact_position_matrix, position_matrix_method};
+pub use riffles::{RiffleLaw, riffle_law};
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +94,15 @@ pub struct ExactResult {
     /// Whether its outcomes are ordered selections (samplers that promise an order)
     /// rather than orders of the whole deck or subsets.
     pub ordered: bool,
+    /// The total variation distance from uniform of the law over outcomes, when known:
+    /// from the enumerated law, or from the closed form of GSR riffles; `None` with
+    /// `--positions` (a position matrix does not give it).
+    pub total_variation: Option<f64>,
+    /// For `riffles:K` from the default source: the law in closed form (Bayer &
+    /// Diaconis), for any deck size, with `law` left `None`. Then `detection` and
+    /// `trials_needed` are those of the rising-sequence χ² test (the Eulerian law,
+    /// pooled for that many trials), not of a test over all `n!` orders.
+    pub riffle_law: Option<RiffleLaw>,
     /// Wall-clock time of the enumeration.
     pub elapsed: Duration,
 }
@@ -110,10 +122,12 @@ impl ExactResult {
     /// likely, or every cell of the position matrix `1/n` ([`is_uniform`]). Nothing
     /// computed counts as uniform: there is nothing to call biased.
     pub fn is_uniform(&self, n: usize) -> bool {
-        match (&self.law, &self.position_matrix) {
-            (Some(law), _) => law.numerators.iter().all(|&x| x == law.numerators[0]),
-            (None, Some(matrix)) => is_uniform(matrix, n),
-            (None, None) => true,
+        match (&self.law, &self.position_matrix, &self.riffle_law) {
+            (Some(law), _, _) => law.numerators.iter().all(|&x| x == law.numerators[0]),
+            (None, Some(matrix), _) => is_uniform(matrix, n),
+            // Riffles are never exactly uniform on two cards or more.
+            (None, None, Some(riffles)) => riffles.total_variation == 0.0,
+            (None, None, None) => true,
         }
     }
 }
@@ -213,10 +227,28 @@ pub fn exact(
             problem: format!("must be between 1 and n-1 (got {k} with --n {n})"),
         });
     }
+    if let Some(spec) = specs.iter().find(|spec| {
+        spec.algorithm
+            .as_permutation()
+            .is_some_and(|a| a.carries_deck_between_deals())
+    }) {
+        return Err(Error::Usage(format!(
+            "{}: a dealer's deals follow on from each other, so no law of one deal describes them; \
+             each deal is riffles:{} of the previous one (exact riffles:{} gives that law)",
+            spec.display_name(n),
+            dealer_riffles(spec),
+            dealer_riffles(spec)
+        )));
+    }
     let engine = Engine::new(settings.threads)?;
     let results = specs
         .iter()
         .map(|spec| {
+            if let Some(PermutationAlgorithm::Riffles { times }) = spec.algorithm.as_permutation()
+                && draw_law == DrawLaw::Uniform
+            {
+                return closed_form_riffles(spec, times, settings);
+            }
             let started = Instant::now();
             let law = engine
                 .install(
@@ -234,6 +266,7 @@ pub fn exact(
                 )
                 .map_err(|error| named(spec, n, error))?;
             let detection = law_detection(&law);
+            let total_variation = Some(law.total_variation());
             Ok(ExactResult {
                 name: spec.display_name(n),
                 summary: spec.entry.summary,
@@ -245,6 +278,8 @@ pub fn exact(
                 trials_needed: detection.and_then(|d| d.trials_needed(settings.alpha)),
                 detection,
                 ordered: spec.algorithm.as_sampler().is_some_and(|s| s.promises_order()),
+                total_variation,
+                riffle_law: None,
                 elapsed: started.elapsed(),
             })
         })
@@ -252,6 +287,41 @@ pub fn exact(
     Ok(ExactReport {
         settings: settings.clone(),
         results,
+    })
+}
+
+/// The riffles a dealer gives each deal.
+fn dealer_riffles(spec: &AlgorithmSpec) -> u32 {
+    match spec.algorithm.as_permutation() {
+        Some(PermutationAlgorithm::DealerRiffles { times }) => times,
+        _ => unreachable!("only dealers carry the deck"),
+    }
+}
+
+/// `riffles:K` on any deck up to [`MAX_N`] cards, by Bayer & Diaconis's closed form: no
+/// path is walked, so it takes milliseconds where enumeration stops at 6 cards.
+fn closed_form_riffles(spec: &AlgorithmSpec, times: u32, settings: &ExactSettings) -> Result<ExactResult> {
+    let n = settings.n;
+    let started = Instant::now();
+    let law = riffle_law(n, times).map_err(|error| named(spec, n, error))?;
+    let power = law.rising_sequence_test_power(settings.alpha);
+    Ok(ExactResult {
+        name: spec.display_name(n),
+        summary: spec.entry.summary,
+        origin: spec.entry.origin,
+        expected: spec.entry.expected_at(n),
+        law: None,
+        position_method: None,
+        position_matrix: None,
+        trials_needed: power.map(|power| power.trials),
+        detection: power.map(|power| Detection {
+            noncentrality_per_trial: power.noncentrality_per_trial,
+            df: power.df,
+        }),
+        ordered: false,
+        total_variation: Some(law.total_variation),
+        riffle_law: Some(law),
+        elapsed: started.elapsed(),
     })
 }
 
@@ -283,6 +353,7 @@ pub fn exact_bags(
             let started = Instant::now();
             let law = engine.install(|| enumerate::enumerate_cycle(spec, items, draw_law, progress))?;
             let detection = law_detection(&law);
+            let total_variation = Some(law.total_variation());
             Ok(ExactResult {
                 name: spec.display_name(),
                 summary: spec.entry.summary,
@@ -294,6 +365,8 @@ pub fn exact_bags(
                 trials_needed: detection.and_then(|d| d.trials_needed(settings.alpha)),
                 detection,
                 ordered: false,
+                total_variation,
+                riffle_law: None,
                 elapsed: started.elapsed(),
             })
         })
@@ -346,6 +419,8 @@ fn exact_positions(
                 trials_needed: detection.and_then(|d| d.trials_needed(settings.alpha)),
                 detection,
                 ordered: false,
+                total_variation: None,
+                riffle_law: None,
                 elapsed: started.elapsed(),
             }
         })
@@ -393,5 +468,93 @@ fn named(spec: &AlgorithmSpec, n: usize, error: Error) -> Error {
             problem: format!("{problem} ({})", spec.display_name(n)),
         },
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::NoProgress;
+
+    fn settings(n: usize) -> ExactSettings {
+        ExactSettings {
+            n,
+            k: None,
+            threads: 2,
+            positions: false,
+            alpha: 1e-6,
+            items: None,
+            source: SourceKind::Xoshiro,
+        }
+    }
+
+    fn exact_one(name: &str, settings: &ExactSettings) -> Result<ExactResult> {
+        let spec = AlgorithmSpec::parse(name).unwrap();
+        exact(&[spec], settings, &NoProgress).map(|mut report| report.results.remove(0))
+    }
+
+    #[test]
+    fn riffles_on_2000_cards_come_from_the_closed_form() {
+        let result = exact_one("riffles:7", &settings(2000)).unwrap();
+        assert_eq!(result.name, "riffles:7");
+        assert!(result.law.is_none() && result.position_matrix.is_none());
+        let law = result.riffle_law.as_ref().unwrap();
+        assert_eq!((law.n, law.riffles), (2000, 7));
+        // Seven riffles leave at most 128 rising sequences where a fair deck has about
+        // 1000: all but every order is impossible, and a handful of deals shows it.
+        assert!(result.total_variation.unwrap() > 0.999);
+        assert_eq!(result.total_variation, Some(law.total_variation));
+        assert!(result.trials_needed.unwrap() < 100);
+        assert!(result.detection.unwrap().df >= 1.0);
+        assert!(!result.is_uniform(2000));
+        // On 52 cards: Bayer and Diaconis's 0.334.
+        let result = exact_one("riffles", &settings(52)).unwrap();
+        assert!((result.total_variation.unwrap() - 0.334).abs() < 5e-4);
+    }
+
+    #[test]
+    fn enumerated_laws_carry_their_total_variation() {
+        let result = exact_one("fisher-yates", &settings(4)).unwrap();
+        assert_eq!(result.total_variation, Some(0.0));
+        let result = exact_one("naive-swap", &settings(3)).unwrap();
+        // 4/27 or 5/27 against 1/6: ½ · 6 · 1/54.
+        assert!((result.total_variation.unwrap() - 1.0 / 18.0).abs() < 1e-15);
+        assert!(result.riffle_law.is_none());
+        // Position matrices do not give it.
+        let positions = ExactSettings {
+            positions: true,
+            ..settings(6)
+        };
+        assert_eq!(exact_one("naive-swap", &positions).unwrap().total_variation, None);
+    }
+
+    #[test]
+    fn riffles_under_a_flawed_source_are_enumerated() {
+        // The closed form assumes fair coins; under rand() % n the drops' odds are off
+        // (rand() % 3 favours 0), so small decks are walked path by path instead...
+        let flawed = ExactSettings {
+            source: SourceKind::MsvcRandMod,
+            ..settings(4)
+        };
+        let result = exact_one("riffles:1", &flawed).unwrap();
+        assert!(result.law.is_some() && result.riffle_law.is_none());
+        let fair = exact_one("riffles:1", &settings(4)).unwrap();
+        assert_ne!(result.total_variation, fair.total_variation);
+        // ... and large ones are refused, as every algorithm is beyond 10 cards.
+        let flawed = ExactSettings {
+            source: SourceKind::MsvcRandMod,
+            ..settings(52)
+        };
+        assert!(exact_one("riffles:1", &flawed).is_err());
+    }
+
+    #[test]
+    fn a_dealer_is_refused_with_the_law_that_describes_it() {
+        let error = exact_one("dealer-riffles", &settings(52))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("exact riffles:3"), "{error}");
+        assert!(!error.contains('\n'));
+        assert!(exact_one("dealer-riffles:5", &settings(4)).is_err());
     }
 }

@@ -30,8 +30,9 @@
 //! by repeated squaring in `O(n³ log K)`.
 //!
 //! Algorithms whose draws depend on the deck or on earlier answers (sorts with random
-//! keys or comparators, the retrying insertion, the riffle's coin-driven merge) have no
-//! such chain; [`exact_position_matrix`] returns `None` for them.
+//! keys or comparators, the retrying insertion, the riffles' coin-driven merges, the
+//! overhand shuffle's packet reversals) have no such chain here; [`exact_position_matrix`]
+//! returns `None` for them.
 //!
 //! # Under a flawed source
 //!
@@ -122,7 +123,10 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm, n: usize, law: Dr
         | PermutationAlgorithm::SortComparatorInsertion
         | PermutationAlgorithm::SortComparatorMerge
         | PermutationAlgorithm::InsertWithRetry
-        | PermutationAlgorithm::Riffle => PositionMethod::Unavailable,
+        | PermutationAlgorithm::Riffle
+        | PermutationAlgorithm::Riffles { .. }
+        | PermutationAlgorithm::DealerRiffles { .. }
+        | PermutationAlgorithm::Overhand { .. } => PositionMethod::Unavailable,
     }
 }
 
@@ -306,7 +310,7 @@ mod tests {
     use crate::catalogue::{SHUFFLES, Workspace};
     use crate::randomness::{Randomness, SimulationSource};
 
-    const ALL: [PermutationAlgorithm; 13] = [
+    const ALL: [PermutationAlgorithm; 16] = [
         PermutationAlgorithm::NaiveSwap,
         PermutationAlgorithm::FisherYates,
         PermutationAlgorithm::FisherYatesForward,
@@ -320,6 +324,9 @@ mod tests {
         PermutationAlgorithm::InsertWithRetry,
         PermutationAlgorithm::Riffle,
         PermutationAlgorithm::AsfPoker,
+        PermutationAlgorithm::Riffles { times: 7 },
+        PermutationAlgorithm::DealerRiffles { times: 3 },
+        PermutationAlgorithm::Overhand { times: 1 },
     ];
 
     const SWAPPING: [PermutationAlgorithm; 7] = [

@@ -100,6 +100,9 @@ fn tally_fixed_size<const N: usize>(
     workspace: &mut Workspace<u16>,
     decks: &mut [[u16; N]],
 ) {
+    // A dealer who carries the deck starts each chunk from the fresh deck (see
+    // `Workspace::start_dealing`): the chunk's deals then depend on (seed, chunk) alone.
+    workspace.start_dealing();
     for batch in batches(count, decks.len()) {
         let decks = &mut decks[..batch];
         decks.fill(start);
@@ -127,6 +130,7 @@ fn tally_any_size(
     progress: &ChunkProgress,
 ) {
     let n = start.len();
+    workspace.start_dealing();
     for batch in batches(count, cards.len() / n) {
         let cards = &mut cards[..batch * n];
         for deck in cards.chunks_exact_mut(n) {

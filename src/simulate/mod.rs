@@ -305,7 +305,10 @@ impl Simulation<'_> {
     }
 
     fn small<const N: usize>(&self) -> PermutationRecorder {
-        match self.algorithm.draw_schedule(N).filter(|_| self.by_path) {
+        // A path describes one shuffle of a fresh deck; a dealer's deal also depends on
+        // the deals before it, so it is never tallied by path (it has no schedule either).
+        let by_path = self.by_path && !self.algorithm.carries_deck_between_deals();
+        match self.algorithm.draw_schedule(N).filter(|_| by_path) {
             Some(schedule) if paths::path_count(&schedule) <= paths::MAX_PATHS => {
                 self.by_path::<N>(&schedule)
             }
@@ -395,8 +398,8 @@ mod tests {
             }
         }
         // fisher-yates (both) 2..=8, sattolo and roguelike 2..=9, naive 2..=6, naive-repeated:n
-        // 2..=3, asf-poker 2..=6 ((n-1)^n paths).
-        assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5);
+        // 2..=3, asf-poker 2..=6 ((n-1)^n paths), overhand:1 2..=10 (2^(n-1) paths).
+        assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5 + 9);
     }
 
     fn entry_algorithm(entry: &crate::catalogue::CatalogueEntry) -> PermutationAlgorithm {
@@ -436,6 +439,105 @@ mod tests {
                 assert_eq!(added, whole, "{count} shards of {n} cards");
             }
         }
+    }
+
+    /// The new shuffles of issue 14 (riffles, a dealer who carries the deck, overhand) give
+    /// the same tallies for 1 and 3 threads and for a run cut into shards, on a deck
+    /// tallied by a loop compiled for its size (5 cards) and one of any size (12 cards),
+    /// over chunks of which the last is partial.
+    #[test]
+    fn riffles_dealers_and_overhands_do_not_depend_on_threads_or_shards() {
+        let trials = 3 * CHUNK_TRIALS + 11;
+        for algorithm in [
+            PermutationAlgorithm::Riffles { times: 2 },
+            PermutationAlgorithm::DealerRiffles { times: 1 },
+            PermutationAlgorithm::Overhand { times: 3 },
+        ] {
+            for n in [5, 12] {
+                let simulate = |engine: &Engine| {
+                    simulate_permutations(
+                        engine,
+                        algorithm,
+                        n,
+                        trials,
+                        31,
+                        TallyOptions::default(),
+                        &NoProgress,
+                    )
+                };
+                let one = simulate(&Engine::new(1).unwrap());
+                assert_eq!(one.trials, trials);
+                assert_eq!(
+                    one,
+                    simulate(&Engine::new(3).unwrap()),
+                    "{algorithm:?} on {n} cards"
+                );
+                let mut shards = simulate(&Engine::new(2).unwrap().for_shard(Shard::new(1, 3).unwrap()));
+                for index in 2..=3 {
+                    shards.add(&simulate(
+                        &Engine::new(1).unwrap().for_shard(Shard::new(index, 3).unwrap()),
+                    ));
+                }
+                assert_eq!(one, shards, "{algorithm:?} on {n} cards, 3 shards");
+            }
+        }
+    }
+
+    /// The engine's dealer is exactly one dealer per chunk, each starting from the fresh
+    /// deck with the chunk's own stream: the tally equals the one rebuilt chunk by chunk
+    /// by hand. Without the reset at each chunk start a worker would carry its deck from
+    /// one chunk into the next, and this would differ (and depend on the thread count).
+    #[test]
+    fn a_dealer_starts_every_chunk_from_the_fresh_deck() {
+        use crate::catalogue::Workspace;
+        use crate::tally::PermutationRecorder;
+        let algorithm = PermutationAlgorithm::DealerRiffles { times: 1 };
+        let (n, seed, trials) = (6usize, 5u64, 2 * CHUNK_TRIALS + 100);
+        let engine = Engine::new(2).unwrap();
+        let tally = simulate_permutations(
+            &engine,
+            algorithm,
+            n,
+            trials,
+            seed,
+            TallyOptions::default(),
+            &NoProgress,
+        );
+
+        let mut by_hand = PermutationRecorder::new(n, TallyOptions::default());
+        let mut workspace = Workspace::default();
+        let mut first_deals_riffled_once = 0;
+        for chunk in 0..3u64 {
+            let mut source = SimulationSource::for_chunk(seed, chunk);
+            workspace.start_dealing();
+            let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
+            for deal in 0..count {
+                let mut deck: Vec<u16> = (0..n as u16).collect();
+                algorithm.shuffle(&mut deck, &mut source, &mut workspace);
+                if deal == 0 && crate::tally::rising::rising_sequences(&deck) <= 2 {
+                    first_deals_riffled_once += 1;
+                }
+                by_hand.record(&deck);
+            }
+        }
+        assert_eq!(
+            first_deals_riffled_once, 3,
+            "each chunk's first deal is one riffle of the fresh deck"
+        );
+        assert_eq!(tally, by_hand.finish());
+
+        // The deck really is carried: one riffle alone never deals more than two rising
+        // sequences, the dealer's later deals often do.
+        let riffled_once = simulate_permutations(
+            &engine,
+            PermutationAlgorithm::Riffles { times: 1 },
+            n,
+            trials,
+            seed,
+            TallyOptions::default(),
+            &NoProgress,
+        );
+        assert_ne!(tally, riffled_once);
     }
 
     #[test]

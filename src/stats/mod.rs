@@ -15,12 +15,14 @@ pub mod bag_fits;
 pub mod chi_square;
 pub mod confirm;
 pub mod effect;
+pub mod eulerian;
 pub mod holm;
 pub mod laws;
 pub mod noncentral;
 pub mod pooling;
 pub mod power;
 pub mod pvalue;
+pub mod repeats;
 pub mod stream_laws;
 pub mod verdict;
 

@@ -66,6 +66,101 @@ pub fn trials_needed(noncentrality_per_trial: f64, df: f64, alpha: f64, power: f
     Some(enough)
 }
 
+/// What a χ² test against a known law with thin cells pooled ([`super::chi_square::law_fit`])
+/// needs to catch an alternative law: the trials, and the test's noncentrality per trial
+/// and degrees of freedom at that many trials.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PooledLawPower {
+    /// The fewest trials at which the test, pooled for that many trials, reaches the power.
+    pub trials: u64,
+    /// `Σ_g (q_g − p_g)² / p_g` over the groups pooled for `trials`.
+    pub noncentrality_per_trial: f64,
+    /// Groups − 1 at `trials`.
+    pub df: f64,
+}
+
+/// The trials a χ² test of counts against the law `null` (cells pooled as
+/// [`super::pooling::pooled_groups`] pools them for the number of trials) needs to reject
+/// at `alpha` with probability `power` when the counts really follow `null + shift`
+/// (`shift[i]` = alternative − null in cell `i`, passed as a difference so that a tiny
+/// bias is not lost to rounding in two nearly equal probabilities).
+///
+/// The pooling depends on the number of trials `N`: a test on `N` trials pools for `N`,
+/// and its power is `P(χ²'(df_N, N·δ_N) > c_α)` with the groups' degrees of freedom and
+/// noncentrality. Coarse pooling can hide a bias entirely (groups whose shifts cancel), so
+/// the search starts at the fewest trials that make two groups and doubles `N` until the
+/// pooled test reaches the power, then bisects between the last two. Finer groups and more
+/// trials raise the power together, so the answer is the least such `N` as far as that
+/// holds (a group split by one more trial can, at the boundary, move the power slightly
+/// either way). `None` when no `u64` number of trials is enough, or when `null` cannot
+/// make two groups at all.
+pub fn pooled_law_trials_needed(
+    null: &[f64],
+    shift: &[f64],
+    alpha: f64,
+    power: f64,
+) -> Option<PooledLawPower> {
+    use super::pooling::{pooled_groups, sum_groups, trials_needed_for_two_groups};
+    assert_eq!(null.len(), shift.len(), "a law and its shift have the same cells");
+    assert!(alpha > 0.0 && alpha < 1.0, "α must be in (0, 1), not {alpha}");
+    assert!(
+        power > 0.0 && power < 1.0,
+        "the power must be in (0, 1), not {power}"
+    );
+    let fewest = trials_needed_for_two_groups(null);
+    if fewest == u64::MAX {
+        return None;
+    }
+    let mut critical_values: Vec<(f64, f64)> = Vec::new();
+    let mut pooled_at = |trials: u64| -> (PooledLawPower, f64) {
+        let groups = pooled_groups(null, trials);
+        let probabilities = sum_groups(null, &groups);
+        let shifts = sum_groups(shift, &groups);
+        let noncentrality_per_trial: f64 = probabilities.iter().zip(&shifts).map(|(p, d)| d * d / p).sum();
+        let df = (groups.len() - 1) as f64;
+        let critical = match critical_values.iter().find(|(cached, _)| *cached == df) {
+            Some(&(_, critical)) => critical,
+            None => {
+                let critical = critical_value(df, alpha);
+                critical_values.push((df, critical));
+                critical
+            }
+        };
+        let found = PooledLawPower {
+            trials,
+            noncentrality_per_trial,
+            df,
+        };
+        (found, critical)
+    };
+    let mut detects = |trials: u64| {
+        let (found, critical) = pooled_at(trials);
+        let lambda = trials as f64 * found.noncentrality_per_trial;
+        let reached = found.noncentrality_per_trial > 0.0
+            && noncentral_chi_square_cdf(critical, found.df, lambda) <= 1.0 - power;
+        (reached, found)
+    };
+    let mut enough = fewest;
+    let mut found = loop {
+        match detects(enough) {
+            (true, found) => break found,
+            (false, _) => enough = enough.checked_mul(2)?,
+        }
+    };
+    let mut too_few = if enough == fewest { fewest - 1 } else { enough / 2 };
+    while enough - too_few > 1 {
+        let middle = too_few + (enough - too_few) / 2;
+        match detects(middle) {
+            (true, at_middle) => {
+                enough = middle;
+                found = at_middle;
+            }
+            (false, _) => too_few = middle,
+        }
+    }
+    Some(found)
+}
+
 /// The per-trial noncentrality of the χ² test that a law over `law.len()` outcomes (for
 /// permutations, all `n!` orders) is uniform: `Σ (p - u)² / u` with `u = 1/len`, on
 /// `len - 1` degrees of freedom.
@@ -303,6 +398,35 @@ mod tests {
                 trials_needed(delta / 2.0, df, 1e-6, 0.99).unwrap() as f64 / needed(1e-6, 0.99) as f64;
             assert!((ratio - 2.0).abs() < 1e-3, "{ratio}");
         }
+    }
+
+    #[test]
+    fn a_pooled_law_test_needs_what_its_groups_say() {
+        // A law with no thin cells is never pooled beyond the first few trials: the
+        // answer is the plain figure for its cells.
+        let null = [0.25; 4];
+        // Shifts that cancel in pairs: pooled into two groups (as 10 trials would pool
+        // them) the bias would vanish, so the search must go past the coarse pooling.
+        let shift = [0.02, -0.02, 0.01, -0.01];
+        let found = pooled_law_trials_needed(&null, &shift, 1e-6, 0.99).unwrap();
+        let delta: f64 = shift.iter().map(|d| d * d / 0.25).sum();
+        assert_eq!(found.df, 3.0);
+        assert!((found.noncentrality_per_trial - delta).abs() < 1e-15);
+        assert_eq!(Some(found.trials), trials_needed(delta, 3.0, 1e-6, 0.99));
+        // With a thin tail the groups at the answer are those pooling makes for it.
+        let null = [0.5, 0.3, 0.15, 0.04, 0.009, 0.001];
+        let shift = [0.01, -0.005, -0.004, 0.0, -0.0005, -0.0005];
+        let found = pooled_law_trials_needed(&null, &shift, 1e-6, 0.99).unwrap();
+        let groups = crate::stats::pooling::pooled_groups(&null, found.trials);
+        assert_eq!(groups.len(), 6, "at {} trials no cell is thin", found.trials);
+        assert_eq!(found.df, (groups.len() - 1) as f64);
+        assert_eq!(
+            Some(found.trials),
+            trials_needed(found.noncentrality_per_trial, found.df, 1e-6, 0.99)
+        );
+        // No bias, nothing to find; one possible cell, no test.
+        assert_eq!(pooled_law_trials_needed(&null, &[0.0; 6], 1e-6, 0.99), None);
+        assert_eq!(pooled_law_trials_needed(&[1.0], &[0.0], 1e-6, 0.99), None);
     }
 
     #[test]

@@ -6,10 +6,18 @@
 //! simulator writes shuffled decks into. For samplers, `combinadic` numbers the subsets
 //! and `subsets` is the accumulator. `stream` tallies endless item streams (frequencies,
 //! runs, gaps, positions in a bag's cycle).
+//!
+//! What one deal alone cannot show: `rising` counts a deal's rising sequences (what
+//! riffles leave behind), `relative` writes a deal in terms of the one before (what a
+//! dealer who carries the deck does to it), and `repeats` counts deals identical to an
+//! earlier one in bounded memory (how many different decks a program can deal).
 
 pub mod combinadic;
 pub mod lehmer;
 mod permutation;
+pub mod relative;
+pub mod repeats;
+pub mod rising;
 pub mod stream;
 pub mod structure;
 pub mod subsets;

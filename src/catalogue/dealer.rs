@@ -1,0 +1,156 @@
+//! Dealers who carry the deck from one deal to the next.
+//!
+//! A card-room dealer does not start each hand from a fresh deck: they gather the cards of
+//! the last hand and riffle them a few times. Each deal is then the previous deal shuffled
+//! again, and if the shuffling is too light the deals depend on each other, although each
+//! deal alone, after the first few, is as uniform as can be measured. Every per-deal test
+//! passes such a dealer; the relative permutation of consecutive deals
+//! ([`crate::tally::relative`]) is exactly the dealer's shuffle (here `K` GSR riffles, far
+//! from uniform for small `K`), which the rising-sequence test sees at once.
+//!
+//! # Where the carried deck lives, and why results still do not depend on threads
+//!
+//! The previous deal is kept in [`DealerState`], inside the [`super::Workspace`] the
+//! engine gives each worker. Left as it is, a dealer would carry its deck across the
+//! chunks a worker happens to run, and the tallies would depend on the thread count. So
+//! carrying is switched on, and the dealer sent back to the fresh deck, by
+//! [`super::Workspace::start_dealing`], which the engine calls at the start of every
+//! chunk: each chunk is then one dealer's series of deals from the fresh deck, fixed by
+//! `(seed, chunk)` alone, whatever worker runs it and whatever shard it belongs to.
+//!
+//! Everywhere else (exact enumeration, `seeds`, one-off shuffles) nobody calls it, and
+//! every shuffle is the first deal of a new dealer: `K` riffles of the deck handed in,
+//! the same draws and the same result as `riffles:K`. That default is what makes
+//! a random path, or a seed, describe one deal completely.
+//!
+//! The state is the previous deal as positions in the deck handed in, not as cards: the
+//! engine hands in the fresh deck every time, and a dealer must not depend on what the
+//! caller left in the buffer.
+
+use super::riffles::riffles;
+use crate::randomness::Randomness;
+
+/// The deck a dealer carries between deals, and whether it carries it at all.
+#[derive(Clone, Debug, Default)]
+pub struct DealerState {
+    /// Whether deals follow on from each other (set by [`DealerState::start_series`]).
+    in_series: bool,
+    /// The previous deal: `arrangement[i]` is the position, in the deck handed in, of the
+    /// card at position `i`. Empty when the next deal starts from the deck handed in.
+    arrangement: Vec<u32>,
+    /// Scratch space for the riffles of the arrangement.
+    merged: Vec<u32>,
+}
+
+impl DealerState {
+    /// A new dealer starts from the fresh deck, and from now on each deal is the previous
+    /// one shuffled again.
+    pub fn start_series(&mut self) {
+        self.in_series = true;
+        self.arrangement.clear();
+    }
+}
+
+/// A dealer who riffles the previous deal's deck `times` times (GSR riffles,
+/// [`super::riffles::gsr_riffle`]) and deals it.
+///
+/// In a series ([`DealerState::start_series`]) the result is the previous result riffled
+/// again (the first deal of a series, or one after the deck size changed, riffles the
+/// deck handed in); outside a series every call riffles the deck handed in, exactly as
+/// `riffles` would. `scratch` is space owned by the caller.
+pub fn dealer_riffles<T: Copy, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    times: u32,
+    dealer: &mut DealerState,
+    scratch: &mut Vec<T>,
+) {
+    let n = deck.len();
+    if !dealer.in_series || dealer.arrangement.len() != n {
+        dealer.arrangement.clear();
+        dealer.arrangement.extend(0..n as u32);
+    }
+    riffles(&mut dealer.arrangement, rng, times, &mut dealer.merged);
+    scratch.clear();
+    scratch.extend_from_slice(deck);
+    for (card, &from) in deck.iter_mut().zip(&dealer.arrangement) {
+        *card = scratch[from as usize];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomness::SimulationSource;
+    use crate::tally::relative::relative_permutation;
+    use crate::tally::rising::rising_sequences;
+
+    #[test]
+    fn outside_a_series_each_deal_is_riffles_of_the_deck_handed_in() {
+        let mut dealer_rng = SimulationSource::from_seed(8);
+        let mut riffle_rng = SimulationSource::from_seed(8);
+        let mut dealer = DealerState::default();
+        let (mut scratch, mut merged) = (Vec::new(), Vec::new());
+        for _ in 0..100 {
+            let mut dealt: Vec<u16> = (0..20).collect();
+            dealer_riffles(&mut dealt, &mut dealer_rng, 3, &mut dealer, &mut scratch);
+            let mut riffled: Vec<u16> = (0..20).collect();
+            riffles(&mut riffled, &mut riffle_rng, 3, &mut merged);
+            assert_eq!(dealt, riffled);
+        }
+    }
+
+    #[test]
+    fn in_a_series_each_deal_is_the_previous_one_riffled_again() {
+        let mut rng = SimulationSource::from_seed(9);
+        let mut dealer = DealerState::default();
+        dealer.start_series();
+        let mut scratch = Vec::new();
+        let mut previous: Option<Vec<u16>> = None;
+        let mut beyond_one_riffle = false;
+        for _ in 0..200 {
+            let mut deck: Vec<u16> = (0..30).collect();
+            dealer_riffles(&mut deck, &mut rng, 1, &mut dealer, &mut scratch);
+            // One riffle of the previous deal: relative to it, at most two rising
+            // sequences, while the deal itself soon has many.
+            if let Some(previous) = &previous {
+                assert!(rising_sequences(&relative_permutation(previous, &deck)) <= 2);
+            } else {
+                assert!(
+                    rising_sequences(&deck) <= 2,
+                    "the first deal riffles the fresh deck"
+                );
+            }
+            beyond_one_riffle |= rising_sequences(&deck) > 2;
+            previous = Some(deck);
+        }
+        assert!(beyond_one_riffle, "the deck was carried from deal to deal");
+
+        // A new series starts again from the fresh deck.
+        dealer.start_series();
+        let mut deck: Vec<u16> = (0..30).collect();
+        dealer_riffles(&mut deck, &mut rng, 1, &mut dealer, &mut scratch);
+        assert!(rising_sequences(&deck) <= 2);
+    }
+
+    #[test]
+    fn the_carried_deal_does_not_depend_on_the_deck_handed_in() {
+        // The state is positions, not cards: handing in labels other than 0..n relabels
+        // the deal and nothing else.
+        let mut rng_a = SimulationSource::from_seed(10);
+        let mut rng_b = SimulationSource::from_seed(10);
+        let (mut dealer_a, mut dealer_b) = (DealerState::default(), DealerState::default());
+        dealer_a.start_series();
+        dealer_b.start_series();
+        let mut scratch = Vec::new();
+        let mut scratch_b = Vec::new();
+        for _ in 0..20 {
+            let mut fresh: Vec<u16> = (0..10).collect();
+            let mut letters: Vec<char> = "abcdefghij".chars().collect();
+            dealer_riffles(&mut fresh, &mut rng_a, 2, &mut dealer_a, &mut scratch);
+            dealer_riffles(&mut letters, &mut rng_b, 2, &mut dealer_b, &mut scratch_b);
+            let relabelled: Vec<char> = fresh.iter().map(|&c| (b'a' + c as u8) as char).collect();
+            assert_eq!(letters, relabelled);
+        }
+    }
+}

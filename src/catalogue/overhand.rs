@@ -1,0 +1,80 @@
+//! The overhand shuffle, in Pemantle's model.
+//!
+//! The overhand shuffle (small packets slid off the top of the deck into the other hand)
+//! is the other shuffle people really use. Pemantle ("An analysis of overhand shuffles",
+//! J. Theoret. Probab. 2 (1989) 37–49) modelled it and showed that it needs of the order
+//! of `n²` to `n² log n` repetitions to mix `n` cards; Jonasson ("The overhand shuffle
+//! mixes in Θ(n² log n) steps", Ann. Appl. Probab. 16 (2006) 231–243) settled the order
+//! at `n² log n`. Jonasson states the model as follows: each of the `n − 1` slots between
+//! adjacent cards is, independently, declared a cut point with probability `p`; this
+//! divides the deck into packets, and each packet is reversed without changing its
+//! position relative to the other packets.
+//!
+//! The code follows that statement with `p = 1/2`: one fair coin (`below(2)`) per slot,
+//! then each packet reversed in place. (The hand motion itself keeps each packet's order
+//! and reverses the order of the packets; that is the model's outcome turned over as a
+//! whole, the same mixing up to one fixed rearrangement.) With `2^(n−1)` equally likely
+//! outcomes per shuffle and `n!` divisible by 3 from `n = 3` on, no number of overhand
+//! shuffles is exactly uniform: biased from 3 cards. Two cards are exactly uniform after
+//! any number (one cut keeps them, none swaps them, each with probability 1/2).
+
+use crate::randomness::Randomness;
+
+/// One overhand shuffle of `deck` in Pemantle's model with `p = 1/2`: a fair coin for
+/// each of the `n − 1` slots between adjacent cards decides whether it is a cut, and each
+/// packet between cuts is reversed in place. Draws `n − 1` coins, whatever they say.
+pub fn overhand<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
+    let n = deck.len();
+    let mut packet_start = 0;
+    for slot in 1..n {
+        // Slot `slot` lies between positions slot - 1 and slot.
+        if rng.below(2) == 1 {
+            deck[packet_start..slot].reverse();
+            packet_start = slot;
+        }
+    }
+    deck[packet_start..].reverse();
+}
+
+/// `times` overhand shuffles in a row ([`overhand`]).
+pub fn overhands<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, times: u32) {
+    for _ in 0..times {
+        overhand(deck, rng);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Coins(std::vec::IntoIter<u64>);
+
+    impl Randomness for Coins {
+        fn below(&mut self, n: u64) -> u64 {
+            assert_eq!(n, 2);
+            self.0.next().expect("more coins asked for than given")
+        }
+        fn unit(&mut self) -> f64 {
+            unreachable!()
+        }
+    }
+
+    #[test]
+    fn packets_between_cuts_are_reversed_in_place() {
+        // Slots after cards 1 and 4 are cuts (coins for slots 1..6: 0 1 0 0 1 0):
+        // packets [0 1] [2 3 4] [5 6] -> [1 0] [4 3 2] [6 5].
+        let mut deck = [0u16, 1, 2, 3, 4, 5, 6];
+        overhand(&mut deck, &mut Coins(vec![0, 1, 0, 0, 1, 0].into_iter()));
+        assert_eq!(deck, [1, 0, 4, 3, 2, 6, 5]);
+        // No cut reverses the deck; every slot a cut leaves it as it was.
+        let mut deck = [0u16, 1, 2, 3];
+        overhand(&mut deck, &mut Coins(vec![0, 0, 0].into_iter()));
+        assert_eq!(deck, [3, 2, 1, 0]);
+        let mut deck = [0u16, 1, 2, 3];
+        overhand(&mut deck, &mut Coins(vec![1, 1, 1].into_iter()));
+        assert_eq!(deck, [0, 1, 2, 3]);
+        // Nothing to draw for one card or none.
+        overhand(&mut [7u16], &mut Coins(Vec::new().into_iter()));
+        overhand::<u16, _>(&mut [], &mut Coins(Vec::new().into_iter()));
+    }
+}
