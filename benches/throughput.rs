@@ -52,6 +52,8 @@ fn main() {
         TallyOptions {
             positions: true,
             cycle_structure: false,
+            rising_sequences: false,
+            ..TallyOptions::default()
         },
         |source| (0..52).fold(0u64, |sum, _| sum.wrapping_add(source.below(52))),
     );

@@ -8,14 +8,17 @@
 //! any size. Sampler tallies get theirs in [`selections`], graded by the same rules
 //! (Holm's correction over the tests that ran, then [`Thresholds::verdict`]).
 
+mod repeats;
 mod selections;
 
+pub use repeats::RepeatsFinding;
 pub use selections::{
     SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,
 };
 
 use crate::stats::chi_square::{law_fit, position_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_variation_from_uniform};
+use crate::stats::eulerian::rising_sequence_law;
 use crate::stats::holm::holm_adjust;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
@@ -35,6 +38,15 @@ pub enum TestOutcome {
     /// The test does not apply to this algorithm (a sampler that does not promise a
     /// random order gets no test of its order), with the reason.
     NotApplicable(String),
+    /// It ran on one count against its expectation (the repeated decks).
+    Count {
+        /// What was counted.
+        observed: u64,
+        /// What a fair shuffle gives on average.
+        expected: f64,
+        /// The p-value of so many or more.
+        p: PValue,
+    },
 }
 
 /// One test of one result.
@@ -55,9 +67,14 @@ impl TestReport {
     /// The raw p-value, for tests that ran.
     pub fn p_value(&self) -> Option<PValue> {
         match self.outcome {
-            TestOutcome::Fit(Fit::Computed { p, .. }) => Some(p),
+            TestOutcome::Fit(Fit::Computed { p, .. }) | TestOutcome::Count { p, .. } => Some(p),
             _ => None,
         }
+    }
+
+    /// Whether its p-value comes from counts too even to be random (a lower tail).
+    pub fn too_even(&self) -> bool {
+        matches!(&self.outcome, TestOutcome::Fit(fit) if fit.too_even())
     }
 }
 
@@ -87,47 +104,117 @@ pub struct PermutationAnalysis {
     pub over_represented: Vec<Deviation>,
     /// Up to three outcomes that came out less often than expected, fewest first.
     pub under_represented: Vec<Deviation>,
+    /// The repeated decks, when they were counted.
+    pub repeats: Option<RepeatsFinding>,
+}
+
+/// The names and descriptions of the tests of one table of deals: the deals themselves,
+/// or their relative permutations (each deal written in terms of the one before).
+struct DealTestNames {
+    permutations: (&'static str, &'static str),
+    positions: (&'static str, &'static str),
+    fixed_points: (&'static str, &'static str),
+    cycles: (&'static str, &'static str),
+    rising_sequences: (&'static str, &'static str),
+}
+
+const DEAL_TESTS: DealTestNames = DealTestNames {
+    permutations: ("permutations", "all n! orders equally likely"),
+    positions: ("positions", "each card equally likely at each position"),
+    fixed_points: ("fixed-points", "cards left in place follow the rencontres law"),
+    cycles: ("cycles", "number of cycles follows the Stirling law"),
+    rising_sequences: ("rising-sequences", "rising sequences follow the Eulerian law"),
+};
+
+const SERIAL_TESTS: DealTestNames = DealTestNames {
+    permutations: (
+        "serial-permutations",
+        "each deal in terms of the one before: all n! orders equally likely",
+    ),
+    positions: (
+        "serial-positions",
+        "each card moves from its place in the deal before to any place equally often",
+    ),
+    fixed_points: (
+        "serial-fixed-points",
+        "cards left where the deal before had them follow the rencontres law",
+    ),
+    cycles: (
+        "serial-cycles",
+        "each deal in terms of the one before: cycles follow the Stirling law",
+    ),
+    rising_sequences: (
+        "serial-rising-sequences",
+        "each deal in terms of the one before: rising sequences follow the Eulerian law",
+    ),
+};
+
+/// The tests of one table of deals, each with both tails.
+fn deal_tests(tally: &PermutationTally, names: &DealTestNames) -> Vec<TestReport> {
+    let n = tally.n;
+    let trials = tally.trials;
+    let not_tallied = || TestOutcome::NotTallied("not tallied in this run".to_string());
+    let permutations = match &tally.permutation_counts {
+        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials).with_lower_tail()),
+        None if n > MAX_RANKED_N => TestOutcome::NotTallied(format!(
+            "skipped: n = {n} > {MAX_RANKED_N}, the {n}! orders are not tallied one by one"
+        )),
+        None => not_tallied(),
+    };
+    let law_test = |counts: &Option<Vec<u64>>, law: fn(usize) -> Vec<f64>| {
+        counts.as_ref().map_or_else(not_tallied, |counts| {
+            TestOutcome::Fit(law_fit(counts, &law(n), trials).with_lower_tail())
+        })
+    };
+    let positions = tally.position_counts.as_ref().map_or_else(not_tallied, |matrix| {
+        TestOutcome::Fit(position_fit(matrix, n, trials).with_lower_tail())
+    });
+    let entry =
+        |(name, description): (&'static str, &'static str), outcome| report(name, description, outcome);
+    let mut tests = vec![
+        entry(names.permutations, permutations),
+        entry(names.positions, positions),
+        entry(
+            names.fixed_points,
+            law_test(&tally.fixed_point_counts, fixed_point_law),
+        ),
+        entry(names.cycles, law_test(&tally.cycle_counts, cycle_count_law)),
+    ];
+    if tally.rising_sequence_counts.is_some() {
+        tests.push(entry(
+            names.rising_sequences,
+            law_test(&tally.rising_sequence_counts, rising_sequence_law),
+        ));
+    }
+    tests
 }
 
 /// Runs every applicable test on `tally` and grades the result.
 pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -> PermutationAnalysis {
     let n = tally.n;
     let trials = tally.trials;
-    let not_tallied = || TestOutcome::NotTallied("not tallied in this run".to_string());
-    let permutations = match &tally.permutation_counts {
-        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials)),
-        None if n > MAX_RANKED_N => TestOutcome::NotTallied(format!(
-            "skipped: n = {n} > {MAX_RANKED_N}, the {n}! orders are not tallied one by one"
+    let mut tests = deal_tests(tally, &DEAL_TESTS);
+    match &tally.serial {
+        Some(serial) => tests.extend(deal_tests(serial, &SERIAL_TESTS)),
+        // `run` leaves the deals out of order only where they cannot depend on each other.
+        None => tests.push(report(
+            "serial",
+            "each deal in terms of the one before",
+            TestOutcome::NotApplicable(
+                "skipped: every deal starts from the fresh deck and draws from its own xoshiro stream, \
+                 so consecutive deals are independent by construction"
+                    .to_string(),
+            ),
         )),
-        None => not_tallied(),
-    };
-    let positions = tally.position_counts.as_ref().map_or_else(not_tallied, |matrix| {
-        TestOutcome::Fit(position_fit(matrix, n, trials))
-    });
-    let fixed_points = tally
-        .fixed_point_counts
-        .as_ref()
-        .map_or_else(not_tallied, |counts| {
-            TestOutcome::Fit(law_fit(counts, &fixed_point_law(n), trials))
-        });
-    let cycles = tally.cycle_counts.as_ref().map_or_else(not_tallied, |counts| {
-        TestOutcome::Fit(law_fit(counts, &cycle_count_law(n), trials))
-    });
-
-    let mut tests = vec![
-        report("permutations", "all n! orders equally likely", permutations),
-        report(
-            "positions",
-            "each card equally likely at each position",
-            positions,
-        ),
-        report(
-            "fixed-points",
-            "cards left in place follow the rencontres law",
-            fixed_points,
-        ),
-        report("cycles", "number of cycles follows the Stirling law", cycles),
-    ];
+    }
+    let repeats = tally.repeats.as_ref().map(|counts| RepeatsFinding::of(counts, n));
+    if let Some(finding) = &repeats {
+        tests.push(report(
+            "repeats",
+            "no more decks dealt twice than chance allows",
+            finding.outcome(),
+        ));
+    }
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match (&tally.permutation_counts, &tally.position_counts) {
@@ -158,6 +245,7 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
         outcome_table,
         over_represented,
         under_represented,
+        repeats,
     }
 }
 
@@ -249,7 +337,10 @@ mod tests {
     }
 
     #[test]
-    fn a_perfectly_even_tally_passes_every_test() {
+    fn a_perfectly_even_tally_is_too_even_to_be_random() {
+        // Every order exactly 100 times: what a program that deals the 6 orders in turn
+        // gives. Each deal alone looks fair; together they are more even than chance ever
+        // is (χ² = 0 on 5 df has probability 0), and the lower tails say so.
         let all: [&[u16]; 6] = [
             &[0, 1, 2],
             &[0, 2, 1],
@@ -259,10 +350,17 @@ mod tests {
             &[2, 1, 0],
         ];
         let analysis = analyse_permutations(&tally_of(&all, 100), &Thresholds::default());
-        assert_eq!(analysis.verdict, Verdict::Pass);
+        assert_eq!(analysis.verdict, Verdict::Fail);
+        let permutations = analysis.tests.iter().find(|t| t.name == "permutations").unwrap();
+        let TestOutcome::Fit(fit) = permutations.outcome else {
+            panic!("the permutation test ran")
+        };
+        assert!(fit.too_even());
+        assert!(permutations.p_adjusted.unwrap().is_below(1e-100));
         assert_eq!(
             analysis.tests.iter().filter(|t| t.p_adjusted.is_some()).count(),
-            4
+            5,
+            "orders, positions, fixed points, cycles, rising sequences"
         );
         assert!(analysis.total_variation.unwrap().distance < 1e-12);
         // Every order exactly as often as expected: none is over- or under-represented.
@@ -270,9 +368,10 @@ mod tests {
     }
 
     #[test]
-    fn a_random_cut_passes_positions_but_fails_structure() {
+    fn a_random_cut_fails_structure_and_its_exact_positions_are_too_even() {
         // The three rotations of 3 cards, equally often: every card is at every position
-        // exactly a third of the time, but only 3 of the 6 orders ever come out.
+        // exactly a third of the time, but only 3 of the 6 orders ever come out. Positions
+        // that even are themselves a sign (lower tail), though not the main one.
         let rotations: [&[u16]; 3] = [&[0, 1, 2], &[1, 2, 0], &[2, 0, 1]];
         let analysis = analyse_permutations(&tally_of(&rotations, 500), &Thresholds::default());
         assert_eq!(analysis.verdict, Verdict::Fail);
@@ -285,7 +384,10 @@ mod tests {
                 .p_value()
                 .unwrap()
         };
-        assert_eq!(p("positions"), PValue::ONE, "positions are exactly uniform");
+        assert!(
+            p("positions").is_below(1e-100),
+            "positions exactly uniform: too even"
+        );
         assert!(p("fixed-points").is_below(1e-100));
         assert!(p("cycles").is_below(1e-100));
         assert!(p("permutations").is_below(1e-100));
@@ -299,10 +401,12 @@ mod tests {
     fn too_few_trials_make_an_inconclusive_verdict() {
         let analysis = analyse_permutations(&tally_of(&[&[0, 1, 2, 3]], 3), &Thresholds::default());
         assert_eq!(analysis.verdict, Verdict::Inconclusive);
+        // Every test of the deals lacks trials; the serial row says why it did not run.
         assert!(
             analysis
                 .tests
                 .iter()
+                .filter(|t| t.name != "serial")
                 .all(|t| matches!(t.outcome, TestOutcome::Fit(Fit::TooFewTrials { .. })))
         );
     }

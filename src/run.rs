@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{PermutationAnalysis, SelectionAnalysis, analyse_permutations, analyse_selections};
 use crate::catalogue::{
-    AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SamplerAlgorithm,
+    AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, PermutationAlgorithm, SAMPLERS,
+    SamplerAlgorithm,
 };
 use crate::error::{Error, Result};
 use crate::exact::check::{SimulatorCheck, check_simulation};
@@ -103,7 +104,14 @@ impl RunSettings {
         }
         let (per_thread, size) = match self.k {
             None => (
-                PermutationRecorder::footprint(self.n, TallyOptions::default()),
+                algorithms
+                    .iter()
+                    .filter_map(|spec| spec.algorithm.as_permutation())
+                    .map(|algorithm| {
+                        PermutationRecorder::footprint(self.n, tally_options(algorithm, self.n, self.source))
+                    })
+                    .max()
+                    .unwrap_or(0),
                 format!("n = {}", self.n),
             ),
             Some(k) => (
@@ -212,7 +220,7 @@ impl RunSettings {
         if self.n > MAX_RANKED_N {
             notes.push(format!(
                 "n = {} > {MAX_RANKED_N}: the permutation test is skipped ({}! orders are too many to tally); \
-                 the position, fixed-point and cycle tests run",
+                 the position, fixed-point, cycle and rising-sequence tests run",
                 self.n, self.n
             ));
         }
@@ -513,6 +521,32 @@ pub(crate) fn sampler_result(
     }
 }
 
+/// The tables a run tallies for `algorithm` on `n` cards drawing from `source`.
+///
+/// Every run tallies the deals themselves (orders up to 10 cards, positions, fixed points,
+/// cycles, rising sequences). Deals are also tallied in order (the relative permutations
+/// of consecutive deals, and repeated decks where a fair shuffle almost never repeats
+/// one in a chunk) unless they are independent by construction: a shuffle that starts
+/// every deal from the fresh deck (it carries nothing from one deal to the next) drawing
+/// from xoshiro, whose streams are independent. A dealer who carries the deck, and every
+/// flawed source (an LCG's consecutive draws, a clock read before every deal), are tested.
+pub fn tally_options(algorithm: PermutationAlgorithm, n: usize, source: SourceKind) -> TallyOptions {
+    let independent = !algorithm.carries_deck_between_deals() && source.is_default();
+    TallyOptions {
+        serial: !independent,
+        repeats: !independent && repeats_can_show(n),
+        ..TallyOptions::default()
+    }
+}
+
+/// Whether repeated decks among one chunk's deals can be tested on `n`-card decks: a
+/// fair shuffle of fewer cards repeats decks by chance too often for the Poisson law
+/// (the permutation test covers those decks; see [`crate::stats::repeats`]).
+pub(crate) fn repeats_can_show(n: usize) -> bool {
+    use crate::stats::repeats::{MAX_APPROXIMATION_ERROR, ln_deck_count, poisson_approximation_error};
+    poisson_approximation_error(CHUNK_TRIALS, ln_deck_count(n)) <= MAX_APPROXIMATION_ERROR
+}
+
 /// Runs every algorithm in `algorithms` with `settings`.
 pub fn run(
     algorithms: &[AlgorithmSpec],
@@ -536,7 +570,7 @@ pub fn run(
                 settings.n,
                 settings.trials,
                 seed,
-                TallyOptions::default(),
+                tally_options(algorithm, settings.n, settings.source),
                 progress,
             );
             let result = shuffle_result(&engine, spec, tally, &thresholds);

@@ -255,16 +255,17 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn a_suspicious_fair_result_is_confirmed_before_it_counts() {
-    // Seed 224 is the first of 0, 1, 2, ... at which this Fisher-Yates on 4 cards and
-    // 20,000 shuffles lands in the suspicious band (adjusted p-value between 1e-6 and
-    // 1e-3), which a fair shuffle does about once in a thousand seeds. Its confirmation
-    // (another seed, 80,000 shuffles) passes, and so does the assertion.
-    let settings = FairShuffleAudit::new().n(4).trials(20_000).seed(224);
+    // Seed 3040 is the first of 0, 1, 2, ... at which this Fisher-Yates on 4 cards and
+    // 20,000 shuffles lands in the suspicious band (adjusted p-value 5.6e-5, between
+    // 1e-6 and 1e-3), which a fair shuffle does about once in a few thousand seeds (Holm
+    // over its ten tests, deals and their order). Its confirmation (another seed, 80,000
+    // shuffles) passes, and so does the assertion.
+    let settings = FairShuffleAudit::new().n(4).trials(20_000).seed(3040);
     let audit = settings.run(fisher_yates).unwrap();
     assert_eq!(audit.runs.first.verdict, Verdict::Suspicious);
     let confirmation = audit.runs.confirmation.as_ref().expect("a confirmation run");
     assert_eq!(confirmation.trials, 80_000);
-    assert_ne!(confirmation.seed, 224);
+    assert_ne!(confirmation.seed, 3040);
     assert_eq!(audit.verdict(), Verdict::Pass);
     assert!(audit.passed());
     settings.assert(fisher_yates);

@@ -85,7 +85,26 @@ fn json_has_the_documented_fields_and_consistent_tallies() {
 
     let tests = result["tests"].as_array().unwrap();
     let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["permutations", "positions", "fixed-points", "cycles"]);
+    assert_eq!(
+        names,
+        [
+            "permutations",
+            "positions",
+            "fixed-points",
+            "cycles",
+            "rising-sequences",
+            "serial"
+        ]
+    );
+    assert_eq!(
+        tests[5]["status"], "not_applicable",
+        "independent by construction"
+    );
+    assert_eq!(tests[0]["tail"], "both");
+    assert!(
+        tests[0]["p_lower"].as_f64().unwrap() > 0.99,
+        "the naive swap is uneven, not too even"
+    );
     let permutation_test = &tests[0];
     assert_eq!(permutation_test["df"], 5);
     assert!(permutation_test["statistic"].as_f64().unwrap() > 1000.0);

@@ -455,17 +455,18 @@ fn merge_recomputes_verdicts_at_a_new_alpha() {
     let dir = tempfile::tempdir().unwrap();
     let line = format!("run fisher-yates --n 4 --trials {TRIALS} --seed 4");
     let files = shards(dir.path(), &line, 2);
-    let output = shuffle_audit()
+    // At alpha 0.5 a fair shuffle fails one of its tests (and exits 1) more often than
+    // not: the exit status follows the JSON, whichever it is.
+    let mut merge = shuffle_audit();
+    merge
         .arg("merge")
         .args(&files)
-        .args(["--alpha", "0.5", "--json", "-"])
-        .assert()
-        .success();
-    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
-    let single = command(&format!("{line} --alpha 0.5 --json -"))
-        .assert()
-        .success();
-    let single: Value = serde_json::from_slice(&single.get_output().stdout).unwrap();
+        .args(["--alpha", "0.5", "--json", "-"]);
+    let json: Value = serde_json::from_slice(&exits_as_its_json(merge, None).stdout).unwrap();
+    let single: Value = serde_json::from_slice(
+        &exits_as_its_json(command(&format!("{line} --alpha 0.5 --json -")), None).stdout,
+    )
+    .unwrap();
     assert_eq!(json["alpha"], 0.5);
     assert_eq!(without_timing(&json), without_timing(&single));
 }

@@ -184,20 +184,32 @@ fn clock_reseed_deals_the_same_deck_a_thousand_times_and_fails_fisher_yates_on_3
 }
 
 #[test]
-fn a_clock_that_moves_every_shuffle_deals_too_evenly_for_the_upper_tail_test() {
+fn a_clock_that_moves_every_shuffle_deals_too_evenly_and_the_lower_tail_catches_it() {
     // With a 1 ms step every shuffle gets its own seed, and consecutive seeds: Delphi's
     // first output after RandSeed := s is s * 134775813 + 1, which moves by 3.1 % of its
     // range per millisecond, so the first draws sweep the range like a ruler. The orders
     // then come out far more evenly than chance would have them: at 100,000 shuffles the
     // permutation χ² is about 0.01 on 5 df, where a fair source falls below 0.05 once in
-    // about 30,000 runs. The tests read the upper tail only (the issue asks for the
-    // statistics as they are), so this flawed source passes: README.md says so.
+    // about 30,000 runs. Its lower tail (P(χ²₅ <= 0.01) ≈ 1e-9) fails it, and the serial
+    // tests see the consecutive deals follow from each other.
     let json =
         json_of("run fisher-yates --n 3 --trials 100000 --seed 1 --source clock-reseed --clock-step 1");
     let result = &json["results"][0];
-    let statistic = result["tests"][0]["statistic"].as_f64().unwrap();
+    let permutations = &result["tests"][0];
+    let statistic = permutations["statistic"].as_f64().unwrap();
     assert!(statistic < 0.05, "χ² {statistic}");
-    assert_eq!(result["verdict"], "pass");
+    assert_eq!(permutations["too_even"], true);
+    assert!(permutations["p_lower"].as_f64().unwrap() < 1e-6);
+    assert_eq!(result["verdict"], "fail");
+    assert!(
+        result["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|test| test["name"] == "serial-permutations" && test["p_adjusted"].as_f64().unwrap() < 1e-6),
+        "{}",
+        result["tests"]
+    );
 }
 
 #[test]

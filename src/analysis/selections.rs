@@ -16,8 +16,9 @@
 
 use super::{TestOutcome, TestReport, extremes, grade_every_test, report, smallest_p_adjusted};
 use crate::catalogue::SamplerAlgorithm;
-use crate::stats::chi_square::{inclusion_fit, uniform_fit};
+use crate::stats::chi_square::{inclusion_fit, law_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, total_variation_from_uniform};
+use crate::stats::laws::overlap_law;
 use crate::stats::{PValue, Thresholds, Verdict};
 use crate::tally::SelectionTally;
 
@@ -90,15 +91,15 @@ pub fn analyse_selections_with_order(
         ))
     };
     let subsets = match &tally.subset_counts {
-        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials)),
+        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials).with_lower_tail()),
         None => too_many(format!("C({n}, {k}) subsets")),
     };
     let ordered = match (order_not_random, &tally.ordered_counts) {
         (Some(reason), _) => TestOutcome::NotApplicable(format!("not tested: {reason}")),
-        (None, Some(counts)) => TestOutcome::Fit(uniform_fit(counts, trials)),
+        (None, Some(counts)) => TestOutcome::Fit(uniform_fit(counts, trials).with_lower_tail()),
         (None, None) => too_many(format!("{n}!/{}! ordered selections", n - k)),
     };
-    let inclusion = TestOutcome::Fit(inclusion_fit(&tally.inclusion_counts, k, trials));
+    let inclusion = TestOutcome::Fit(inclusion_fit(&tally.inclusion_counts, k, trials).with_lower_tail());
     let mut tests = vec![
         report("subsets", "all C(n,k) subsets equally likely", subsets),
         report(
@@ -108,6 +109,14 @@ pub fn analyse_selections_with_order(
         ),
         report("inclusion", "each item picked with probability k/n", inclusion),
     ];
+    if let Some(overlaps) = &tally.overlap_counts {
+        let pairs = overlaps.iter().sum();
+        tests.push(report(
+            "serial-overlap",
+            "consecutive selections share items as independent ones do (hypergeometric)",
+            TestOutcome::Fit(law_fit(overlaps, &overlap_law(n, k), pairs).with_lower_tail()),
+        ));
+    }
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match &tally.subset_counts {
@@ -172,10 +181,13 @@ mod tests {
     }
 
     #[test]
-    fn a_perfectly_even_tally_passes() {
+    fn a_perfectly_even_tally_is_too_even_to_be_random() {
+        // Every subset exactly 50 times: a program cycling through the subsets, not
+        // drawing them. Its counts are closer to their expectations than chance allows.
         let tally = tally_of(6, 3, &every_subset(6, 3), 50, false);
         let analysis = analyse_selections(&tally, SamplerAlgorithm::BagPick, &Thresholds::default());
-        assert_eq!(analysis.verdict, Verdict::Pass);
+        assert_eq!(analysis.verdict, Verdict::Fail);
+        assert!(matches!(outcome(&analysis, "subsets"), TestOutcome::Fit(fit) if fit.too_even()));
         assert!(analysis.total_variation.unwrap().distance < 1e-12);
         assert_eq!(analysis.subsets_never_seen, Some(0));
         assert!(analysis.items_never_chosen.is_empty());
@@ -228,9 +240,8 @@ mod tests {
         );
         assert!(matches!(
             outcome(&analysis, "ordered"),
-            TestOutcome::Fit(Fit::Computed { df: 11, .. })
+            TestOutcome::Fit(fit @ Fit::Computed { df: 11, .. }) if fit.too_even()
         ));
-        assert_eq!(analysis.verdict, Verdict::Pass);
         // Sorted pairs only: the subsets are uniform but half the orders never come out.
         let sorted: Vec<Vec<u16>> = pairs.into_iter().filter(|p| p[0] < p[1]).collect();
         let tally = tally_of(4, 2, &sorted, 20, true);
@@ -240,6 +251,7 @@ mod tests {
             &Thresholds::default(),
         );
         assert_eq!(analysis.verdict, Verdict::Fail);
+        assert!(matches!(outcome(&analysis, "ordered"), TestOutcome::Fit(fit) if !fit.too_even()));
     }
 
     #[test]

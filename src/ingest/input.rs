@@ -58,6 +58,56 @@ impl Input {
     }
 }
 
+/// A reader that copies everything it reads into an anonymous temporary file, until
+/// told to stop: standard input, once read, is gone, and `ingest` may need to read some of
+/// its lines again (to compare two decks of more than 20 cards that share a hash).
+pub struct Copying<R> {
+    inner: R,
+    copy: Option<File>,
+}
+
+impl<R: Read> Copying<R> {
+    /// `inner`, copied into `copy` as it is read (nothing is copied without one).
+    pub fn new(inner: R, copy: Option<File>) -> Self {
+        Self { inner, copy }
+    }
+
+    /// Stops copying and forgets the copy (it is not needed).
+    pub fn stop(&mut self) {
+        self.copy = None;
+    }
+
+    /// The copy, when one was kept, to be read from its start.
+    pub fn take_copy(&mut self) -> Option<File> {
+        self.copy.take()
+    }
+}
+
+impl<R: Read> Read for Copying<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        if let Some(copy) = &mut self.copy {
+            copy.write_all(&buffer[..read])?;
+        }
+        Ok(read)
+    }
+}
+
+impl Input {
+    /// The input ready to be read, and a way to read it again: a regular file is its own
+    /// copy (a second handle), anything else is copied while it is read when `keep`.
+    pub(super) fn rereadable(self, keep: bool) -> std::io::Result<(Copying<Input>, Option<File>)> {
+        match &self {
+            Input::File(file) if file.metadata().is_ok_and(|metadata| metadata.is_file()) => {
+                let again = file.try_clone()?;
+                Ok((Copying::new(self, None), Some(again)))
+            }
+            _ if keep => Ok((Copying::new(self, Some(tempfile::tempfile()?)), None)),
+            _ => Ok((Copying::new(self, None), None)),
+        }
+    }
+}
+
 impl Read for Input {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         match self {

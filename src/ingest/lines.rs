@@ -47,6 +47,11 @@ impl<R: Read> BlockReader<R> {
         }
     }
 
+    /// The input being read.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.input
+    }
+
     /// The next block, or `None` at the end of the input.
     pub fn next_block(&mut self) -> std::io::Result<Option<Block>> {
         if self.finished {

@@ -23,6 +23,7 @@ pub mod input;
 pub mod lines;
 pub mod samples;
 mod seen;
+mod sequence;
 mod stream;
 
 use std::borrow::Cow;
@@ -43,14 +44,16 @@ use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
 use crate::stream::items::{Items, MAX_ITEMS};
 use crate::tally::lehmer::MAX_RANKED_N;
+use crate::tally::repeats::MAX_RANKED_CARDS;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
-use crate::tally::{PermutationRecorder, SelectionRecorder, TallyOptions};
+use crate::tally::{PermutationRecorder, RepeatTally, SelectionRecorder, TallyOptions};
 
 use deck::Deck;
 pub use input::Input;
 use lines::{Block, BlockReader, is_skipped, line_count};
 use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
+use sequence::{BlockDeals, InputSequence, Reread};
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
@@ -326,10 +329,31 @@ impl Recorder {
         }
     }
 
+    /// A new run of consecutive samples (a block of lines) starts.
+    fn start_chunk(&mut self) {
+        match self {
+            Recorder::Permutations(recorder) => recorder.start_chunk(),
+            Recorder::Selections(recorder) => recorder.start_chunk(),
+        }
+    }
+
+    /// The block ends.
+    fn end_chunk(&mut self) {
+        if let Recorder::Permutations(recorder) = self {
+            recorder.end_chunk();
+        }
+    }
+
     fn footprint(kind: SampleKind, n: usize, k: usize, ordered: bool) -> u64 {
         match kind {
             SampleKind::Selections => SelectionRecorder::footprint(n, k, ordered),
-            _ => PermutationRecorder::footprint(n, TallyOptions::default()),
+            _ => PermutationRecorder::footprint(
+                n,
+                TallyOptions {
+                    serial: true,
+                    ..TallyOptions::default()
+                },
+            ),
         }
     }
 }
@@ -391,6 +415,10 @@ pub fn ingest(
         samples_settings.k = seen.k;
     }
     let settings_used = &samples_settings;
+    // Decks of more than 20 cards that share a hash are read again to be compared: a copy
+    // of standard input is kept while it is read, until the deck size says it is not needed.
+    let permutations = settings.kind == SampleKind::Permutations;
+    let (input, mut again) = input.rereadable(permutations).map_err(read_error)?;
     let mut reader = BlockReader::new(input);
     let mut lines_before = 0u64;
     let (deck, k, first_blocks) = find_deck(
@@ -412,6 +440,16 @@ pub fn ingest(
         }
     };
     let n = deck.len();
+    // Repeats are counted for decks of more than 10 cards (the order table sees everything
+    // below); ranks key decks of up to 20 cards exactly, so only larger ones need a copy.
+    let count_repeats = permutations && n > MAX_RANKED_N;
+    if !(count_repeats && n > MAX_RANKED_CARDS) {
+        reader.get_mut().stop();
+    }
+    let options = TallyOptions {
+        serial: true,
+        ..TallyOptions::default()
+    };
     // Every worker holds its own tally: fewer workers for decks whose tallies are large.
     let footprint = Recorder::footprint(settings.kind, n, k, settings.ordered).max(1);
     let threads = settings
@@ -423,13 +461,20 @@ pub fn ingest(
         .map(|_| {
             Mutex::new(match settings.kind {
                 SampleKind::Selections => {
-                    Recorder::Selections(SelectionRecorder::new(n, k, settings.ordered))
+                    Recorder::Selections(SelectionRecorder::new(n, k, settings.ordered).with_overlaps())
                 }
-                _ => Recorder::Permutations(PermutationRecorder::new(n, TallyOptions::default())),
+                _ => Recorder::Permutations(PermutationRecorder::new(n, options)),
             })
         })
         .collect();
 
+    let mut sequence = InputSequence::new(
+        n,
+        options,
+        count_repeats,
+        0,
+        (settings.kind == SampleKind::Selections).then_some(k),
+    );
     let read = read_blocks(
         &mut reader,
         first_blocks,
@@ -441,12 +486,22 @@ pub fn ingest(
         |block| {
             let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
             let mut recorder = recorders[worker].lock().expect("a worker does not panic");
+            // A block is a run of consecutive deals: its worker pairs them, and the pairs
+            // across blocks are added in input order below.
+            recorder.start_chunk();
+            let mut deals = BlockDeals::new(n, count_repeats);
+            let mut last: Vec<u16> = Vec::new();
             let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
-                recorder.record(cards)
+                recorder.record(cards);
+                deals.record(cards);
+                last.clear();
+                last.extend_from_slice(cards);
             });
-            (outcome, ())
+            recorder.end_chunk();
+            deals.finish((!last.is_empty()).then_some(last.as_slice()));
+            (outcome, deals)
         },
-        |()| {},
+        |deals| sequence.take(deals),
     )?;
     let samples = read.tallied;
     let lines_read = read.lines;
@@ -481,7 +536,24 @@ pub fn ingest(
                     tally.merge(&other);
                 }
             }
-            let tally = tally.finish();
+            let mut tally = tally.finish();
+            let copy = reader.get_mut().take_copy();
+            let mut reread = Reread {
+                file: again.take().or(copy),
+                deck: &deck,
+                k,
+                skip_invalid: settings.skip_invalid,
+                source_name,
+            };
+            let (boundary, repeats) = engine.install(|| sequence.finish(&mut reread))?;
+            if let Some(serial) = &mut tally.serial {
+                serial.add(&boundary);
+            }
+            tally.repeats = repeats.map(|count| {
+                let mut repeats = RepeatTally::default();
+                repeats.add_group(count.deals, count.repeats);
+                repeats
+            });
             let analysis = engine.install(|| analyse_permutations(&tally, &thresholds));
             let result = AlgorithmResult {
                 name: source_name.to_string(),
@@ -510,7 +582,14 @@ pub fn ingest(
                     tally.merge(&other);
                 }
             }
-            let tally = tally.finish();
+            let mut tally = tally.finish();
+            if let (Some(overlaps), Some(boundary)) =
+                (&mut tally.overlap_counts, sequence.boundary_overlaps())
+            {
+                for (count, &more) in overlaps.iter_mut().zip(boundary) {
+                    *count += more;
+                }
+            }
             let order =
                 (!settings.ordered).then_some("without --ordered the order of the picks is not promised");
             let analysis = analyse_selections_with_order(&tally, order, &thresholds);

@@ -142,7 +142,19 @@ fn add(total: &mut ShardFile, shard: ShardFile, alpha_given: bool) -> Result<()>
     for (into, from) in total.results.iter_mut().zip(shard.results) {
         into.elapsed = into.elapsed.max(from.elapsed);
         match (&mut into.tally, from.tally) {
-            (ResultTally::Shuffle(into), ResultTally::Shuffle(from)) => into.add(&from),
+            (ResultTally::Shuffle(into), ResultTally::Shuffle(from)) => {
+                // Shards of one run tally the same things: a file edited by hand might not.
+                if into.serial.is_some() != from.serial.is_some()
+                    || into.repeats.is_some() != from.repeats.is_some()
+                {
+                    return Err(Error::Merge(format!(
+                        "{}: tallies consecutive deals or repeats where {} does not; not shards of one run",
+                        shard.path.display(),
+                        total.path.display()
+                    )));
+                }
+                into.add(&from)
+            }
             (ResultTally::Sampler(into), ResultTally::Sampler(from)) => into.add(&from),
             _ => unreachable!("the same algorithm names give the same kinds of tally"),
         }

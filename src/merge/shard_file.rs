@@ -20,7 +20,7 @@ use crate::catalogue::{AlgorithmSpec, Kind};
 use crate::error::{Error, Result};
 use crate::run::{MAX_N, SeedOrigin};
 use crate::simulate::{MAX_THREADS, Shard};
-use crate::tally::{PermutationTally, SelectionTally};
+use crate::tally::{PermutationTally, RepeatTally, SelectionTally};
 
 /// A run's JSON (a shard's, or a whole run's, which is its only shard `1/1`), checked.
 pub(crate) struct ShardFile {
@@ -131,9 +131,31 @@ struct ResultFile {
     position_matrix: Option<Vec<Vec<u64>>>,
     fixed_points: Option<Vec<LawRow>>,
     cycles: Option<Vec<LawRow>>,
+    rising_sequences: Option<Vec<LawRow>>,
+    serial: Option<SerialFile>,
+    repeats: Option<RepeatsFile>,
     subsets: Option<LabelledCounts>,
     ordered_selections: Option<LabelledCounts>,
     inclusion: Option<Vec<ItemRow>>,
+    serial_overlaps: Option<Vec<LawRow>>,
+}
+
+/// The tally of consecutive deals in a result.
+#[derive(Deserialize)]
+struct SerialFile {
+    pairs: u64,
+    permutations: Option<LabelledCounts>,
+    position_matrix: Option<Vec<Vec<u64>>>,
+    fixed_points: Option<Vec<LawRow>>,
+    cycles: Option<Vec<LawRow>>,
+    rising_sequences: Option<Vec<LawRow>>,
+}
+
+/// The repeats of a result.
+#[derive(Deserialize)]
+struct RepeatsFile {
+    count: u64,
+    groups: Vec<(u64, u64)>,
 }
 
 /// Reads and checks the run JSON at `path`.
@@ -237,6 +259,36 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
     })
 }
 
+/// The repeats of a result of `trials` deals, checked: groups that add up to the deals,
+/// and fewer repeats than the groups allow.
+fn checked_repeats(file: RepeatsFile, trials: u64) -> std::result::Result<RepeatTally, String> {
+    let mut tally = RepeatTally::default();
+    let mut most = 0u64;
+    for (size, count) in file.groups {
+        if size == 0 || count == 0 {
+            return Err("repeats.groups holds an empty group".to_string());
+        }
+        most = most.saturating_add(size.saturating_sub(1).saturating_mul(count));
+        for _ in 0..count.min(trials) {
+            tally.add_group(size, 0);
+        }
+    }
+    if tally.deals() != trials {
+        return Err(format!(
+            "repeats.groups hold {} deals, but the result has {trials}",
+            tally.deals()
+        ));
+    }
+    if file.count > most {
+        return Err(format!(
+            "repeats.count is {}, more than its groups allow ({most})",
+            file.count
+        ));
+    }
+    tally.repeats = file.count;
+    Ok(tally)
+}
+
 /// One result of a file whose run is `n`, `k`, `trials`, checked.
 fn checked_result(
     result: ResultFile,
@@ -264,16 +316,41 @@ fn checked_result(
         return Err(format!("a run names it {} at n = {n}", spec.display_name(n)));
     }
     let tally = match (spec.kind(), k) {
-        (Kind::Shuffle, None) => ResultTally::Shuffle(shuffle_tally(
-            n,
-            trials,
-            ShuffleTables {
-                permutations: result.permutations,
-                position_matrix: result.position_matrix,
-                fixed_points: result.fixed_points,
-                cycles: result.cycles,
-            },
-        )?),
+        (Kind::Shuffle, None) => {
+            let mut tally = shuffle_tally(
+                n,
+                trials,
+                ShuffleTables {
+                    permutations: result.permutations,
+                    position_matrix: result.position_matrix,
+                    fixed_points: result.fixed_points,
+                    cycles: result.cycles,
+                    rising_sequences: result.rising_sequences,
+                },
+            )?;
+            if let Some(serial) = result.serial {
+                if serial.pairs >= trials {
+                    return Err(format!(
+                        "serial.pairs is {}, but {trials} deals make fewer pairs",
+                        serial.pairs
+                    ));
+                }
+                let tables = ShuffleTables {
+                    permutations: serial.permutations,
+                    position_matrix: serial.position_matrix,
+                    fixed_points: serial.fixed_points,
+                    cycles: serial.cycles,
+                    rising_sequences: serial.rising_sequences,
+                };
+                let serial =
+                    shuffle_tally(n, serial.pairs, tables).map_err(|problem| format!("serial: {problem}"))?;
+                tally.serial = Some(Box::new(serial));
+            }
+            if let Some(repeats) = result.repeats {
+                tally.repeats = Some(checked_repeats(repeats, trials)?);
+            }
+            ResultTally::Shuffle(tally)
+        }
         (Kind::Sampler, Some(k)) if (1..n).contains(&k) => ResultTally::Sampler(sampler_tally(
             n,
             k,
@@ -285,6 +362,7 @@ fn checked_result(
                 subsets: result.subsets,
                 ordered_selections: result.ordered_selections,
                 inclusion: result.inclusion,
+                serial_overlaps: result.serial_overlaps,
             },
         )?),
         (Kind::Sampler, Some(k)) => return Err(format!("k is {k}; samplers pick 1 to n - 1 of n = {n}")),

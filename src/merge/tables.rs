@@ -135,6 +135,7 @@ pub(super) struct ShuffleTables {
     pub(super) position_matrix: Option<Vec<Vec<u64>>>,
     pub(super) fixed_points: Option<Vec<LawRow>>,
     pub(super) cycles: Option<Vec<LawRow>>,
+    pub(super) rising_sequences: Option<Vec<LawRow>>,
 }
 
 /// The tables of a sampler's result, as the file has them.
@@ -142,6 +143,7 @@ pub(super) struct SamplerTables {
     pub(super) subsets: Option<LabelledCounts>,
     pub(super) ordered_selections: Option<LabelledCounts>,
     pub(super) inclusion: Option<Vec<ItemRow>>,
+    pub(super) serial_overlaps: Option<Vec<LawRow>>,
 }
 
 /// The tally of `trials` shuffles of `n` cards that `tables` describe, checked.
@@ -157,6 +159,10 @@ pub(super) fn shuffle_tally(
     };
     let fixed_points = law(tables.fixed_points, "fixed_points")?;
     let cycles = law(tables.cycles, "cycles")?;
+    let rising = law(tables.rising_sequences, "rising_sequences")?;
+    if rising[0] != 0 {
+        return Err("rising_sequences counts decks with 0 rising sequences".to_string());
+    }
     let positions = position_matrix(
         tables.position_matrix.ok_or_else(|| missing("position_matrix"))?,
         n,
@@ -186,6 +192,9 @@ pub(super) fn shuffle_tally(
             position_counts: Some(positions),
             fixed_point_counts: Some(fixed_points),
             cycle_counts: Some(cycles),
+            rising_sequence_counts: Some(rising),
+            serial: None,
+            repeats: None,
         });
     }
     let orders = factorial(n).expect("n <= 10");
@@ -204,6 +213,7 @@ pub(super) fn shuffle_tally(
         ("position_matrix", &tally.position_counts, positions),
         ("fixed_points", &tally.fixed_point_counts, fixed_points),
         ("cycles", &tally.cycle_counts, cycles),
+        ("rising_sequences", &tally.rising_sequence_counts, rising),
     ] {
         if derived.as_ref() != Some(&found) {
             return Err(format!("{what} does not follow from the permutation counts"));
@@ -273,6 +283,23 @@ pub(super) fn sampler_tally(
         })
     })
     .transpose()?;
+    // Consecutive selections within chunks: fewer pairs than selections.
+    let overlap_counts = tables
+        .serial_overlaps
+        .map(|rows| {
+            let pairs = rows
+                .iter()
+                .try_fold(0u64, |sum, row| sum.checked_add(row.count))
+                .filter(|&pairs| pairs < trials)
+                .ok_or_else(|| "serial_overlaps counts more pairs than the samples make".to_string())?;
+            indexed_counts(
+                rows.iter().map(|row| (row.k, row.count)),
+                "serial_overlaps",
+                k + 1,
+                pairs,
+            )
+        })
+        .transpose()?;
     Ok(SelectionTally {
         n,
         k,
@@ -280,6 +307,7 @@ pub(super) fn sampler_tally(
         subset_counts: subsets,
         ordered_counts,
         inclusion_counts: inclusion,
+        overlap_counts,
     })
 }
 

@@ -20,12 +20,15 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::analysis::{OutcomeTable, TestOutcome};
+use crate::analysis::{OutcomeTable, RepeatsFinding, TestOutcome};
 use crate::catalogue::Expectation;
 use crate::run::{AlgorithmResult, RunReport, SampleInput, SeedOrigin};
+use crate::stats::chi_square::Tail;
 use crate::stats::effect::Deviation;
+use crate::stats::eulerian::rising_sequence_law;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::stats::{Fit, PValue, Verdict};
+use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
 /// What every export opens with: the tool, the command, and the seed with its origin.
@@ -166,8 +169,8 @@ struct ShardJson {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum AnyResultJson<'a> {
-    Shuffle(ResultJson<'a>),
-    Sampler(samplers::SamplerResultJson<'a>),
+    Shuffle(Box<ResultJson<'a>>),
+    Sampler(Box<samplers::SamplerResultJson<'a>>),
 }
 
 #[derive(Serialize)]
@@ -182,12 +185,13 @@ struct ResultJson<'a> {
     n: usize,
     trials: u64,
     elapsed_seconds: f64,
-    permutations: Option<Permutations<'a>>,
-    expected_count_per_permutation: Option<f64>,
-    position_matrix: Option<Vec<Box<RawValue>>>,
-    expected_count_per_position: f64,
-    fixed_points: Option<Vec<Box<RawValue>>>,
-    cycles: Option<Vec<Box<RawValue>>>,
+    #[serde(flatten)]
+    tables: TablesJson<'a>,
+    /// The relative permutations of consecutive deals (each deal in terms of the one
+    /// before, within chunks), when the deals were tallied in order.
+    serial: Option<SerialJson<'a>>,
+    /// Deals identical to an earlier one, when counted.
+    repeats: Option<RepeatsJson>,
     tests: Vec<TestJson>,
     total_variation: Option<f64>,
     total_variation_noise_floor: Option<f64>,
@@ -197,6 +201,53 @@ struct ResultJson<'a> {
     verdict: Verdict,
     /// The tally against the exact law, where it was enumerated (not part of the verdict).
     simulator_check: Option<SimulatorCheckJson>,
+}
+
+/// The tables of a tally of deals.
+#[derive(Serialize)]
+struct TablesJson<'a> {
+    permutations: Option<Permutations<'a>>,
+    expected_count_per_permutation: Option<f64>,
+    position_matrix: Option<Vec<Box<RawValue>>>,
+    expected_count_per_position: f64,
+    fixed_points: Option<Vec<Box<RawValue>>>,
+    cycles: Option<Vec<Box<RawValue>>>,
+    /// `{"k": r, "count", "expected"}` for `r = 0..=n` rising sequences.
+    rising_sequences: Option<Vec<Box<RawValue>>>,
+}
+
+#[derive(Serialize)]
+struct SerialJson<'a> {
+    /// Pairs of consecutive deals tallied.
+    pairs: u64,
+    #[serde(flatten)]
+    tables: TablesJson<'a>,
+}
+
+#[derive(Serialize)]
+struct RepeatsJson {
+    /// Deals identical to an earlier deal of their group.
+    count: u64,
+    /// What a fair shuffle gives on average.
+    expected: f64,
+    /// Deals counted.
+    deals: u64,
+    /// `[deals in a group, number of such groups]`: repeats are counted within each chunk of
+    /// a run (so that they add across threads and shards), within the whole input of
+    /// `ingest`.
+    groups: Vec<(u64, u64)>,
+    /// How many different decks the program deals, when a deck repeated.
+    estimated_decks: Option<DeckSpaceJson>,
+}
+
+#[derive(Serialize)]
+struct DeckSpaceJson {
+    /// `log2` of the estimate, and of the ends of its 95 % interval.
+    log2: f64,
+    log2_low: f64,
+    log2_high: f64,
+    /// The estimate in words: `about 2^32.0 different decks (95 % interval …)`.
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -235,6 +286,25 @@ pub(crate) struct TestJson {
     log10_p_value: Option<f64>,
     p_adjusted: Option<f64>,
     log10_p_adjusted: Option<f64>,
+    /// `upper` (large statistics count against the null), `both` (small ones too: the
+    /// counts can be too even), or `count` (one count against its expectation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tail: Option<&'static str>,
+    /// For tests with both tails: `P(X >= statistic)` and `P(X <= statistic)`, and
+    /// whether the lower one decided (the counts are too even).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_upper: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log10_p_upper: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log10_p_lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    too_even: Option<bool>,
+    /// For a count: what a fair shuffle gives on average (`statistic` is the count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     trials_needed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -280,12 +350,12 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         results: report
             .results
             .iter()
-            .map(|result| AnyResultJson::Shuffle(result_json(result)))
+            .map(|result| AnyResultJson::Shuffle(Box::new(result_json(result))))
             .chain(
                 report
                     .sampler_results
                     .iter()
-                    .map(|result| AnyResultJson::Sampler(samplers::result_json(result))),
+                    .map(|result| AnyResultJson::Sampler(Box::new(samplers::result_json(result)))),
             )
             .collect(),
     };
@@ -319,15 +389,10 @@ pub(crate) fn compact<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
     serde_json::value::to_raw_value(value).expect("tallies serialise")
 }
 
-fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
-    let tally = &result.tally;
+/// The tables of `tally` as JSON.
+fn tables_json(tally: &PermutationTally) -> TablesJson<'_> {
     let n = tally.n;
     let trials = tally.trials;
-    let analysis = &result.analysis;
-    let permutations = tally
-        .permutation_counts
-        .as_ref()
-        .map(|counts| Permutations { counts, n });
     let law_counts = |counts: &Option<Vec<u64>>, law: fn(usize) -> Vec<f64>| {
         counts.as_ref().map(|counts| {
             counts
@@ -344,6 +409,49 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
                 .collect()
         })
     };
+    TablesJson {
+        expected_count_per_permutation: tally
+            .permutation_counts
+            .as_ref()
+            .map(|counts| trials as f64 / counts.len() as f64),
+        permutations: tally
+            .permutation_counts
+            .as_ref()
+            .map(|counts| Permutations { counts, n }),
+        position_matrix: tally
+            .position_counts
+            .as_ref()
+            .map(|matrix| matrix.chunks(n).map(compact).collect()),
+        expected_count_per_position: trials as f64 / n as f64,
+        fixed_points: law_counts(&tally.fixed_point_counts, fixed_point_law),
+        cycles: law_counts(&tally.cycle_counts, cycle_count_law),
+        rising_sequences: law_counts(&tally.rising_sequence_counts, rising_sequence_law),
+    }
+}
+
+fn repeats_json(finding: &RepeatsFinding) -> RepeatsJson {
+    RepeatsJson {
+        count: finding.tally.repeats,
+        expected: finding.test.expected,
+        deals: finding.tally.deals(),
+        groups: finding.tally.groups.clone(),
+        estimated_decks: finding.estimate.map(|estimate| {
+            let (log2_low, log2_high) = estimate.bits_interval();
+            DeckSpaceJson {
+                log2: estimate.bits(),
+                log2_low,
+                log2_high,
+                text: estimate.to_string(),
+            }
+        }),
+    }
+}
+
+fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
+    let tally = &result.tally;
+    let n = tally.n;
+    let trials = tally.trials;
+    let analysis = &result.analysis;
     let outcome = |deviation: &Deviation| outcome_json(deviation, analysis.outcome_table, n);
     ResultJson {
         algorithm: &result.name,
@@ -354,18 +462,12 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
         n,
         trials,
         elapsed_seconds: result.elapsed.as_secs_f64(),
-        expected_count_per_permutation: tally
-            .permutation_counts
-            .as_ref()
-            .map(|counts| trials as f64 / counts.len() as f64),
-        permutations,
-        position_matrix: tally
-            .position_counts
-            .as_ref()
-            .map(|matrix| matrix.chunks(n).map(compact).collect()),
-        expected_count_per_position: trials as f64 / n as f64,
-        fixed_points: law_counts(&tally.fixed_point_counts, fixed_point_law),
-        cycles: law_counts(&tally.cycle_counts, cycle_count_law),
+        tables: tables_json(tally),
+        serial: tally.serial.as_deref().map(|serial| SerialJson {
+            pairs: serial.trials,
+            tables: tables_json(serial),
+        }),
+        repeats: analysis.repeats.as_ref().map(repeats_json),
         tests: analysis
             .tests
             .iter()
@@ -407,19 +509,51 @@ pub(crate) fn test_json(test: &crate::analysis::TestReport, unit: &str) -> TestJ
         log10_p_value: None,
         p_adjusted: test.p_adjusted.map(PValue::value_floored),
         log10_p_adjusted: test.p_adjusted.map(PValue::log10),
+        tail: None,
+        p_upper: None,
+        log10_p_upper: None,
+        p_lower: None,
+        log10_p_lower: None,
+        too_even: None,
+        expected: None,
         trials_needed: None,
         note: None,
     };
     match &test.outcome {
-        TestOutcome::Fit(Fit::Computed {
-            statistic,
-            df,
-            cells,
-            p,
-        }) => {
+        TestOutcome::Fit(
+            fit @ Fit::Computed {
+                statistic,
+                df,
+                cells,
+                p,
+                tail,
+            },
+        ) => {
             json.statistic = Some(*statistic);
             json.df = Some(*df);
             json.cells = Some(*cells);
+            json.p_value = Some(p.value_floored());
+            json.log10_p_value = Some(p.log10());
+            match tail {
+                Tail::Upper => json.tail = Some("upper"),
+                Tail::Both { upper, lower } => {
+                    json.tail = Some("both");
+                    json.p_upper = Some(upper.value_floored());
+                    json.log10_p_upper = Some(upper.log10());
+                    json.p_lower = Some(lower.value_floored());
+                    json.log10_p_lower = Some(lower.log10());
+                    json.too_even = Some(fit.too_even());
+                }
+            }
+        }
+        TestOutcome::Count {
+            observed,
+            expected,
+            p,
+        } => {
+            json.tail = Some("count");
+            json.statistic = Some(*observed as f64);
+            json.expected = Some(*expected);
             json.p_value = Some(p.value_floored());
             json.log10_p_value = Some(p.log10());
         }

@@ -19,6 +19,7 @@ use crate::run::{About, AlgorithmResult, RunReport, RunSettings, SeedOrigin};
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
+use crate::stats::verdict::SUSPICIOUS_BELOW;
 use crate::stats::{Fit, PValue, Verdict};
 use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
@@ -345,19 +346,40 @@ pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation
 }
 
 /// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
+/// A test whose counts are too even says so after its adjusted p-value, when that is
+/// small enough to matter (below 1e-3).
 pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
     let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
+    let too_even = if test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)) {
+        "  too even"
+    } else {
+        ""
+    };
+    // A name longer than its column takes room from the statistic's.
+    let width = 14usize.saturating_sub(test.name.len().saturating_sub(13));
     match &test.outcome {
-        // A name longer than its column takes room from the statistic's.
         TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
             out,
-            "  {:<13} {:>width$} {:>9} {:>10} {:>10}",
+            "  {:<13} {:>width$} {:>9} {:>10} {:>10}{too_even}",
             test.name,
             format_statistic(*statistic),
             group_thousands(*df),
             p.to_string(),
             adjusted,
-            width = 14usize.saturating_sub(test.name.len().saturating_sub(13)),
+        ),
+        TestOutcome::Count {
+            observed,
+            expected,
+            p,
+        } => writeln!(
+            out,
+            "  {:<13} {:>width$} {:>9} {:>10} {:>10}  (expected {})",
+            test.name,
+            group_thousands(*observed),
+            "",
+            p.to_string(),
+            adjusted,
+            format_expected_count(*expected),
         ),
         TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
             out,
@@ -370,6 +392,17 @@ pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
         }
     }
     .unwrap();
+}
+
+/// An expected count that may be astronomically small: `0.31`, `2.4e-7`, `< 1e-300`.
+pub(crate) fn format_expected_count(expected: f64) -> String {
+    if expected >= 0.01 {
+        format!("{expected:.2}")
+    } else if expected >= 1e-300 {
+        format!("{expected:.1e}")
+    } else {
+        "< 1e-300".to_string()
+    }
 }
 
 fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, about: &About) {

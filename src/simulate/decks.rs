@@ -80,7 +80,10 @@ impl Simulation<'_> {
                     )
                 },
                 |(recorder, workspace, buffer), source, count, progress| {
-                    work(recorder, workspace, buffer, source, count, progress)
+                    // Consecutive deals are paired, and repeats counted, within a chunk.
+                    recorder.start_chunk();
+                    work(recorder, workspace, buffer, source, count, progress);
+                    recorder.end_chunk();
                 },
             )
             .into_iter()

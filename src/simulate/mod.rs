@@ -305,9 +305,10 @@ impl Simulation<'_> {
     }
 
     fn small<const N: usize>(&self) -> PermutationRecorder {
-        // A path describes one shuffle of a fresh deck; a dealer's deal also depends on
-        // the deals before it, so it is never tallied by path (it has no schedule either).
-        let by_path = self.by_path && !self.algorithm.carries_deck_between_deals();
+        // A path describes one shuffle of a fresh deck, in no order: a dealer's deal also
+        // depends on the deals before it, and consecutive deals tallied in order need
+        // every deal in turn, so neither is tallied by path.
+        let by_path = self.by_path && !self.algorithm.carries_deck_between_deals() && !self.options.serial;
         match self.algorithm.draw_schedule(N).filter(|_| by_path) {
             Some(schedule) if paths::path_count(&schedule) <= paths::MAX_PATHS => {
                 self.by_path::<N>(&schedule)

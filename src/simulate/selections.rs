@@ -27,19 +27,28 @@ pub fn simulate_selections(
 ) -> SelectionTally {
     assert!(k <= n && n <= usize::from(u16::MAX), "{k} of {n} items");
     let ordered = sampler.promises_order();
+    // Samplers start every sample afresh: on xoshiro the samples are independent by
+    // construction, on a flawed source they may not be, and their overlaps are counted.
+    let overlaps = !engine.source().is_default();
     let mut recorders = engine
         .run_chunks(
             trials,
             seed,
             progress,
             || {
+                let recorder = SelectionRecorder::new(n, k, ordered);
                 (
-                    SelectionRecorder::new(n, k, ordered),
+                    if overlaps {
+                        recorder.with_overlaps()
+                    } else {
+                        recorder
+                    },
                     SamplerWorkspace::default(),
                     vec![0u16; k],
                 )
             },
             |(recorder, workspace, selection), source, count, _| {
+                recorder.start_chunk();
                 tally_chunk(sampler, n, count, source, recorder, workspace, selection);
             },
         )

@@ -69,7 +69,7 @@ where
             count
         },
     );
-    let mut total = PermutationRecorder::new(n, TallyOptions::default());
+    let mut total = PermutationRecorder::new(n, user_tally_options(n));
     let mut broken: Option<BrokenShuffle> = None;
     for worker in workers {
         total.merge(&worker.recorder);
@@ -85,6 +85,18 @@ where
     }
 }
 
+/// The tables of a user's shuffle: every deal, and the deals in order (the relative
+/// permutations of consecutive deals, and repeated decks where they can be tested). A
+/// closure may keep state between calls (a dealer carrying the deck, a generator of its
+/// own seeded from the clock), so nothing is taken to be independent by construction.
+fn user_tally_options(n: usize) -> TallyOptions {
+    TallyOptions {
+        serial: true,
+        repeats: crate::run::repeats_can_show(n),
+        ..TallyOptions::default()
+    }
+}
+
 /// One worker's tally, deck and scratch space.
 struct ChunkState {
     recorder: PermutationRecorder,
@@ -97,7 +109,7 @@ struct ChunkState {
 impl ChunkState {
     fn new(n: usize) -> Self {
         Self {
-            recorder: PermutationRecorder::new(n, TallyOptions::default()),
+            recorder: PermutationRecorder::new(n, user_tally_options(n)),
             deck: Vec::with_capacity(n),
             cards: vec![0; n],
             seen: vec![false; n],
@@ -118,6 +130,23 @@ impl ChunkState {
         F: Fn(&mut [usize], &mut AuditRng),
     {
         let n = self.cards.len();
+        self.recorder.start_chunk();
+        let broken = self.run_trials(shuffle, rng, first, count, n);
+        self.recorder.end_chunk();
+        broken
+    }
+
+    fn run_trials<F>(
+        &mut self,
+        shuffle: &F,
+        rng: &mut AuditRng,
+        first: u64,
+        count: u64,
+        n: usize,
+    ) -> Option<BrokenShuffle>
+    where
+        F: Fn(&mut [usize], &mut AuditRng),
+    {
         for trial in first..first + count {
             self.deck.clear();
             self.deck.extend(0..n);

@@ -25,7 +25,6 @@
 
 use super::chi_square::Fit;
 use super::pooling::MIN_EXPECTED;
-use super::pvalue::chi_square_upper_tail;
 use super::stream_laws::cycle_repeat_moments;
 
 /// The bins × items table (row-major) of complete cycles, each dealt from a bag of
@@ -63,12 +62,7 @@ pub fn cycle_position_fit(table: &[u64], bins: usize, items: usize, slots: u64) 
     }
     let statistic = pearson * (slots as f64 - 1.0) / slots as f64;
     let df = (bins as u64 - 1) * (present.len() as u64 - 1);
-    Fit::Computed {
-        statistic,
-        df,
-        cells: bins * present.len(),
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, bins * present.len())
 }
 
 /// The fewest consecutive-cycle pairs for which the repeat count is tested at all.
@@ -111,12 +105,7 @@ pub fn cycle_repeat_fit(matches: u64, pairs: u64, copies: &[u64]) -> Fit {
     }
     let z = (matches as f64 - mean * pairs as f64) / (variance * pairs as f64).sqrt();
     let statistic = z * z;
-    Fit::Computed {
-        statistic,
-        df: 1,
-        cells: 2,
-        p: chi_square_upper_tail(statistic, 1.0),
-    }
+    Fit::chi_square(statistic, 1, 2)
 }
 
 /// The most items a one-of-each bag may have for [`one_of_each_gap_fit`]: its covariance
@@ -167,12 +156,7 @@ pub fn one_of_each_gap_fit(histogram: &[u64], pairs: u64, m: u64) -> Fit {
             df += 1;
         }
     }
-    Fit::Computed {
-        statistic,
-        df,
-        cells,
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, cells)
 }
 
 /// Mean and covariance (row-major) of the histogram of `σ(a) - a` over `a`, for a

@@ -19,7 +19,7 @@
 use super::pooling::{
     MIN_EXPECTED, MIN_EXPECTED_SEQUENCE, pooled_groups_at, sum_groups, trials_needed_for_two_groups_at,
 };
-use super::pvalue::{PValue, chi_square_upper_tail};
+use super::pvalue::{PValue, chi_square_lower_tail, chi_square_upper_tail, two_sided};
 
 /// The outcome of trying to run one χ² test.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,14 +32,83 @@ pub enum Fit {
         df: u64,
         /// Cells compared, after pooling.
         cells: usize,
-        /// Upper-tail p-value.
+        /// The p-value: the upper tail, or for a test with both tails (see [`Tail`]) twice
+        /// the smaller one.
         p: PValue,
+        /// Which tails count against the null.
+        tail: Tail,
     },
     /// Some cell would expect fewer than [`MIN_EXPECTED`]; `needed` trials would do.
     TooFewTrials {
         /// The fewest trials for which the test would run.
         needed: u64,
     },
+}
+
+/// Which tails of a test's statistic count against the null.
+///
+/// Every χ² fit starts with its upper tail: counts farther from their expectations than
+/// chance allows. A test whose counts come from independent draws of the law it tests (the
+/// orders of independent deals, their positions, an i.i.d. stream's frequencies) also gets
+/// its lower tail ([`Fit::with_lower_tail`]): counts *closer* to their expectations than
+/// chance allows are as sure a sign that the draws are not independent and random (Knuth,
+/// TAOCP 2, 3.3.1: "too good to be true"). The 24 orders of 4 cards dealt in turn give
+/// χ² = 0. Tests of laws that are even by design (a shuffle bag's frequencies) keep the
+/// upper tail only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tail {
+    /// Only a large statistic counts.
+    Upper,
+    /// Both count: `p` is [`two_sided`] of these.
+    Both {
+        /// `P(X >= statistic)`.
+        upper: PValue,
+        /// `P(X <= statistic)`: small when the counts are too even.
+        lower: PValue,
+    },
+}
+
+impl Fit {
+    /// A χ² fit from its statistic and degrees of freedom, upper tail only.
+    pub fn chi_square(statistic: f64, df: u64, cells: usize) -> Fit {
+        Fit::Computed {
+            statistic,
+            df,
+            cells,
+            p: chi_square_upper_tail(statistic, df as f64),
+            tail: Tail::Upper,
+        }
+    }
+
+    /// The same fit with its lower tail too: `p` becomes two-sided. Only for fits whose
+    /// statistic is (close to) χ² with `df` degrees of freedom under the null, as every
+    /// fit of this module is; anything else is returned as it is.
+    pub fn with_lower_tail(self) -> Fit {
+        match self {
+            Fit::Computed {
+                statistic,
+                df,
+                cells,
+                p: upper,
+                tail: Tail::Upper,
+            } => {
+                let lower = chi_square_lower_tail(statistic, df as f64);
+                Fit::Computed {
+                    statistic,
+                    df,
+                    cells,
+                    p: two_sided(upper, lower),
+                    tail: Tail::Both { upper, lower },
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Whether the lower tail decided the p-value: the counts are too even.
+    pub fn too_even(&self) -> bool {
+        matches!(self, Fit::Computed { tail: Tail::Both { upper, lower }, .. } if lower.log10() < upper.log10())
+    }
 }
 
 /// `Σ (observed - expected)² / expected`.
@@ -78,12 +147,7 @@ pub fn uniform_fit(observed: &[u64], trials: u64) -> Fit {
     }
     let statistic = pearson_against_constant(observed, expected);
     let df = cells as u64 - 1;
-    Fit::Computed {
-        statistic,
-        df,
-        cells,
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, cells)
 }
 
 /// The item × position matrix of `trials` shuffles of `n` cards (row-major, `n × n`).
@@ -107,12 +171,7 @@ pub fn position_fit(matrix: &[u64], n: usize, trials: u64) -> Fit {
     let pearson = pearson_against_constant(matrix, expected);
     let statistic = pearson * (n as f64 - 1.0) / n as f64;
     let df = (n as u64 - 1) * (n as u64 - 1);
-    Fit::Computed {
-        statistic,
-        df,
-        cells: n * n,
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, n * n)
 }
 
 /// How often each of `n = counts.len()` items was picked in `trials` samples of `k` items
@@ -149,12 +208,7 @@ pub fn inclusion_fit(counts: &[u64], k: usize, trials: u64) -> Fit {
     let pearson = pearson_against_constant(counts, expected);
     let statistic = pearson * (n as f64 - 1.0) / (n - k) as f64;
     let df = n as u64 - 1;
-    Fit::Computed {
-        statistic,
-        df,
-        cells: n,
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, n)
 }
 
 /// Counts against a known law (probabilities per cell, summing to 1), after pooling thin
@@ -184,12 +238,7 @@ fn law_fit_pooled_to(observed: &[u64], law: &[f64], trials: u64, min_expected: f
         .collect();
     let statistic = pearson_statistic(&observed, &expected);
     let df = groups.len() as u64 - 1;
-    Fit::Computed {
-        statistic,
-        df,
-        cells: groups.len(),
-        p: chi_square_upper_tail(statistic, df as f64),
-    }
+    Fit::chi_square(statistic, df, groups.len())
 }
 
 #[cfg(test)]

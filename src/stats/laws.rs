@@ -7,6 +7,26 @@
 //!   first kind. `c(n, k) = c(n-1, k-1) + (n-1) c(n-1, k)` becomes, divided by `n!`,
 //!   `p_n(k) = p_{n-1}(k-1) / n + p_{n-1}(k) (n-1) / n`: a recurrence on probabilities that
 //!   stays in range for decks of any size.
+//! - For samplers, the overlap of two independent selections of `k` of `n` items:
+//!   hypergeometric ([`overlap_law`]).
+
+/// The law of how many items two independent uniform selections of `k` of `n` items share:
+/// hypergeometric, `P(j) = C(k, j) C(n−k, k−j) / C(n, k)` for `j = 0..=k` (computed in
+/// log space, for any `n` up to 65,535).
+pub fn overlap_law(n: usize, k: usize) -> Vec<f64> {
+    use statrs::function::gamma::ln_gamma;
+    let ln_choose = |a: usize, b: usize| {
+        if b > a {
+            f64::NEG_INFINITY
+        } else {
+            ln_gamma(a as f64 + 1.0) - ln_gamma(b as f64 + 1.0) - ln_gamma((a - b) as f64 + 1.0)
+        }
+    };
+    let all = ln_choose(n, k);
+    (0..=k)
+        .map(|j| (ln_choose(k, j) + ln_choose(n - k, k - j) - all).exp())
+        .collect()
+}
 
 /// `P(exactly k fixed points)` for `k = 0..=n`.
 pub fn fixed_point_law(n: usize) -> Vec<f64> {

@@ -172,8 +172,22 @@ pub fn repeats_test(deals: u64, repeats: u64, ln_decks: f64) -> RepeatsTest {
         deals == 0 || repeats < deals,
         "{repeats} repeats among {deals} deals: the first deal cannot be a repeat"
     );
-    let expected = expected_repeats(deals, ln_decks);
-    let approximation_error = poisson_approximation_error(deals, ln_decks);
+    grouped_repeats_test(&[(deals, 1)], repeats, ln_decks)
+}
+
+/// [`repeats_test`] for repeats counted within separate groups of deals: `groups` holds
+/// `(deals in a group, number of such groups)` (a run counts within each chunk of
+/// 16,384 deals, so that the count adds across threads and shards). The groups are
+/// independent, so the expected repeats and the Chen–Stein bounds add, and the total is
+/// close to Poisson with the summed mean.
+pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) -> RepeatsTest {
+    let deals: u64 = groups.iter().map(|&(size, count)| size * count).sum();
+    let expected = grouped_expected_repeats(groups, ln_decks);
+    let approximation_error = groups
+        .iter()
+        .map(|&(size, count)| count as f64 * poisson_approximation_error(size, ln_decks))
+        .sum::<f64>()
+        .min(1.0);
     let outcome = if approximation_error <= MAX_APPROXIMATION_ERROR {
         RepeatsOutcome::Tested {
             p: poisson_upper_tail(repeats, expected),
@@ -188,6 +202,14 @@ pub fn repeats_test(deals: u64, repeats: u64, ln_decks: f64) -> RepeatsTest {
         expected,
         outcome,
     }
+}
+
+/// `Σ count · E[R | size deals]` over the groups.
+fn grouped_expected_repeats(groups: &[(u64, u64)], ln_decks: f64) -> f64 {
+    groups
+        .iter()
+        .map(|&(size, count)| count as f64 * expected_repeats(size, ln_decks))
+        .sum()
 }
 
 /// Below this, the Poisson tail is summed in log space (statrs' value underflows).
@@ -273,23 +295,31 @@ impl std::fmt::Display for DeckSpaceEstimate {
     }
 }
 
-/// The `ln D` at which `deals` deals from `D` decks expect `mean` repeats
-/// (`0 < mean <= deals − 1`), by bisection on `ln D`: `E[R | D]` falls as `D` grows, from
-/// `N − 1` at one deck.
-fn ln_decks_for_mean(deals: u64, mean: f64) -> f64 {
-    let n = deals as f64;
-    if mean >= n - 1.0 {
+/// The `ln D` at which the groups of deals expect `mean` repeats in all
+/// (`0 < mean <= Σ count·(size − 1)`), by bisection on `ln D`: `E[R | D]` falls as `D`
+/// grows, from `Σ count·(size − 1)` at one deck.
+fn ln_decks_for_mean(groups: &[(u64, u64)], mean: f64) -> f64 {
+    let most: f64 = groups
+        .iter()
+        .map(|&(size, count)| count as f64 * size.saturating_sub(1) as f64)
+        .sum();
+    if mean >= most {
         return 0.0;
     }
-    // E[R] <= E[pairs] = C(N,2)/D, so at D = e·C(N,2)/mean it is below the mean.
+    // E[R] <= E[pairs] = Σ count·C(size,2)/D, so at D = e·pairs/mean it is below the mean.
+    let ln_all_pairs = groups
+        .iter()
+        .filter(|&&(size, _)| size >= 2)
+        .map(|&(size, count)| (count as f64).ln() + ln_pairs(size))
+        .fold(f64::NEG_INFINITY, super::eulerian::ln_add);
     let mut low = 0.0f64; // E(low) >= mean
-    let mut high = ln_pairs(deals) - mean.ln() + 1.0; // E(high) < mean
+    let mut high = ln_all_pairs - mean.ln() + 1.0; // E(high) < mean
     for _ in 0..200 {
         let middle = 0.5 * (low + high);
         if middle <= low || middle >= high {
             break;
         }
-        if expected_repeats(deals, middle) >= mean {
+        if grouped_expected_repeats(groups, middle) >= mean {
             low = middle;
         } else {
             high = middle;
@@ -302,7 +332,20 @@ fn ln_decks_for_mean(deals: u64, mean: f64) -> f64 {
 /// deals (see the module docs); `None` without a repeat (no finite estimate: the data
 /// only bound `D` from below) or with `repeats >= deals`.
 pub fn estimate_deck_space(deals: u64, repeats: u64) -> Option<DeckSpaceEstimate> {
-    if repeats == 0 || repeats >= deals {
+    if repeats >= deals {
+        return None;
+    }
+    estimate_deck_space_grouped(&[(deals, 1)], repeats)
+}
+
+/// [`estimate_deck_space`] for repeats counted within groups (see
+/// [`grouped_repeats_test`]).
+pub fn estimate_deck_space_grouped(groups: &[(u64, u64)], repeats: u64) -> Option<DeckSpaceEstimate> {
+    let most: u64 = groups
+        .iter()
+        .map(|&(size, count)| count * size.saturating_sub(1))
+        .sum();
+    if repeats == 0 || repeats > most {
         return None;
     }
     let r = repeats as f64;
@@ -312,9 +355,9 @@ pub fn estimate_deck_space(deals: u64, repeats: u64) -> Option<DeckSpaceEstimate
     let mean_low = quantile(2.0 * r, 0.025) / 2.0;
     let mean_high = quantile(2.0 * r + 2.0, 0.975) / 2.0;
     Some(DeckSpaceEstimate {
-        ln_decks: ln_decks_for_mean(deals, r),
-        ln_decks_low: ln_decks_for_mean(deals, mean_high),
-        ln_decks_high: ln_decks_for_mean(deals, mean_low),
+        ln_decks: ln_decks_for_mean(groups, r),
+        ln_decks_low: ln_decks_for_mean(groups, mean_high),
+        ln_decks_high: ln_decks_for_mean(groups, mean_low),
     })
 }
 
@@ -324,6 +367,28 @@ mod tests {
 
     fn close(actual: f64, expected: f64, relative: f64) -> bool {
         (actual - expected).abs() <= relative * expected.abs()
+    }
+
+    #[test]
+    fn groups_add_up_and_one_group_is_the_plain_test() {
+        let ln_d = ln_deck_count(52);
+        let one = repeats_test(300_000, 11, (2f64).powi(32).ln());
+        let grouped = grouped_repeats_test(&[(300_000, 1)], 11, (2f64).powi(32).ln());
+        assert_eq!(one, grouped);
+        // Chunks of a run: 61 chunks of 16,384 and one of 1,000 deals.
+        let groups = [(1_000, 1), (16_384, 61)];
+        let test = grouped_repeats_test(&groups, 0, ln_d);
+        assert_eq!(test.deals, 1_000 + 16_384 * 61);
+        assert!(test.expected > 0.0 && test.expected < 1e-50);
+        // A 32-bit deck space seen through chunks: the estimate comes back near 2^32.
+        let ln_2_32 = (2f64).powi(32).ln();
+        let groups = [(16_384, 10_000)];
+        let expected = grouped_expected_repeats(&groups, ln_2_32);
+        assert!((expected - 312.5).abs() < 1.0, "{expected}");
+        let estimate = estimate_deck_space_grouped(&groups, 312).unwrap();
+        assert!((estimate.bits() - 32.0).abs() < 0.01, "{}", estimate.bits());
+        let (low, high) = estimate.bits_interval();
+        assert!(low < 32.0 && 32.0 < high);
     }
 
     #[test]

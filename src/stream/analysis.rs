@@ -15,7 +15,7 @@ use crate::stats::bag_fits::{
     MOST_GAP_ITEMS, cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit, gap_pairs_needed,
     one_of_each_gap_fit,
 };
-use crate::stats::chi_square::{law_fit, sequence_law_fit};
+use crate::stats::chi_square::{Tail, law_fit, sequence_law_fit};
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::tally::stream::StreamTally;
@@ -111,6 +111,18 @@ pub struct StreamAnalysis {
     pub never_drawn: Vec<usize>,
 }
 
+/// The frequency test: the items' counts against their weights. For a stream meant to be
+/// independent draws both tails count (counts too close to the weights are as wrong as
+/// counts too far: a shuffle bag passed off as independent draws is too even); a bag is
+/// even by design, and only its upper tail counts.
+fn frequency_fit(frequencies: &[u64], probabilities: &[f64], draws: u64, theory: &Theory) -> Fit {
+    let fit = law_fit(frequencies, probabilities, draws);
+    match theory {
+        Theory::Iid(_) => fit.with_lower_tail(),
+        Theory::OneOfEach(_) | Theory::Unknown => fit,
+    }
+}
+
 /// Runs every applicable test on `tally` and grades the result.
 pub fn analyse_stream(
     tally: &StreamTally,
@@ -129,7 +141,7 @@ pub fn analyse_stream(
         if single {
             only_one_item()
         } else {
-            TestOutcome::Fit(law_fit(&tally.frequencies, probabilities, draws))
+            TestOutcome::Fit(frequency_fit(&tally.frequencies, probabilities, draws, &theory))
         },
     )];
     let (run_law, gap_law) = match &theory {
@@ -140,11 +152,10 @@ pub fn analyse_stream(
     let law_test = |name, description, law: &Option<Vec<f64>>, histogram: crate::tally::stream::Histogram| {
         let outcome = match law {
             _ if single => only_one_item(),
-            Some(law) => TestOutcome::Fit(sequence_law_fit(
-                &histogram.folded(law.len()),
-                law,
-                histogram.total(),
-            )),
+            // Only i.i.d. streams have a run law: both tails, as for their frequencies.
+            Some(law) => TestOutcome::Fit(
+                sequence_law_fit(&histogram.folded(law.len()), law, histogram.total()).with_lower_tail(),
+            ),
             None => TestOutcome::NotTallied(
                 "no law for this stream length (too short, or weights too uneven to compute it)".to_string(),
             ),
@@ -274,6 +285,7 @@ fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
                 df,
                 cells,
                 p: p_value,
+                ..
             } => fits.push((p_value, statistic, df, cells)),
             // `needed` counts gaps of this item; about one per 1/p draws.
             Fit::TooFewTrials { needed } => {
@@ -291,6 +303,7 @@ fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
         df,
         cells,
         p: bonferroni,
+        tail: Tail::Upper,
     })
 }
 

@@ -18,9 +18,11 @@ mod permutation;
 pub mod relative;
 pub mod repeats;
 pub mod rising;
+mod sequence;
 pub mod stream;
 pub mod structure;
 pub mod subsets;
 
 pub use permutation::{PermutationRecorder, PermutationTally, TallyOptions};
+pub use sequence::{RepeatTally, SequenceRecorder};
 pub use subsets::{SelectionRecorder, SelectionTally};

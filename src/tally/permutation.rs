@@ -11,6 +11,8 @@
 //! up to exactly the tally of a single run.
 
 use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
+use super::rising::RisingSequences;
+use super::sequence::{RepeatTally, SequenceRecorder};
 use super::structure::{cycle_count, fixed_points};
 
 /// Which tables to keep for decks too large to tally every order.
@@ -20,6 +22,13 @@ pub struct TallyOptions {
     pub positions: bool,
     /// The fixed-point and cycle-count distributions.
     pub cycle_structure: bool,
+    /// The distribution of rising sequences.
+    pub rising_sequences: bool,
+    /// The relative permutations of consecutive deals (within chunks): deals must then be
+    /// recorded one at a time, in dealing order.
+    pub serial: bool,
+    /// With `serial`: the deals identical to an earlier deal of their chunk.
+    pub repeats: bool,
 }
 
 impl Default for TallyOptions {
@@ -27,9 +36,15 @@ impl Default for TallyOptions {
         Self {
             positions: true,
             cycle_structure: true,
+            rising_sequences: true,
+            serial: false,
+            repeats: false,
         }
     }
 }
+
+/// The most deals of one chunk (the engine's `CHUNK_TRIALS`), for memory estimates.
+const CHUNK_DEALS: u64 = 16_384;
 
 /// Decks up to this size are counted by a base-4 code of their cards (`4^n` counters)
 /// rather than by Lehmer rank: the code is a few shifts, the rank a dozen comparisons,
@@ -49,6 +64,8 @@ enum Counts {
         fixed_points: Option<Vec<u64>>,
         cycles: Option<Vec<u64>>,
         visited: Vec<bool>,
+        rising: Option<Vec<u64>>,
+        rising_counter: RisingSequences,
     },
 }
 
@@ -58,6 +75,8 @@ pub struct PermutationRecorder {
     n: usize,
     trials: u64,
     counts: Counts,
+    /// The deals in order, when their dependence is to be tested.
+    sequence: Option<Box<SequenceRecorder>>,
 }
 
 impl PermutationRecorder {
@@ -74,9 +93,46 @@ impl PermutationRecorder {
                 fixed_points: wanted(options.cycle_structure, n + 1),
                 cycles: wanted(options.cycle_structure, n + 1),
                 visited: Vec::new(),
+                rising: wanted(options.rising_sequences, n + 1),
+                rising_counter: RisingSequences::new(),
             }
         };
-        Self { n, trials: 0, counts }
+        // The relative permutations get the same tables, and no sequence of their own.
+        let sequence = options.serial.then(|| {
+            let tables = TallyOptions {
+                serial: false,
+                repeats: false,
+                ..options
+            };
+            Box::new(SequenceRecorder::new(n, tables, options.repeats))
+        });
+        Self {
+            n,
+            trials: 0,
+            counts,
+            sequence,
+        }
+    }
+
+    /// Whether deals are tallied in order too.
+    pub fn tallies_sequence(&self) -> bool {
+        self.sequence.is_some()
+    }
+
+    /// A new chunk of consecutive deals starts.
+    #[inline]
+    pub fn start_chunk(&mut self) {
+        if let Some(sequence) = &mut self.sequence {
+            sequence.start_chunk();
+        }
+    }
+
+    /// The chunk ends.
+    #[inline]
+    pub fn end_chunk(&mut self) {
+        if let Some(sequence) = &mut self.sequence {
+            sequence.end_chunk();
+        }
     }
 
     /// About how many bytes of counters one recorder for `n`-card decks holds.
@@ -92,9 +148,20 @@ impl PermutationRecorder {
             } else {
                 0
             };
-            positions + structure
+            let rising = if options.rising_sequences { n as u64 + 1 } else { 0 };
+            positions + structure + rising
         };
-        counters * std::mem::size_of::<u64>() as u64
+        let sequence = if options.serial {
+            let tables = TallyOptions {
+                serial: false,
+                repeats: false,
+                ..options
+            };
+            SequenceRecorder::footprint(n, tables, options.repeats, CHUNK_DEALS)
+        } else {
+            0
+        };
+        counters * std::mem::size_of::<u64>() as u64 + sequence
     }
 
     /// Records one shuffled deck, a permutation of `0..n`.
@@ -107,6 +174,10 @@ impl PermutationRecorder {
     #[inline]
     pub fn record_times(&mut self, permutation: &[u16], times: u64) {
         debug_assert_eq!(permutation.len(), self.n);
+        if let Some(sequence) = &mut self.sequence {
+            assert_eq!(times, 1, "deals tallied in order are recorded one at a time");
+            sequence.record(permutation);
+        }
         self.trials += times;
         match &mut self.counts {
             Counts::Coded(counts) => counts[base4_code(permutation)] += times,
@@ -116,7 +187,12 @@ impl PermutationRecorder {
                 fixed_points: fixed,
                 cycles,
                 visited,
+                rising,
+                rising_counter,
             } => {
+                if let Some(rising) = rising {
+                    rising[rising_counter.count(permutation)] += times;
+                }
                 if let Some(positions) = positions {
                     for (position, &card) in permutation.iter().enumerate() {
                         positions[usize::from(card) * self.n + position] += times;
@@ -141,6 +217,11 @@ impl PermutationRecorder {
     #[inline]
     pub fn record_batch<const N: usize>(&mut self, decks: &[[u16; N]]) {
         assert_eq!(N, self.n, "deck size does not match the tally");
+        if let Some(sequence) = &mut self.sequence {
+            for deck in decks {
+                sequence.record(deck);
+            }
+        }
         match &mut self.counts {
             Counts::Coded(counts) => {
                 for deck in decks {
@@ -153,9 +234,12 @@ impl PermutationRecorder {
                 }
             }
             Counts::Direct { .. } => {
+                // The sequence saw the decks above: only the tables are left.
+                let sequence = self.sequence.take();
                 for deck in decks {
                     self.record(deck);
                 }
+                self.sequence = sequence;
                 return;
             }
         }
@@ -175,31 +259,47 @@ impl PermutationRecorder {
                     positions,
                     fixed_points,
                     cycles,
+                    rising,
                     ..
                 },
                 Counts::Direct {
                     positions: other_positions,
                     fixed_points: other_fixed,
                     cycles: other_cycles,
+                    rising: other_rising,
                     ..
                 },
             ) => {
                 add_optional_counts(positions, other_positions);
                 add_optional_counts(fixed_points, other_fixed);
                 add_optional_counts(cycles, other_cycles);
+                add_optional_counts(rising, other_rising);
             }
             _ => unreachable!("recorders of the same deck size count the same way"),
+        }
+        match (&mut self.sequence, &other.sequence) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, None) => {}
+            _ => unreachable!("recorders of one run tally the same things"),
         }
     }
 
     /// The finished tally, with every table that can be derived filled in.
     pub fn finish(self) -> PermutationTally {
         let n = self.n;
+        let (serial, repeats) = match self.sequence {
+            Some(sequence) => {
+                let (serial, repeats) = sequence.finish();
+                (Some(Box::new(serial)), repeats)
+            }
+            None => (None, None),
+        };
         let counts = match self.counts {
             Counts::Direct {
                 positions,
                 fixed_points,
                 cycles,
+                rising,
                 ..
             } => {
                 return PermutationTally {
@@ -209,6 +309,9 @@ impl PermutationRecorder {
                     position_counts: positions,
                     fixed_point_counts: fixed_points,
                     cycle_counts: cycles,
+                    rising_sequence_counts: rising,
+                    serial,
+                    repeats,
                 };
             }
             Counts::Ranked(counts) => counts,
@@ -219,7 +322,11 @@ impl PermutationRecorder {
             self.trials,
             "every recorded deck must be a permutation of 0..n"
         );
-        PermutationTally::from_order_counts(n, counts)
+        PermutationTally {
+            serial,
+            repeats,
+            ..PermutationTally::from_order_counts(n, counts)
+        }
     }
 }
 
@@ -232,6 +339,8 @@ impl PermutationTally {
         let mut positions = vec![0u64; n * n];
         let mut fixed = vec![0u64; n + 1];
         let mut cycles = vec![0u64; n + 1];
+        let mut rising = vec![0u64; n + 1];
+        let mut rising_counter = RisingSequences::new();
         let mut visited = Vec::new();
         let mut permutation: Vec<u16> = (0..n as u16).collect();
         for &count in &counts {
@@ -241,6 +350,7 @@ impl PermutationTally {
                 }
                 fixed[fixed_points(&permutation)] += count;
                 cycles[cycle_count(&permutation, &mut visited)] += count;
+                rising[rising_counter.count(&permutation)] += count;
             }
             next_permutation(&mut permutation);
         }
@@ -251,6 +361,9 @@ impl PermutationTally {
             position_counts: Some(positions),
             fixed_point_counts: Some(fixed),
             cycle_counts: Some(cycles),
+            rising_sequence_counts: Some(rising),
+            serial: None,
+            repeats: None,
         }
     }
 
@@ -265,6 +378,17 @@ impl PermutationTally {
         add_optional_counts(&mut self.position_counts, &other.position_counts);
         add_optional_counts(&mut self.fixed_point_counts, &other.fixed_point_counts);
         add_optional_counts(&mut self.cycle_counts, &other.cycle_counts);
+        add_optional_counts(&mut self.rising_sequence_counts, &other.rising_sequence_counts);
+        match (&mut self.serial, &other.serial) {
+            (Some(mine), Some(theirs)) => mine.add(theirs),
+            (None, None) => {}
+            _ => panic!("adding a tally of consecutive deals to one without"),
+        }
+        match (&mut self.repeats, &other.repeats) {
+            (Some(mine), Some(theirs)) => mine.add(theirs),
+            (None, None) => {}
+            _ => panic!("adding a tally of repeats to one without"),
+        }
     }
 }
 
@@ -304,6 +428,14 @@ pub struct PermutationTally {
     pub fixed_point_counts: Option<Vec<u64>>,
     /// Entry `k` counts shuffles whose permutation has exactly `k` cycles (`n + 1` entries).
     pub cycle_counts: Option<Vec<u64>>,
+    /// Entry `r` counts shuffles whose deck has exactly `r` rising sequences (`n + 1`
+    /// entries; entry 0 stays 0).
+    pub rising_sequence_counts: Option<Vec<u64>>,
+    /// The tally of the relative permutations of consecutive deals (each deal written in
+    /// terms of the one before it, within chunks), when deals were tallied in order.
+    pub serial: Option<Box<PermutationTally>>,
+    /// Deals identical to an earlier deal of their chunk, when counted.
+    pub repeats: Option<RepeatTally>,
 }
 
 fn add_counts(into: &mut [u64], from: &[u64]) {
@@ -380,6 +512,7 @@ mod tests {
         let options = TallyOptions {
             positions: true,
             cycle_structure: false,
+            ..TallyOptions::default()
         };
         let mut recorder = PermutationRecorder::new(12, options);
         let deck: Vec<u16> = (0..12).rev().collect();
@@ -397,9 +530,21 @@ mod tests {
         let all = TallyOptions::default();
         assert_eq!(PermutationRecorder::footprint(3, all), 64 * 8);
         assert_eq!(PermutationRecorder::footprint(10, all), 3_628_800 * 8);
+        // Positions, fixed points and cycles, rising sequences.
         assert_eq!(
             PermutationRecorder::footprint(2000, all),
-            (2000 * 2000 + 2 * 2001) * 8
+            (2000 * 2000 + 3 * 2001) * 8
+        );
+        // In order too: the relative permutations' tables again, and a chunk of hashed
+        // decks kept for the repeats (16,384 deals of 16 bytes and 4,000 bytes each).
+        let sequence = TallyOptions {
+            serial: true,
+            repeats: true,
+            ..all
+        };
+        assert_eq!(
+            PermutationRecorder::footprint(2000, sequence),
+            2 * (2000 * 2000 + 3 * 2001) * 8 + 16_384 * (16 + 4000)
         );
     }
 

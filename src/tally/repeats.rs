@@ -180,6 +180,22 @@ impl RepeatCounter {
         self.entries.append(&mut other.entries);
     }
 
+    /// Adds another counter whose deals were numbered from 0 within a part of the run
+    /// that starts at deal `offset` (a block of `ingest`'s input, numbered before the
+    /// blocks before it were counted).
+    pub fn merge_shifted(&mut self, other: RepeatCounter, offset: u64) {
+        assert_eq!(self.n, other.n, "counters of different deck sizes");
+        self.entries.extend(other.entries.into_iter().map(|entry| Entry {
+            key: entry.key,
+            deal: entry.deal + offset,
+        }));
+    }
+
+    /// Reserves room for `deals` more deals at once.
+    pub fn reserve(&mut self, deals: usize) {
+        self.entries.reserve_exact(deals);
+    }
+
     /// Adds up counters (of chunks, threads or shards) into one, reserving the total once.
     ///
     /// # Panics
@@ -418,7 +434,7 @@ impl KeptDeck {
 
 /// The Lehmer rank of a deck of at most 20 cards, in a `u64` (lexicographic, as
 /// [`super::lehmer::rank`]).
-fn rank_u64(deck: &[u16]) -> u64 {
+pub(crate) fn rank_u64(deck: &[u16]) -> u64 {
     let n = deck.len();
     let mut rank = 0u64;
     for i in 0..n {
@@ -447,7 +463,7 @@ fn unrank_u64(mut rank: u64, n: usize) -> Vec<u16> {
 /// multiply whose halves are xored (the mixing step of wyhash), then the length. Fixed
 /// constants, so that the same deck hashes the same in every run, thread and shard.
 /// Equal hashes are only candidates: decks are compared before they count as repeats.
-fn hash_deck(deck: &[u16]) -> u64 {
+pub(crate) fn hash_deck(deck: &[u16]) -> u64 {
     const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
     const OFFSET: u64 = 0xA076_1D64_78BD_642F;
     #[inline(always)]

@@ -45,6 +45,20 @@ pub struct SelectionRecorder {
     inclusion: Vec<u64>,
     /// Scratch for sorting a selection before ranking it.
     sorted: Vec<u16>,
+    /// How many items consecutive selections share, when their order is tested.
+    overlaps: Option<Overlaps>,
+}
+
+/// The overlaps of consecutive selections within a chunk: entry `j` counts pairs that
+/// share exactly `j` items. For independent uniform selections of `k` of `n` items the
+/// overlap is hypergeometric; a sampler whose picks follow from the picks before (a
+/// generator re-seeded from a clock) is not.
+#[derive(Clone, Debug)]
+struct Overlaps {
+    counts: Vec<u64>,
+    /// Whether each item was in the previous selection of the chunk.
+    previous: Vec<bool>,
+    has_previous: bool,
 }
 
 impl SelectionRecorder {
@@ -66,6 +80,26 @@ impl SelectionRecorder {
             ordered,
             inclusion: vec![0; n],
             sorted: Vec::with_capacity(k),
+            overlaps: None,
+        }
+    }
+
+    /// The same recorder, also counting how many items consecutive selections share
+    /// (within chunks: [`SelectionRecorder::start_chunk`]); selections must then be
+    /// recorded one at a time, in order.
+    pub fn with_overlaps(mut self) -> Self {
+        self.overlaps = Some(Overlaps {
+            counts: vec![0; self.k + 1],
+            previous: vec![false; self.n],
+            has_previous: false,
+        });
+        self
+    }
+
+    /// A new run of consecutive selections starts: no pair reaches back before it.
+    pub fn start_chunk(&mut self) {
+        if let Some(overlaps) = &mut self.overlaps {
+            overlaps.has_previous = false;
         }
     }
 
@@ -87,6 +121,20 @@ impl SelectionRecorder {
     pub fn record(&mut self, selection: &[u16]) {
         debug_assert_eq!(selection.len(), self.k);
         self.trials += 1;
+        if let Some(overlaps) = &mut self.overlaps {
+            if overlaps.has_previous {
+                let shared = selection
+                    .iter()
+                    .filter(|&&item| overlaps.previous[usize::from(item)])
+                    .count();
+                overlaps.counts[shared] += 1;
+            }
+            overlaps.previous.fill(false);
+            for &item in selection {
+                overlaps.previous[usize::from(item)] = true;
+            }
+            overlaps.has_previous = true;
+        }
         for &item in selection {
             self.inclusion[usize::from(item)] += 1;
         }
@@ -116,6 +164,11 @@ impl SelectionRecorder {
         );
         self.trials += other.trials;
         add_counts(&mut self.inclusion, &other.inclusion);
+        match (&mut self.overlaps, &other.overlaps) {
+            (Some(into), Some(from)) => add_counts(&mut into.counts, &from.counts),
+            (None, None) => {}
+            _ => unreachable!("recorders of one run tally the same things"),
+        }
         match (&mut self.subsets, &other.subsets) {
             (Some((_, into)), Some((_, from))) => add_counts(into, from),
             (None, None) => {}
@@ -137,6 +190,7 @@ impl SelectionRecorder {
             subset_counts: self.subsets.map(|(_, counts)| counts),
             ordered_counts: self.ordered,
             inclusion_counts: self.inclusion,
+            overlap_counts: self.overlaps.map(|overlaps| overlaps.counts),
         }
     }
 }
@@ -157,6 +211,9 @@ pub struct SelectionTally {
     pub ordered_counts: Option<Vec<u64>>,
     /// How often each item was picked (`n` entries, summing to `k · trials`).
     pub inclusion_counts: Vec<u64>,
+    /// Entry `j` counts consecutive selections (within chunks) that share exactly `j`
+    /// items (`k + 1` entries), when counted.
+    pub overlap_counts: Option<Vec<u64>>,
 }
 
 impl SelectionTally {
@@ -175,6 +232,7 @@ impl SelectionTally {
         for (into, from) in [
             (&mut self.subset_counts, &other.subset_counts),
             (&mut self.ordered_counts, &other.ordered_counts),
+            (&mut self.overlap_counts, &other.overlap_counts),
         ] {
             match (into, from) {
                 (Some(into), Some(from)) => add_counts(into, from),

@@ -37,6 +37,9 @@ pub(super) struct SamplerResultJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_count_per_ordered_selection: Option<f64>,
     inclusion: Vec<Box<RawValue>>,
+    /// How many items consecutive selections share (`{"k": j, "count", "expected"}`),
+    /// when counted (samples read by `ingest`, samplers on a flawed source).
+    serial_overlaps: Option<Vec<Box<RawValue>>>,
     tests: Vec<TestJson>,
     total_variation: Option<f64>,
     total_variation_noise_floor: Option<f64>,
@@ -162,6 +165,21 @@ pub(super) fn result_json(result: &SamplerResult) -> SamplerResultJson<'_> {
             .ordered_counts
             .as_ref()
             .map(|counts| trials as f64 / counts.len() as f64),
+        serial_overlaps: tally.overlap_counts.as_ref().map(|counts| {
+            let pairs: u64 = counts.iter().sum();
+            counts
+                .iter()
+                .zip(crate::stats::laws::overlap_law(n, k))
+                .enumerate()
+                .map(|(j, (&count, probability))| {
+                    compact(&super::LawCount {
+                        k: j,
+                        count,
+                        expected: probability * pairs as f64,
+                    })
+                })
+                .collect()
+        }),
         inclusion: tally
             .inclusion_counts
             .iter()

@@ -140,6 +140,19 @@ pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<Tes
                 TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
                     (reason.clone(), String::new(), String::new())
                 }
+                TestOutcome::Count {
+                    observed,
+                    expected,
+                    p,
+                } => (
+                    format!(
+                        "{} (expected {})",
+                        group_thousands(*observed),
+                        crate::output::text::format_expected_count(*expected)
+                    ),
+                    String::new(),
+                    p.to_string(),
+                ),
             };
             TestRow {
                 name: test.name.to_string(),
