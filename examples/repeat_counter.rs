@@ -10,7 +10,12 @@
 //!
 //! ```text
 //! cargo run --release --example repeat_counter [DEALS]
+//! cargo run --release --example repeat_counter -- --print [DEALS] > deals.txt
 //! ```
+//!
+//! With `--print` it writes the deals instead, one per line (cards 0..51 separated by
+//! spaces), for `shuffle-audit ingest` to read: `scripts/bench_repeats.sh` measures
+//! `ingest` on 20 million of them.
 //!
 //! Chunks of deals are dealt in parallel and merged into one counter reserved for all the
 //! deals up front, so the memory held is 16 bytes per deal plus a few chunks.
@@ -45,8 +50,50 @@ fn peak_memory_mb() -> Option<f64> {
     Some(kilobytes / 1024.0)
 }
 
+/// Writes `deals` deals, one per line, to standard output, dealt in parallel a batch of
+/// chunks at a time and written in deal order.
+fn print_deals(deals: u64) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let chunks = deals.div_ceil(DEALS_PER_CHUNK);
+    let mut next = 0;
+    while next < chunks {
+        let batch = next..(next + CHUNKS_AT_ONCE).min(chunks);
+        let texts: Vec<Vec<u8>> = batch
+            .into_par_iter()
+            .map(|chunk| {
+                let first = chunk * DEALS_PER_CHUNK;
+                let last = (first + DEALS_PER_CHUNK).min(deals);
+                let mut text = Vec::with_capacity(((last - first) as usize) * 3 * CARDS);
+                let mut deck = Vec::with_capacity(CARDS);
+                for deal in first..last {
+                    deal_into(deal, &mut deck);
+                    for (i, card) in deck.iter().enumerate() {
+                        if i > 0 {
+                            text.push(b' ');
+                        }
+                        write!(text, "{card}").expect("writing to memory");
+                    }
+                    text.push(b'\n');
+                }
+                text
+            })
+            .collect();
+        for text in texts {
+            out.write_all(&text)?;
+        }
+        next += CHUNKS_AT_ONCE;
+    }
+    out.flush()
+}
+
 fn main() -> shuffle_audit::Result<()> {
-    let deals: u64 = match std::env::args().nth(1) {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let print = args.first().is_some_and(|arg| arg == "--print");
+    if print {
+        args.remove(0);
+    }
+    let deals: u64 = match args.first().cloned() {
         Some(text) => text.parse().map_err(|_| {
             shuffle_audit::Error::Usage(format!(
                 "the number of deals must be a whole number, not '{text}'"
@@ -54,6 +101,12 @@ fn main() -> shuffle_audit::Result<()> {
         })?,
         None => 20_000_000,
     };
+    if print {
+        return print_deals(deals).map_err(|source| shuffle_audit::Error::Write {
+            path: "standard output".into(),
+            source,
+        });
+    }
     let started = Instant::now();
     let mut counter = RepeatCounter::with_capacity(CARDS, deals as usize);
     let chunks = deals.div_ceil(DEALS_PER_CHUNK);

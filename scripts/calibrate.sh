@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Measures the false-alarm rate of `shuffle-audit check`: its decision rule (fail below
-# alpha; a suspicious result re-run once with an independent seed and 4x the trials) on a
-# fair shuffle, fisher-yates, over 1,000 seeds, and on a fair stream (independent draws
-# of A:50,B:25,C:20,D:5, 1,000 per stream, one stream per case: what `ingest --kind
-# stream` tests) over as many seeds.
+# alpha; a suspicious result re-run once with an independent seed and 4x the trials) on
+# fair shuffles, samplers and streams over 1,000 seeds each:
+#   - fisher-yates on 4 and on 52 cards (`run`: every deal test with both tails, and
+#     rising sequences);
+#   - decks shuffled by Python's random.shuffle and read by `ingest` through a command
+#     case (4 and 52 cards): the serial tests of consecutive deals and, on 52 cards, the
+#     repeated-deck test, besides the deal tests;
+#   - samples of 3 of 10 items by Python's random.sample (`ingest --kind selections`):
+#     subsets, inclusion and the overlap of consecutive samples;
+#   - a fair stream (independent draws of A:50,B:25,C:20,D:5, 1,000 per stream, one
+#     stream per case: what `ingest --kind stream` tests).
 #
 # Prints how many cases fail the gate against what alpha and the confirmation rule
 # predict (with the binomial probability of seeing at least that many), how many first
@@ -15,9 +22,14 @@
 # against the uniform law. For the stream, the frequency and run-length tests' raw p
 # are KS-tested.
 #
+# For every test it also prints the share of first runs whose raw p-value is below 1e-2
+# and 1e-3: a calibrated test is at or below those rates (both tails included: a test
+# whose lower tail counts rejects "too even" counts within the same rate).
+#
 # Usage: scripts/calibrate.sh [SEEDS] [N] [TRIALS]   (default 1000 seeds, n = 4, 24,000
 # trials: 1,000 expected per order, far from the sparse cells that inflate chi-square
-# tails). Takes a few seconds after the build; not part of CI.
+# tails). Takes about ten minutes on 2 cores after the build (the command cases start
+# Python 4,000 times); not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -113,17 +125,72 @@ for test_name in ks_tests:
     t = (math.sqrt(m) + 0.12 + 0.11 / math.sqrt(m)) * d
     ks_p = min(1.0, max(0.0, 2 * sum((-1) ** (j - 1) * math.exp(-2 * j * j * t * t) for j in range(1, 101))))
     deciles = [sum(1 for p in ps if k / 10 <= p < (k + 1) / 10) for k in range(10)]
+    below_1e2 = sum(1 for p in ps if p < 1e-2)
+    below_1e3 = sum(1 for p in ps if p < 1e-3)
     print(
         f"KS test of the {test_name} test's raw p-values (first runs, {m}) against uniform: "
         f"D = {d:.4f}, p = {ks_p:.3f}"
         + (": consistent with uniform" if ks_p > 1e-3 else ": NOT uniform")
         + f"; per decile (expected {m / 10:.0f} each): {deciles}"
     )
+    print(
+        f"  {test_name}: raw p < 1e-2 in {below_1e2} of {m} ({100 * below_1e2 / m:.1f} %, nominal 1 %), "
+        f"< 1e-3 in {below_1e3} ({100 * below_1e3 / m:.2f} %, nominal 0.1 %); "
+        f"P(at least {below_1e2} | 1 %) = {binomial_tail(below_1e2, m, 1e-2):.3g}"
+    )
+
+# The repeated-deck test is a count with a discrete p-value (1 when nothing repeats): its
+# false-alarm rate is read directly.
+repeats = [
+    t["p_value"]
+    for case in cases
+    for t in case["first"]["tests"]
+    if t["name"] == "repeats" and t["p_value"] is not None
+]
+if repeats:
+    alarms = sum(1 for p in repeats if p < 1e-3)
+    print(f"  repeats (a count): raw p < 1e-3 in {alarms} of {len(repeats)} first runs (nominal at most 0.1 %)")
 PY
 
+# Decks and samples from Python's own random module: GEN.py KIND N K COUNT SEED.
+cat >"$work/gen.py" <<'PY'
+import random
+import sys
+
+kind, n, k, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+rng = random.Random(seed)
+items = list(range(n))
+out = []
+for _ in range(count):
+    if kind == "deck":
+        rng.shuffle(items)
+        out.append(" ".join(map(str, items)))
+    else:
+        out.append(" ".join(map(str, rng.sample(items, k))))
+sys.stdout.write("\n".join(out) + "\n")
+PY
+
+deal_tests=permutations,positions,fixed-points,cycles,rising-sequences
+serial_tests=serial-permutations,serial-positions,serial-fixed-points,serial-cycles,serial-rising-sequences
 calibrate fisher-yates "$trials shuffles of $n cards" \
     '[[case]]\nname = "fisher-yates seed %d"\nalgorithm = "fisher-yates"\nn = '"$n"'\ntrials = '"$trials"'\nseed = %d\nexpect = "fair"\n\n' \
-    permutations
+    "$deal_tests"
+echo
+calibrate fisher-yates-52 "20,000 shuffles of 52 cards" \
+    '[[case]]\nname = "fisher-yates 52 seed %d"\nalgorithm = "fisher-yates"\nn = 52\ntrials = 20000\nseed = %d\nexpect = "fair"\n\n' \
+    positions,fixed-points,cycles,rising-sequences
+echo
+calibrate python-shuffle "$trials decks of $n cards from random.shuffle, read by ingest" \
+    '[[case]]\nname = "python seed %d"\ncommand = ["python3", "'"$work"'/gen.py", "deck", "'"$n"'", "0", "{trials}", "{seed}"]\ntrials = '"$trials"'\nseed = %d\ndeck = "'"$(seq -s ' ' 0 $((n - 1)))"'"\nexpect = "fair"\n\n' \
+    "$deal_tests,$serial_tests"
+echo
+calibrate python-shuffle-52 "5,000 decks of 52 cards from random.shuffle, read by ingest" \
+    '[[case]]\nname = "python 52 seed %d"\ncommand = ["python3", "'"$work"'/gen.py", "deck", "52", "0", "{trials}", "{seed}"]\ntrials = 5000\nseed = %d\ndeck = "'"$(seq -s ' ' 0 51)"'"\nexpect = "fair"\n\n' \
+    "positions,fixed-points,cycles,rising-sequences,serial-positions,serial-fixed-points,serial-cycles,serial-rising-sequences"
+echo
+calibrate python-sample "12,000 samples of 3 of 10 items from random.sample, read by ingest" \
+    '[[case]]\nname = "python sample seed %d"\ncommand = ["python3", "'"$work"'/gen.py", "sample", "10", "3", "{trials}", "{seed}"]\ntrials = 12000\nseed = %d\nkind = "selections"\nk = 3\ndeck = "0 1 2 3 4 5 6 7 8 9"\nexpect = "fair"\n\n' \
+    subsets,inclusion,serial-overlap
 echo
 # The gaps test's p is already a minimum over the items (Bonferroni), so it is not
 # uniform under the null and is left out of the KS tests; the gate's count covers it.

@@ -59,9 +59,10 @@ pub fn default_suite() -> Vec<Case> {
         // Biased (one overhand shuffle reaches 8 of the 24 orders); exact: 46 shuffles
         // needed at n = 4. 20,000 is 435x.
         ("overhand", 4, None, 20_000, 19),
-        // dealer-riffles is not here yet: each of its deals alone is all but uniform, so
-        // only the serial tests of issue 14 (relative permutations of consecutive deals)
-        // can fail it. It joins the suite when those tests are part of the verdict.
+        // Biased through its order: each deal alone is all but uniform (permutations
+        // adjusted p 0.85 here), but each follows from the one before (3 riffles of the
+        // previous deck): the serial tests fail it at p < 1e-300 with 20,000 deals.
+        ("dealer-riffles", 5, None, 20_000, 20),
         // Fair; C(6, 3) = 20 subsets: 5,000 expected per subset.
         ("bag-pick", 6, Some(3), 100_000, 13),
         // Biased for any k; exact: 5 samples needed at n = 6, k = 3. 10,000 is 2,000x.
@@ -127,10 +128,7 @@ mod tests {
     #[test]
     fn covers_every_catalogue_entry_fair_and_biased() {
         let suite = default_suite();
-        // Entries that no test of the verdict can fail yet: a dealer who carries the deck
-        // deals decks that each look uniform (see the comment in `default_suite`).
-        let awaiting_serial_tests = ["dealer-riffles"];
-        for entry in entries().filter(|entry| !awaiting_serial_tests.contains(&entry.name)) {
+        for entry in entries() {
             assert!(
                 suite.iter().any(|case| matches!(&case.kind,
                     CaseKind::Algorithm { spec, .. } if spec.entry.name == entry.name)),

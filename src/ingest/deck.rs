@@ -35,8 +35,33 @@ pub struct Deck {
 enum Lookup {
     /// Every token is one byte: its card, or `u16::MAX`.
     Bytes(Box<[u16; 256]>),
+    /// Every token is a decimal number written plainly (no sign, no leading zero) below
+    /// [`MAX_NUMBERED`], as most programs print their cards: entry `v` is the card
+    /// written `v`, or `u16::MAX`. Parsing the digits is several times faster than
+    /// hashing the token.
+    Numbers(Vec<u16>),
     Linear,
     Hashed(HashMap<Vec<u8>, u16>),
+}
+
+/// The largest number a numbered deck's table is made for.
+const MAX_NUMBERED: usize = 1 << 16;
+
+/// `token` as a plain decimal number (`0`, `17`; not `017`, `+1`, `1.0`), if it is one
+/// below [`MAX_NUMBERED`].
+#[inline]
+fn plain_number(token: &[u8]) -> Option<usize> {
+    if token.is_empty() || token.len() > 5 || (token.len() > 1 && token[0] == b'0') {
+        return None;
+    }
+    let mut value = 0usize;
+    for &byte in token {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + usize::from(byte - b'0');
+    }
+    (value < MAX_NUMBERED).then_some(value)
 }
 
 impl Deck {
@@ -61,6 +86,16 @@ impl Deck {
                 table[usize::from(name.as_bytes()[0])] = card as u16;
             }
             Lookup::Bytes(table)
+        } else if let Some(numbers) = names
+            .iter()
+            .map(|name| plain_number(name.as_bytes()))
+            .collect::<Option<Vec<usize>>>()
+        {
+            let mut table = vec![u16::MAX; numbers.iter().max().map_or(0, |&most| most + 1)];
+            for (card, &number) in numbers.iter().enumerate() {
+                table[number] = card as u16;
+            }
+            Lookup::Numbers(table)
         } else if names.len() <= LINEAR_UP_TO {
             Lookup::Linear
         } else {
@@ -108,6 +143,9 @@ impl Deck {
                 [byte] => Some(table[usize::from(*byte)]).filter(|&card| card != u16::MAX),
                 _ => None,
             },
+            Lookup::Numbers(table) => plain_number(token)
+                .and_then(|number| table.get(number).copied())
+                .filter(|&card| card != u16::MAX),
             Lookup::Linear => self
                 .names
                 .iter()
@@ -168,6 +206,19 @@ pub const MAX_TOKEN_CHARS: usize = MAX_NAME_CHARS;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbered_decks_look_cards_up_by_their_number_and_nothing_else() {
+        let tokens: Vec<String> = (0..52).rev().map(|card| card.to_string()).collect();
+        let tokens: Vec<&[u8]> = tokens.iter().map(|token| token.as_bytes()).collect();
+        let deck = super::Deck::new(&tokens, "line 1".to_string()).unwrap();
+        assert!(matches!(deck.lookup, super::Lookup::Numbers(_)));
+        assert_eq!(deck.card(b"51"), Some(0));
+        assert_eq!(deck.card(b"0"), Some(51));
+        for foreign in [&b"52"[..], b"051", b"+1", b"1.0", b"", b"99999", b"100000"] {
+            assert_eq!(deck.card(foreign), None, "{}", String::from_utf8_lossy(foreign));
+        }
+    }
+
     use super::*;
 
     fn deck(tokens: &[&str]) -> Result<Deck, String> {
