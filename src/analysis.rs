@@ -8,9 +8,11 @@
 //! any size. Sampler tallies get theirs in [`selections`], graded by the same rules
 //! (Holm's correction over the tests that ran, then [`Thresholds::verdict`]).
 
+mod caught;
 mod repeats;
 mod selections;
 
+pub use caught::{caught_by, what_it_shows};
 pub use repeats::RepeatsFinding;
 pub use selections::{
     SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,

@@ -968,7 +968,10 @@ fn ingest_command(args: IngestArgs) -> Result<ExitCode> {
             SampleKind::Stream => format!(
                 "fail{smallest}: the stream does not behave as independent draws with the items' weights"
             ),
-            _ => format!("fail{smallest}: the samples are not uniformly distributed"),
+            _ => match shuffle_audit::analysis::caught_by(ingested.tests()) {
+                Some(caught) => format!("fail: {caught}"),
+                None => format!("fail{smallest}: the samples are not uniformly distributed"),
+            },
         }),
         Verdict::Inconclusive => Some(format!(
             "inconclusive: too few {} ({}) for every test to run; they need at least {}",

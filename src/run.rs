@@ -270,6 +270,16 @@ impl About {
         }
     }
 
+    /// Nothing to say, cards numbered: for a user's shuffle, and for tables whose rows are
+    /// places rather than cards (each deal in terms of the one before).
+    pub fn numbered() -> Self {
+        Self {
+            summary: Cow::Borrowed(""),
+            origin: Cow::Borrowed(""),
+            labels: None,
+        }
+    }
+
     /// The name of card (or item) `index` (from 0): its token, or `index + 1`.
     pub fn label(&self, index: usize) -> String {
         match &self.labels {

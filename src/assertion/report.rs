@@ -11,7 +11,7 @@ use std::fmt::Write;
 use super::FairShuffleAudit;
 use crate::analysis::{PermutationAnalysis, TestOutcome};
 use crate::output::text::{
-    counted, format_probability, group_thousands, render_tally_findings, render_test, render_tests_header,
+    counted, format_probability, group_thousands, render_tally_findings, render_tests,
 };
 use crate::run::About;
 use crate::stats::confirm::{Attempt, CONFIRMATION_FACTOR, Confirmed};
@@ -151,18 +151,20 @@ fn render_run(out: &mut String, label: &str, attempt: &Attempt<AuditOutcome>, fi
         attempt.verdict.headline()
     )
     .unwrap();
-    render_tests_header(out);
-    for test in &attempt.outcome.analysis.tests {
-        render_test(out, test, "shuffles");
-    }
+    render_tests(
+        out,
+        &attempt.outcome.analysis.tests,
+        attempt.verdict,
+        |_| "shuffles",
+    );
     if findings {
         // A user's shuffle is no catalogue entry: its cards are numbered from 1, as said above.
-        let numbered = About {
-            summary: "".into(),
-            origin: "".into(),
-            labels: None,
-        };
-        render_tally_findings(out, &attempt.outcome.tally, &attempt.outcome.analysis, &numbered);
+        render_tally_findings(
+            out,
+            &attempt.outcome.tally,
+            &attempt.outcome.analysis,
+            &About::numbered(),
+        );
     }
 }
 

@@ -64,6 +64,21 @@ pub fn write(report: &ExactReport, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "}}")
 }
 
+/// The test a `samples_needed` figure is for: the χ² over every order (or selection), over
+/// the card × position matrix, or over the number of rising sequences (riffles).
+fn samples_needed_test(report: &ExactReport, result: &ExactResult) -> &'static str {
+    match (
+        result.riffle_law.is_some(),
+        result.law.is_some(),
+        report.settings.k.is_some(),
+    ) {
+        (true, _, _) => "rising-sequences",
+        (false, true, true) => "selections",
+        (false, true, false) => "permutation",
+        (false, false, _) => "positions",
+    }
+}
+
 fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write) -> std::io::Result<()> {
     let (n, k) = (report.settings.n, report.settings.k);
     let text = |value: &str| serde_json::to_string(value).expect("strings serialise");
@@ -75,8 +90,9 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
     let null = || "null".to_string();
     writeln!(
         out,
-        "      \"samples_needed\": {{\"alpha\": {}, \"power\": {}, \"trials\": {}, \
-         \"noncentrality_per_trial\": {}, \"df\": {}}},",
+        "      \"samples_needed\": {{\"test\": \"{}\", \"alpha\": {}, \"power\": {}, \"trials\": {}, \
+         \"noncentrality_per_trial\": {}, \"df\": {}}}{}",
+        samples_needed_test(report, result),
         report.settings.alpha,
         crate::exact::POWER,
         result.trials_needed.map_or_else(null, |t| t.to_string()),
@@ -84,6 +100,13 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
             .detection
             .map_or_else(null, |d| d.noncentrality_per_trial.to_string()),
         result.detection.map_or_else(null, |d| d.df.to_string()),
+        // Nothing follows for a result with neither a law nor a matrix (a dealer refused
+        // earlier never gets here, but an object must not end with a comma).
+        if result.law.is_some() || result.position_method.is_some() || result.riffle_law.is_some() {
+            ","
+        } else {
+            ""
+        },
     )?;
     if let Some(method) = result.position_method {
         writeln!(
@@ -103,6 +126,10 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
             }
             None => writeln!(out, "      \"position_matrix\": null")?,
         }
+        return write!(out, "    }}");
+    }
+    if let Some(riffles) = &result.riffle_law {
+        super::exact_riffles::write_json(out, riffles)?;
         return write!(out, "    }}");
     }
     let Some(law) = &result.law else {

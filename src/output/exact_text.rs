@@ -47,6 +47,8 @@ pub fn render(report: &ExactReport, order: Order) -> String {
         env!("CARGO_PKG_VERSION"),
         if settings.positions {
             "exact card x position matrices"
+        } else if super::exact_riffles::all_closed_form(report) {
+            super::exact_riffles::METHOD
         } else {
             "every random path enumerated"
         }
@@ -87,9 +89,10 @@ fn small_number(value: f64) -> String {
 }
 
 pub(crate) fn render_result(out: &mut String, report: &ExactReport, result: &ExactResult, order: Order) {
-    match &result.law {
-        Some(law) => render_law(out, report, result, law, order),
-        None => render_positions(out, report, result),
+    match (&result.law, &result.riffle_law) {
+        (Some(law), _) => render_law(out, report, result, law, order),
+        (None, Some(riffles)) => render_riffles(out, report, result, riffles),
+        (None, None) => render_positions(out, report, result),
     }
     render_trials_needed(out, report, result);
 }
@@ -207,6 +210,26 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     .unwrap();
 }
 
+/// The closed-form law of GSR riffles ([`super::exact_riffles`]).
+fn render_riffles(
+    out: &mut String,
+    report: &ExactReport,
+    result: &ExactResult,
+    law: &crate::exact::RiffleLaw,
+) {
+    writeln!(
+        out,
+        "{}: {} cards, exact in closed form (no path enumerated): {} (deserves: {})",
+        result.name,
+        law.n,
+        result.verdict(report.settings.n).headline(),
+        result.expected
+    )
+    .unwrap();
+    writeln!(out, "  {}; from {}", result.summary, result.origin).unwrap();
+    super::exact_riffles::render(out, law);
+}
+
 /// The exact card × position matrix: how it is known, its most and least likely cells,
 /// which cards land on top, and the whole matrix of ratios for small decks.
 fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult) {
@@ -299,10 +322,12 @@ pub const MATRIX_PRINTED_UP_TO: usize = 12;
 
 /// How many trials the χ² test of this table needs to catch the bias.
 fn render_trials_needed(out: &mut String, report: &ExactReport, result: &ExactResult) {
-    if result.law.is_none() && result.position_matrix.is_none() {
+    if result.law.is_none() && result.position_matrix.is_none() && result.riffle_law.is_none() {
         return;
     }
-    let test = if result.law.is_some() {
+    let test = if result.riffle_law.is_some() {
+        "rising-sequence"
+    } else if result.law.is_some() {
         if report.settings.k.is_some() {
             "selections"
         } else {

@@ -13,6 +13,7 @@ pub mod csv;
 mod destination;
 mod directory;
 pub mod exact_json;
+pub mod exact_riffles;
 pub mod exact_text;
 mod fnv;
 pub mod json;

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use super::text::{
     compact, format_expected, format_probability, group_thousands, render_heading, render_input_details,
-    render_test, render_tests_header,
+    render_tests,
 };
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
@@ -137,10 +137,7 @@ fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult)
         )
         .unwrap();
     }
-    render_tests_header(out);
-    for test in &analysis.tests {
-        render_test(out, test, "draws");
-    }
+    render_tests(out, &analysis.tests, analysis.verdict, |_| "draws");
     render_findings(out, report, result);
 }
 

@@ -12,7 +12,9 @@ pub(crate) mod samplers;
 
 use std::fmt::Write;
 
-use crate::analysis::{OutcomeTable, PermutationAnalysis, TestOutcome, TestReport};
+use crate::analysis::{
+    OutcomeTable, PermutationAnalysis, RepeatsFinding, TestOutcome, TestReport, caught_by,
+};
 use crate::catalogue::Expectation;
 use crate::exact::check::SimulatorCheck;
 use crate::run::{About, AlgorithmResult, RunReport, RunSettings, SeedOrigin};
@@ -185,10 +187,7 @@ fn render_result(out: &mut String, result: &AlgorithmResult) {
         &result.about.summary,
         &result.about.origin,
     );
-    render_tests_header(out);
-    for test in &analysis.tests {
-        render_test(out, test, "shuffles");
-    }
+    render_tests(out, &analysis.tests, analysis.verdict, |_| "shuffles");
     render_findings(out, result);
 }
 
@@ -240,6 +239,11 @@ pub(crate) fn render_tally_findings(
     about: &About,
 ) {
     let n = tally.n;
+    if let Some(repeats) = &analysis.repeats
+        && repeats.test.repeats > 0
+    {
+        writeln!(out, "  {}", repeats_sentence(repeats, n)).unwrap();
+    }
     render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
     // Only worth saying where every order should have come out several times; with fewer
     // shuffles than orders, most are unseen by chance.
@@ -297,14 +301,35 @@ pub(crate) fn render_heading(
     writeln!(out, "  {summary}; from {origin}").unwrap();
 }
 
-/// The header of a tests table.
-pub(crate) fn render_tests_header(out: &mut String) {
+/// A tests table, its name column as wide as its longest name, then for a verdict of
+/// fail or suspicious the test that decided it, in words ([`caught_by`]); `unit` names
+/// what a test's trials are (`shuffles`, `draws`, `picks`).
+pub(crate) fn render_tests(
+    out: &mut String,
+    tests: &[TestReport],
+    verdict: Verdict,
+    unit: impl Fn(&TestReport) -> &'static str,
+) {
+    let width = tests
+        .iter()
+        .map(|test| test.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(13);
     writeln!(
         out,
-        "  {:<13} {:>14} {:>9} {:>10} {:>10}",
+        "  {:<width$} {:>14} {:>9} {:>10} {:>10}",
         "test", "statistic", "df", "p-value", "adjusted"
     )
     .unwrap();
+    for test in tests {
+        render_test(out, test, width, unit(test));
+    }
+    if matches!(verdict, Verdict::Fail | Verdict::Suspicious)
+        && let Some(line) = caught_by(tests)
+    {
+        writeln!(out, "  {line}").unwrap();
+    }
 }
 
 /// The total variation distance beside the level noise alone would reach, or why it was
@@ -348,19 +373,17 @@ pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation
 /// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
 /// A test whose counts are too even says so after its adjusted p-value, when that is
 /// small enough to matter (below 1e-3).
-pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
+fn render_test(out: &mut String, test: &TestReport, width: usize, unit: &str) {
     let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
     let too_even = if test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)) {
         "  too even"
     } else {
         ""
     };
-    // A name longer than its column takes room from the statistic's.
-    let width = 14usize.saturating_sub(test.name.len().saturating_sub(13));
     match &test.outcome {
         TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
             out,
-            "  {:<13} {:>width$} {:>9} {:>10} {:>10}{too_even}",
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{too_even}",
             test.name,
             format_statistic(*statistic),
             group_thousands(*df),
@@ -373,7 +396,7 @@ pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
             p,
         } => writeln!(
             out,
-            "  {:<13} {:>width$} {:>9} {:>10} {:>10}  (expected {})",
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}  (expected {})",
             test.name,
             group_thousands(*observed),
             "",
@@ -383,15 +406,41 @@ pub(crate) fn render_test(out: &mut String, test: &TestReport, unit: &str) {
         ),
         TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
             out,
-            "  {:<13} too few trials: every cell must expect 5 {unit}, which needs at least {}",
+            "  {:<width$} too few trials: every cell must expect 5 {unit}, which needs at least {}",
             test.name,
             group_thousands(*needed)
         ),
         TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
-            writeln!(out, "  {:<13} {reason}", test.name)
+            writeln!(out, "  {:<width$} {reason}", test.name)
         }
     }
     .unwrap();
+}
+
+/// The repeated decks in a sentence: `Repeated decks: 11 of the 300,000 deals …`.
+pub(crate) fn repeats_sentence(finding: &RepeatsFinding, n: usize) -> String {
+    let test = &finding.test;
+    let groups = &finding.tally.groups;
+    let within = match groups.as_slice() {
+        [(_, 1)] => String::new(),
+        _ => format!(
+            " (counted within each run of up to {} consecutive deals)",
+            group_thousands(groups.iter().map(|&(size, _)| size).max().unwrap_or(0))
+        ),
+    };
+    let mut note = format!(
+        "Repeated decks: {} of the {} were dealt before{within}; a fair shuffle of {n} cards repeats {} \
+         on average.",
+        group_thousands(test.repeats),
+        counted(test.deals, "deal"),
+        format_expected_count(test.expected),
+    );
+    if let Some(estimate) = &finding.estimate {
+        note.push_str(&format!(
+            " As many repeats come from a program that deals {estimate}."
+        ));
+    }
+    note
 }
 
 /// An expected count that may be astronomically small: `0.31`, `2.4e-7`, `< 1e-300`.
@@ -630,6 +679,40 @@ pub fn reproduce_command(report: &RunReport) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_repeats_sentence_gives_the_count_the_expectation_and_the_deck_space() {
+        use crate::tally::RepeatTally;
+        // 300,000 deals in one group, 11 repeats: about 2^32 decks.
+        let tally = RepeatTally {
+            groups: vec![(300_000, 1)],
+            repeats: 11,
+        };
+        let sentence = repeats_sentence(&RepeatsFinding::of(&tally, 52), 52);
+        assert!(
+            sentence.starts_with(
+                "Repeated decks: 11 of the 300,000 deals were dealt before; a fair shuffle of 52 cards"
+            ),
+            "{sentence}"
+        );
+        // 11 repeats in 300,000 deals: N²/(2·11) ≈ 2^31.9 decks, the interval holding 2^32.
+        assert!(
+            sentence.contains("about 2^31.9 different decks (95 % interval 2^31.1 to 2^32.9)"),
+            "{sentence}"
+        );
+        // None repeated, in chunks: no estimate, and the chunks are said.
+        let tally = RepeatTally {
+            groups: vec![(3_616, 1), (16_384, 12)],
+            repeats: 0,
+        };
+        let sentence = repeats_sentence(&RepeatsFinding::of(&tally, 52), 52);
+        assert!(sentence.contains("0 of the 200,224 deals"), "{sentence}");
+        assert!(
+            sentence.contains("within each run of up to 16,384 consecutive deals"),
+            "{sentence}"
+        );
+        assert!(!sentence.contains("different decks"), "{sentence}");
+    }
     use super::*;
 
     #[test]

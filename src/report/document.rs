@@ -60,6 +60,10 @@ pub struct ResultSection {
     /// What it is, and where it comes from.
     pub summary: String,
     pub origin: String,
+    /// Sentences that state what a tests table cannot: how many decks were dealt twice
+    /// and how many different decks that implies, or an exact law's distance from
+    /// uniform. Shown above the tests.
+    pub notes: Vec<String>,
     /// Its tests.
     pub tests: Vec<TestRow>,
     /// The smallest Holm-adjusted p-value, the one the verdict is read from.
@@ -88,6 +92,9 @@ pub struct TestRow {
     pub adjusted: String,
     /// Whether the adjusted p-value is below the significance level.
     pub rejects: bool,
+    /// Whether counts too even to be random (the lower tail of χ²) made the p-value, and
+    /// it is small enough to matter: shown as `too even` beside it.
+    pub too_even: bool,
 }
 
 /// A chart and the file it is written to.

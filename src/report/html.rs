@@ -30,6 +30,7 @@ th{background:#f6f8fa}
 tr.part th{background:#eef1f4;font-weight:600;padding-top:8px}
 td.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.rejects td{background:#fdecea}
+.tail{font-style:italic;color:#8a4b00;white-space:nowrap}
 .verdict{display:inline-block;padding:.05em .55em;border-radius:3px;color:#fff;font-weight:600;font-size:.8em;letter-spacing:.04em;text-transform:uppercase}
 .verdict.pass{background:#1b7e62}.verdict.suspicious{background:#b8860b}.verdict.fail{background:#c0392b}.verdict.inconclusive{background:#6b7280}
 .deserves{color:#5b6570;font-size:.8em;font-weight:normal}
@@ -147,6 +148,9 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
         escape(&result.origin),
     )
     .unwrap();
+    for note in &result.notes {
+        writeln!(out, "<p class=\"note\">{}</p>", prose(note)).unwrap();
+    }
     render_tests(out, &result.tests);
     if !result.findings.trim().is_empty() {
         writeln!(out, "<pre class=\"findings\">{}</pre>", escape(&result.findings)).unwrap();
@@ -184,10 +188,15 @@ fn render_tests(out: &mut String, tests: &[TestRow]) {
                 escape(&test.statistic)
             )
         } else {
+            let too_even = if test.too_even {
+                " <span class=\"tail\">too even</span>"
+            } else {
+                ""
+            };
             writeln!(
                 out,
                 "<tr{class}><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-                 <td class=\"number\">{}</td><td class=\"number\">{}</td></tr>",
+                 <td class=\"number\">{}</td><td class=\"number\">{}{too_even}</td></tr>",
                 escape(&test.name),
                 escape(&test.description),
                 escape(&test.statistic),

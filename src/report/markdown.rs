@@ -85,6 +85,9 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
         text(&result.origin),
     )
     .unwrap();
+    for note in &result.notes {
+        writeln!(out, "{}\n", prose(note)).unwrap();
+    }
     // Exact laws have no tests: their numbers are not estimates.
     if !result.tests.is_empty() {
         writeln!(
@@ -107,9 +110,10 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
                     text(&test.statistic)
                 )
             } else {
+                let too_even = if test.too_even { " *too even*" } else { "" };
                 writeln!(
                     out,
-                    "| {name} | {} | {} | {} | {} | {} |",
+                    "| {name} | {} | {} | {} | {} | {}{too_even} |",
                     text(&test.description),
                     number(&test.statistic),
                     number(&test.df),

@@ -605,6 +605,7 @@ fn crack_part(
             job.window, job.dealt_at
         ),
         origin: spec.entry.origin.to_string(),
+        notes: Vec::new(),
         tests: Vec::new(),
         smallest_p: None,
         total_variation: None,

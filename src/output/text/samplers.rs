@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{MIN_EXPECTED, format_expected, group_thousands, render_test};
+use super::{MIN_EXPECTED, format_expected, group_thousands};
 use crate::analysis::SelectionOutcomes;
 use crate::run::{About, SamplerResult};
 use crate::stats::effect::Deviation;
@@ -25,15 +25,13 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         &result.about.summary,
         &result.about.origin,
     );
-    super::render_tests_header(out);
-    for test in &analysis.tests {
-        let unit = if test.name == "inclusion" {
+    super::render_tests(out, &analysis.tests, analysis.verdict, |test| {
+        if test.name == "inclusion" {
             "picks"
         } else {
             "samples"
-        };
-        render_test(out, test, unit);
-    }
+        }
+    });
     render_findings(out, result);
 }
 

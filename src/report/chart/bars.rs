@@ -404,16 +404,14 @@ fn legend_entries(bars: &Bars, outside: &[bool]) -> Vec<(Swatch, String)> {
     // An exact law has no noise, so no band: every bar off the line is a real bias.
     let exact = bars.band.iter().all(|&(low, high)| low == high);
     let mut entries = if exact {
+        let reference = bars.reference.as_deref().unwrap_or("the equal share");
         vec![
-            (Swatch::Fill(BAR_SWATCH), "exactly the equal share".to_string()),
+            (Swatch::Fill(BAR_SWATCH), format!("exactly {reference}")),
             (
                 Swatch::Fill(OUTSIDE_SWATCH),
                 format!("off it: {} of {}", thousands(out as u64), counted(n, "bar")),
             ),
-            (
-                Swatch::Line(INK),
-                "the equal share (exact law: no band)".to_string(),
-            ),
+            (Swatch::Line(INK), format!("{reference} (exact law: no band)")),
         ]
     } else {
         vec![
@@ -422,7 +420,10 @@ fn legend_entries(bars: &Bars, outside: &[bool]) -> Vec<(Swatch, String)> {
                 Swatch::Fill(OUTSIDE_SWATCH),
                 format!("outside it: {} of {}", thousands(out as u64), counted(n, "bar")),
             ),
-            (Swatch::Line(INK), "expected".to_string()),
+            (
+                Swatch::Line(INK),
+                bars.reference.clone().unwrap_or_else(|| "expected".to_string()),
+            ),
             (
                 Swatch::Band,
                 "99.9 % band: a fair result falls outside it once in 1,000".to_string(),
@@ -480,6 +481,7 @@ mod tests {
             x_axis: "order".to_string(),
             y_axis: "shuffles".to_string(),
             log_scale: false,
+            reference: None,
         }
     }
 
@@ -548,6 +550,7 @@ mod tests {
             x_axis: "order".to_string(),
             y_axis: "shuffles".to_string(),
             log_scale: false,
+            reference: None,
         }
     }
 
@@ -628,6 +631,7 @@ mod tests {
             x_axis: "run length".to_string(),
             y_axis: "runs".to_string(),
             log_scale: true,
+            reference: None,
         }
     }
     const BAND_Z_TEST: f64 = super::super::BAND_Z;

@@ -63,6 +63,9 @@ pub struct Bars {
     pub y_axis: String,
     /// A logarithmic count axis, for laws whose tails matter (runs, gaps).
     pub log_scale: bool,
+    /// What the expected counts are, for the legend, when they are not simply "expected"
+    /// (or, for an exact law, "the equal share"): `the Eulerian law of a fair deck`.
+    pub reference: Option<String>,
 }
 
 /// How many cells fell at each ratio of observed to expected, for tables too large for

@@ -9,12 +9,14 @@
 //! draws them as parts per 10^17 and mutes only the cells that
 //! [`crate::exact::is_uniform`] would call exactly 1/n.
 
-use crate::exact::{ExactLaw, ExactReport, ExactResult, UNIFORM_TOLERANCE};
+use crate::exact::{ExactLaw, ExactReport, ExactResult, RiffleLaw, UNIFORM_TOLERANCE};
+use crate::output::exact_riffles::ratio_text;
 use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
-use crate::output::text::group_thousands;
+use crate::output::text::{counted, group_thousands};
 
 use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
+use super::rising::exact_rising_bars;
 use super::{TABLE_BARS_UP_TO, chart_file, findings, numbered, titled};
 
 /// Parts per this many in the position heat map's cells: enough that rounding a cell to
@@ -86,6 +88,11 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
     if let Some(matrix) = &result.position_matrix {
         charts.push(position_chart(report, result, matrix));
     }
+    let mut notes = Vec::new();
+    if let Some(riffles) = &result.riffle_law {
+        charts.push(riffle_chart(report, result, riffles));
+        notes.push(riffle_note(riffles));
+    }
     ResultSection {
         name: result.name.clone(),
         id: String::new(),
@@ -94,12 +101,58 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
         expected: result.expected,
         summary: result.summary.to_string(),
         origin: result.origin.to_string(),
+        notes,
         tests: Vec::new(),
         smallest_p: None,
         total_variation: result.law.as_ref().map(ExactLaw::total_variation),
         findings: findings(|out| render_result(out, report, result, Order::Natural)),
         charts,
     }
+}
+
+/// The law of rising sequences after `K` riffles against a fair deck's: the picture of
+/// what the closed form says, riffles piling the deals to the left of the Eulerian hump.
+fn riffle_chart(report: &ExactReport, result: &ExactResult, law: &RiffleLaw) -> ChartFile {
+    let titles = titled(format!(
+        "{} · {} cards · exact, in closed form{}",
+        result.name,
+        law.n,
+        source_in_title(report)
+    ));
+    chart_file(
+        "rising-sequences",
+        format!(
+            "The number of rising sequences after {} exactly (per million deals), against a fair \
+             deck's Eulerian law: total variation {:.3}",
+            counted(u64::from(law.riffles), "riffle"),
+            law.total_variation
+        ),
+        chart::bars(&exact_rising_bars(
+            titles("rising sequences after the riffles, per million deals, against a fair deck's law"),
+            &law.rising_sequence_law,
+            law.n,
+        )),
+    )
+}
+
+/// The closed form's findings in a sentence.
+fn riffle_note(law: &RiffleLaw) -> String {
+    format!(
+        "Exact, in closed form: {} of {} cards leave a total variation of {:.3} from a fair \
+         shuffle; the fresh deck comes out {} times as often as under a fair shuffle{}.",
+        counted(u64::from(law.riffles), "GSR riffle"),
+        law.n,
+        law.total_variation,
+        ratio_text(law.most_likely.ln_ratio_to_uniform).trim_start_matches('x'),
+        if law.impossible_share > 0.0 {
+            format!(
+                ", and orders with more than {} rising sequences never do",
+                1u64 << law.riffles.min(63)
+            )
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// One bar per outcome: its weight (numerator) against the equal share.
@@ -136,6 +189,7 @@ fn law_chart(report: &ExactReport, result: &ExactResult, law: &ExactLaw) -> Opti
         x_axis: what.to_string(),
         y_axis: format!("weight (of {})", law.denominator),
         log_scale: false,
+        reference: None,
     };
     Some(chart_file(
         "law",

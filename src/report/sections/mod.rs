@@ -7,7 +7,9 @@
 //! two never disagree.
 
 mod exact;
+mod rising;
 mod samplers;
+mod serial;
 mod shuffles;
 mod streams;
 
@@ -20,6 +22,7 @@ use crate::analysis::{TestOutcome, TestReport};
 use crate::output::text::{format_statistic, group_thousands};
 use crate::run::RunReport;
 use crate::stats::Fit;
+use crate::stats::verdict::SUSPICIOUS_BELOW;
 
 use super::chart::{self, Bars, Ratios, Titles};
 use super::document::{ChartFile, Part, ResultSection, TestRow, slug};
@@ -120,7 +123,8 @@ pub(crate) fn numbered(sections: impl Iterator<Item = ResultSection>, first: usi
         .collect()
 }
 
-/// The rows of a tests table, `rejects` marking adjusted p-values below `alpha`.
+/// The rows of a tests table, `rejects` marking adjusted p-values below `alpha` and
+/// `too_even` those that counts too even to be random decided.
 pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<TestRow> {
     tests
         .iter()
@@ -162,6 +166,10 @@ pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<Tes
                 p,
                 adjusted: test.p_adjusted.map_or_else(String::new, |p| p.to_string()),
                 rejects: test.p_adjusted.is_some_and(|p| p.is_below(alpha)),
+                // As the terminal says it: only where the lower tail made a p-value that
+                // matters (below the suspicious level), not for every fair result whose
+                // statistic happens to sit below its degrees of freedom.
+                too_even: test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)),
             }
         })
         .collect()
@@ -298,6 +306,7 @@ pub(crate) fn per_cell_bars(
         x_axis: x_axis.to_string(),
         y_axis: y_axis.to_string(),
         log_scale: false,
+        reference: None,
     }
 }
 

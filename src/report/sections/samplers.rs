@@ -55,6 +55,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
         expected: result.expected,
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
+        notes: Vec::new(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "samples"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),

@@ -8,15 +8,21 @@
 //!   lands on top. They can disagree: under the naive swap card 1 lands everywhere
 //!   equally often, while the top position favours card 2.
 //! - Fixed points and cycles against their exact laws, which catch the single-cycle
-//!   shuffles (Sattolo) that a position map cannot.
+//!   shuffles (Sattolo) that a position map cannot, and rising sequences against the
+//!   Eulerian law, which catch riffles that leave runs of cards in order.
+//! - When deals were tallied in order: the same map and rising sequences for each deal
+//!   written in terms of the one before ([`super::serial`]), and the repeated decks in a
+//!   sentence.
 
-use crate::output::text::{group_thousands, render_findings};
+use crate::output::text::{group_thousands, render_findings, repeats_sentence};
 use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
-use super::super::chart::{self, HeatMap};
+use super::super::chart::{self, HeatMap, Titles};
 use super::super::document::ResultSection;
+use super::rising::rising_chart;
+use super::serial::serial_charts;
 use super::{
     UniformTable, chart_file, findings, law_bars, test_rows, titled, uniform_bars, uniform_table_chart,
 };
@@ -49,23 +55,18 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
         }));
     }
     if let Some(matrix) = &tally.position_counts {
-        let expected = trials as f64 / n as f64;
-        let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
         let labels: Vec<String> = (0..n).map(|card| result.about.label(card)).collect();
         charts.push(chart_file(
             "positions",
             "Where each card ended up: red cells hold their card more often than chance, blue less"
                 .to_string(),
-            chart::heat_map(&HeatMap {
-                titles: titles("card × position: observed / expected (grey: within the 99.9 % band)"),
-                rows: labels.clone(),
-                columns: labels.clone(),
-                row_axis: "card (starting position)".to_string(),
-                column_axis: "position after the shuffle".to_string(),
-                observed: matrix.clone(),
-                expected: vec![expected; n * n],
-                standard_deviation: vec![deviation; n * n],
-            }),
+            chart::heat_map(&position_map(
+                titles("card × position: observed / expected (grey: within the 99.9 % band)"),
+                &labels,
+                matrix,
+                trials,
+                ("card (starting position)", "position after the shuffle"),
+            )),
         ));
         if n >= SLICES_FROM_N {
             let card_one: Vec<u64> = matrix[..n].to_vec();
@@ -125,6 +126,12 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
             )),
         ));
     }
+    if let Some(counts) = &tally.rising_sequence_counts {
+        charts.push(rising_chart(&titles, counts, n, trials, false));
+    }
+    if let Some(serial) = &tally.serial {
+        charts.extend(serial_charts(&titles, serial));
+    }
     ResultSection {
         name: result.name.clone(),
         id: String::new(),
@@ -132,11 +139,42 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
         expected: result.expected,
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
+        notes: result
+            .analysis
+            .repeats
+            .iter()
+            .map(|finding| repeats_sentence(finding, n))
+            .collect(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "shuffles"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),
         findings: findings(|out| render_findings(out, result)),
         charts,
+    }
+}
+
+/// The card × position map of `matrix` (`row * n + column` counts of `trials` deals,
+/// `n = labels.len()`), each cell expecting an equal share: rows are `labels`, and so
+/// are columns (positions are numbered like the cards).
+pub(crate) fn position_map(
+    titles: Titles,
+    labels: &[String],
+    matrix: &[u64],
+    trials: u64,
+    (row_axis, column_axis): (&str, &str),
+) -> HeatMap {
+    let n = labels.len();
+    let expected = trials as f64 / n as f64;
+    let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
+    HeatMap {
+        titles,
+        rows: labels.to_vec(),
+        columns: labels.to_vec(),
+        row_axis: row_axis.to_string(),
+        column_axis: column_axis.to_string(),
+        observed: matrix.to_vec(),
+        expected: vec![expected; n * n],
+        standard_deviation: vec![deviation; n * n],
     }
 }
 

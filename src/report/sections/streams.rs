@@ -160,6 +160,7 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         expected: result.expected,
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
+        notes: Vec::new(),
         tests: test_rows(&analysis.tests, settings.alpha, "draws"),
         smallest_p: analysis.smallest_p_adjusted(),
         total_variation: None,
