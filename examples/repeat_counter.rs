@@ -24,7 +24,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use shuffle_audit::catalogue::fisher_yates;
-use shuffle_audit::randomness::{Randomness, SimulationSource};
+use shuffle_audit::randomness::SimulationSource;
+use shuffle_audit::seeds::deal::short_seed;
 use shuffle_audit::stats::repeats::{estimate_deck_space, expected_repeats, ln_deck_count, repeats_test};
 use shuffle_audit::tally::repeats::{LookupFn, RepeatCounter};
 
@@ -35,7 +36,7 @@ const CHUNKS_AT_ONCE: u64 = 16;
 /// Deal `deal` of a program with a 32-bit seed: its seed is a fixed function of the deal
 /// number (so the deal can be dealt again), drawn from `0..2^32`.
 fn deal_into(deal: u64, deck: &mut Vec<u16>) {
-    let seed = SimulationSource::for_chunk(2024, deal).below(1 << 32);
+    let seed = short_seed(2024, deal, 32);
     let mut rng = SimulationSource::from_seed(seed);
     deck.clear();
     deck.extend(0..CARDS as u16);

@@ -103,7 +103,8 @@ fn the_naive_swap_panics_with_a_readable_report() {
     );
     for line in [
         "run: 300,000 shuffles, seed 24301: FAIL",
-        "  test               statistic        df    p-value   adjusted",
+        // The name column is as wide as the longest name, serial-rising-sequences.
+        "  test                         statistic        df    p-value   adjusted",
         "reproduce: FairShuffleAudit::new().n(6).trials(300_000).seed(24301).assert(your_shuffle)",
     ] {
         assert!(message.contains(line), "no line {line:?} in:\n{message}");
@@ -122,6 +123,10 @@ fn the_naive_swap_panics_with_a_readable_report() {
         assert!(row.ends_with("< 1e-300   < 1e-300"), "{row}");
     }
     assert!(message.contains("< 1e-300"), "{message}");
+    assert!(
+        message.contains("\n  caught by "),
+        "the test that caught it, in words:\n{message}"
+    );
     assert!(message.contains("most frequent orders: "), "{message}");
     assert!(message.contains("least frequent orders: "), "{message}");
 }

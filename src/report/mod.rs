@@ -112,8 +112,9 @@ pub fn exact_document(report: &crate::exact::ExactReport, command: String) -> Do
 }
 
 /// How to read an exact report.
-pub const EXACT_HOW_TO_READ: &str = "Every random path of each algorithm was followed, so these numbers are \
-     exact probabilities, not estimates: there is no noise and no test. A result fails when its law is \
+pub const EXACT_HOW_TO_READ: &str = "Every random path of each algorithm was followed (or, for GSR riffles, \
+     the law was taken from Bayer and Diaconis's closed form), so these numbers are exact probabilities, \
+     not estimates: there is no noise and no test. A result fails when its law is \
      not exactly uniform. Bars show each outcome's weight against the equal share; every bar off the \
      line is a real bias. The samples-needed line says how many trials a chi-square test would need to \
      see it.";

@@ -16,7 +16,7 @@ use crate::output::exact_text::reproduce_command;
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
 use crate::seeds::crack::{CrackSettings, crack};
-use crate::seeds::deal::Dealer;
+use crate::seeds::deal::{Dealer, short_seed};
 use crate::seeds::seen::Seen;
 use crate::seeds::window::{SeedWindow, parse_seed};
 use crate::simulate::{NoProgress, Progress};
@@ -26,7 +26,7 @@ use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
 use super::document::{Document, Part, ResultSection};
-use super::sections::{exact_part, numbered, run_part, stream_part};
+use super::sections::{exact_part, numbered, run_part, seven_shuffles_part, stream_part};
 
 /// The seed of every run in the teaching report.
 pub const SEED: u64 = 2026;
@@ -58,6 +58,11 @@ pub enum Job {
         window: &'static str,
         seen_at: &'static [usize],
     },
+    /// `deals` decks of `n` cards, each shuffled by Fisher–Yates from a fresh seed of
+    /// `bits` bits, read by `ingest` as another program's output.
+    ShortSeeds { n: usize, deals: u64, bits: u32 },
+    /// `exact riffles:K --n N` for `K` from 1 to `most`, as one curve.
+    SevenShuffles { n: usize, most: u32 },
     /// `shuffle-audit stream GENERATORS --items ITEMS --length L --streams S`.
     Stream {
         generators: &'static [&'static str],
@@ -74,8 +79,9 @@ impl Job {
             Job::Run {
                 algorithms, trials, ..
             } => trials * algorithms.len() as u64,
-            // Enumerations report paths, not trials; they take a fraction of a second.
-            Job::Exact { .. } | Job::Crack { .. } => 0,
+            // Enumerations report paths, not trials, and closed forms and in-memory input
+            // take a fraction of a second.
+            Job::Exact { .. } | Job::Crack { .. } | Job::ShortSeeds { .. } | Job::SevenShuffles { .. } => 0,
             Job::Stream {
                 generators,
                 length,
@@ -122,7 +128,9 @@ pub const GUIDE: &[&str] = &[
      shuffle bags of texts 000 and 003, and part 6 a 52-card deck, where the naive swap's bias \
      shows as a pattern across the whole card × position map. Part 7 keeps the algorithm \
      correct and spoils the randomness under it: a clock re-seeding the generator, `rand() % n`, \
-     and the 1999 online-poker shuffle, whose deal a player could recover from five cards.",
+     and the 1999 online-poker shuffle, whose deal a player could recover from five cards. \
+     Part 8 shows what no single deal can show: deals that depend on each other, decks that \
+     repeat, and how many riffles it takes to mix a deck.",
     "The summary table lists every result with its verdict: pass, suspicious (smallest adjusted \
      p-value below 1e-3) or fail (below 1e-6). Every algorithm that is wrong fails, including those \
      the texts present as correct, and every correct one passes; the summary chart shows how far \
@@ -416,6 +424,77 @@ pub const CLAIMS: &[Claim] = &[
             seen_at: &[1, 6, 12, 13, 14],
         },
     },
+    Claim {
+        heading: "8a. What no single deal shows: a dealer who riffles the last hand three times, 52 cards",
+        prose: &[
+            "Every test so far looks at deals one at a time. A card-room dealer gathers the last hand \
+             and riffles it three times before dealing again (\"most people shuffle cards three or four \
+             times\", Diaconis told the New York Times in 1990). After a few hundred deals each deal, \
+             taken alone, is as uniform as any: the card × position map is grey and the rising \
+             sequences follow the fair law. But every deal is three riffles away from the one \
+             before, and three riffles leave at most 8 rising sequences where a fair deck has about \
+             26.5. Writing each deal in terms of the one before (the relative permutation: what was \
+             done to the last deck) shows it at once: the serial map's red diagonal band says that \
+             cards stay near their places in the previous deal, and the serial rising sequences pile \
+             up at the far left. Anyone who saw the last hand knows much of the next.",
+        ],
+        job: Job::Run {
+            algorithms: &["dealer-riffles:3"],
+            n: 52,
+            k: None,
+            trials: 200_000,
+            source: SourceKind::Xoshiro,
+        },
+    },
+    Claim {
+        heading: "8b. Text 001's third flaw in any language: every deck from a fresh 32-bit seed",
+        prose: &[
+            "A program that seeds its generator afresh from a 32-bit number before each deal (Python's \
+             `random.Random(s).shuffle(deck)`, C's `srand(s)`) can deal at most 2^32 different decks \
+             of the 52! ≈ 2^225.6. Each deck is perfectly shuffled, so every test of single deals \
+             passes. But 300,000 deals from 2^32 decks hold about 300,000² / (2 · 2^32) ≈ 10 decks \
+             dealt twice (here 12), where a fair shuffle repeats a 52-card deck with probability about \
+             10^-57. The repeat count is a birthday test: one repeat is already decisive, and the \
+             number of repeats tells how many decks the program can deal: about 2^32, as if dealt \
+             from a 32-bit seed. These deals are made here by Fisher–Yates from seeds drawn from \
+             0..2^32 and read by `ingest` as another program's output.",
+        ],
+        job: Job::ShortSeeds {
+            n: 52,
+            deals: 300_000,
+            bits: 32,
+        },
+    },
+    Claim {
+        heading: "8c. Seven shuffles: how far K riffles leave a 52-card deck from fair, exactly",
+        prose: &[
+            "Bayer and Diaconis (1992) computed exactly how far K riffles (Gilbert–Shannon–Reeds: a \
+             binomial cut, cards dropped in proportion to the packets' sizes) leave a deck from a \
+             fair shuffle. The probability of an order depends only on its number r of rising \
+             sequences, C(2^K + 52 − r, 52) / 2^(52K), so the whole law of 52! orders is a sum of 52 \
+             terms. The total variation stays at 1.000 up to four riffles (nearly every order can \
+             never come out), then falls: 0.924, 0.614, 0.334 after seven, and halves with every \
+             riffle after that. \"Seven shuffles\" is where it first drops below one half.",
+        ],
+        job: Job::SevenShuffles { n: 52, most: 12 },
+    },
+    Claim {
+        heading: "8d. Riffles simulated: rising sequences after 2, 4, 7 and 10 riffles, 52 cards",
+        prose: &[
+            "What the exact law says, the deals show: the histogram of rising sequences of each deal \
+             against the Eulerian law of a fair deck. After 2 riffles every deal has at most 4; after \
+             4, at most 16; after 7 the hump has nearly reached the fair one but still leans left; \
+             after 10 the difference is small (total variation 0.043) yet the rising-sequence test \
+             needs only about 6,800 deals to catch it (`shuffle-audit exact riffles:10 --n 52`).",
+        ],
+        job: Job::Run {
+            algorithms: &["riffles:2", "riffles:4", "riffles:7", "riffles:10"],
+            n: 52,
+            k: None,
+            trials: 100_000,
+            source: SourceKind::Xoshiro,
+        },
+    },
 ];
 
 /// All the work of the teaching report (for the progress bar).
@@ -492,6 +571,10 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 threads,
                 next,
             )?,
+            Job::ShortSeeds { n, deals, bits } => {
+                short_seeds_part(claim, prose, (n, deals, bits), threads, next)?
+            }
+            Job::SevenShuffles { n, most } => seven_shuffles_part(claim.heading, prose, n, most, next)?,
             Job::Stream {
                 generators,
                 items,
@@ -624,6 +707,64 @@ fn crack_part(
         command,
         results: numbered(std::iter::once(section), first),
     })
+}
+
+/// The run seed of the short-seed deals: the one `examples/repeat_counter.rs` deals with,
+/// so that its `--print` repeats them.
+pub const SHORT_SEEDS_RUN: u64 = 2024;
+
+/// Deals `deals` decks of `n` cards with Fisher–Yates, each from its own `bits`-bit
+/// seed ([`short_seed`]), writes them as lines of cards from 0, and reads them with
+/// `ingest`, exactly as a user would pipe them in.
+fn short_seeds_part(
+    claim: &Claim,
+    prose: Vec<String>,
+    (n, deals, bits): (usize, u64, u32),
+    threads: usize,
+    first: usize,
+) -> Result<Part> {
+    use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest};
+    use std::fmt::Write as _;
+    let dealer = Dealer::new(SourceKind::Xoshiro, &AlgorithmSpec::parse("fisher-yates")?, n)?;
+    let mut text = String::with_capacity(deals as usize * n * 3);
+    let mut deck = vec![0u16; n];
+    let mut workspace = crate::catalogue::Workspace::default();
+    for deal in 0..deals {
+        dealer.deal_into(short_seed(SHORT_SEEDS_RUN, deal, bits), &mut deck, &mut workspace);
+        for (i, card) in deck.iter().enumerate() {
+            let space = if i == 0 { "" } else { " " };
+            write!(text, "{space}{card}").expect("writing to a String");
+        }
+        text.push('\n');
+    }
+    let settings = IngestSettings {
+        kind: SampleKind::Permutations,
+        k: None,
+        deck: None,
+        weights: None,
+        ordered: false,
+        skip_invalid: false,
+        threads,
+        alpha: DEFAULT_ALPHA,
+    };
+    let name = format!("deals from {bits}-bit seeds");
+    let report = match ingest(
+        Input::reader(std::io::Cursor::new(text.into_bytes())),
+        &name,
+        &settings,
+        &NoProgress,
+    )? {
+        IngestReport::Samples(report) => report,
+        IngestReport::Stream(_) => unreachable!("permutations were asked for"),
+    };
+    let mut part = run_part(&report, claim.heading, &prose, first);
+    part.command =
+        format!("cargo run --release --example repeat_counter -- --print {deals} | shuffle-audit ingest -");
+    for result in &mut part.results {
+        // Another program's deals: tested against a fair shuffle, and expected to fail it.
+        result.expected = Expectation::Biased;
+    }
+    Ok(part)
 }
 
 /// The catalogue entries a claim names.

@@ -117,6 +117,14 @@ impl Dealer {
     }
 }
 
+/// The seed of deal `deal` of a program that seeds its generator afresh for each deal
+/// from a `bits`-bit number: drawn from `0..2^bits` by the default source's stream
+/// `(run, deal)`, so that any deal can be dealt again.
+pub fn short_seed(run: u64, deal: u64, bits: u32) -> u64 {
+    use crate::randomness::Randomness;
+    SimulationSource::for_chunk(run, deal).below(1u64 << bits)
+}
+
 /// `kind` started at `seed`, which must be one of its seeds.
 #[inline]
 fn seeded_source(kind: SourceKind, seed: u64) -> SimulationSource {

@@ -1,5 +1,5 @@
 //! SVG charts drawn with plotters: bars against an expected count, a histogram of
-//! count/expected ratios, a diverging heat map and the summary of verdicts.
+//! count/expected ratios, a diverging heat map, an exact curve and the summary of verdicts.
 //!
 //! Charts take plain numbers and labels, not tallies, so that every kind of result
 //! (shuffles, samplers, streams, and later exact laws and ingested samples) draws with
@@ -24,15 +24,17 @@ use crate::stats::Verdict;
 
 mod bars;
 mod canvas;
+mod curve;
 mod heat_map;
 mod ratios;
 mod style;
 mod summary;
 
 pub use bars::bars;
+pub use curve::{count_points, curve};
 pub use heat_map::{count_cells, heat_map};
 pub use ratios::ratio_histogram;
-pub use style::{BAR_FILL, OUTSIDE_FILL, count_bars};
+pub use style::{BAR_FILL, OUTSIDE_FILL, POINT_FILL, count_bars};
 pub use summary::summary;
 
 /// The two lines at the top of every chart.
@@ -66,6 +68,22 @@ pub struct Bars {
     /// What the expected counts are, for the legend, when they are not simply "expected"
     /// (or, for an exact law, "the equal share"): `the Eulerian law of a fair deck`.
     pub reference: Option<String>,
+}
+
+/// An exact quantity between 0 and 1 at each of a few steps, joined by a line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    pub titles: Titles,
+    /// One label per step (`1`, `2`, … riffles).
+    pub labels: Vec<String>,
+    /// The value at each step, in `[0, 1]`.
+    pub values: Vec<f64>,
+    /// What the steps are.
+    pub x_axis: String,
+    /// What the values are (in the legend).
+    pub y_axis: String,
+    /// A level to mark with a dashed line, and what it is.
+    pub reference: Option<(f64, String)>,
 }
 
 /// How many cells fell at each ratio of observed to expected, for tables too large for

@@ -21,7 +21,11 @@ pub const BAR_FILL: &str = "#4682B4";
 /// The fill of a bar outside its 99.9 % band (a strong red), as plotters writes it.
 pub const OUTSIDE_FILL: &str = "#C0392B";
 
+/// The fill of every point of a curve (a deep blue no other mark uses).
+pub const POINT_FILL: &str = "#1F4E79";
+
 pub(super) const BAR: RGBColor = rgb(BAR_FILL);
+pub(super) const POINT: RGBColor = rgb(POINT_FILL);
 pub(super) const OUTSIDE: RGBColor = rgb(OUTSIDE_FILL);
 /// Legend swatches of the two bar colours: one step away, so that they are not counted
 /// as bars, and indistinguishable to the eye.

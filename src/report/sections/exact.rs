@@ -10,7 +10,7 @@
 //! [`crate::exact::is_uniform`] would call exactly 1/n.
 
 use crate::exact::{ExactLaw, ExactReport, ExactResult, RiffleLaw, UNIFORM_TOLERANCE};
-use crate::output::exact_riffles::ratio_text;
+use crate::output::exact_riffles::{METHOD, all_closed_form, ratio_text};
 use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
 use crate::output::text::{counted, group_thousands};
 
@@ -49,6 +49,8 @@ pub fn exact_part(report: &ExactReport, command: String, first: usize) -> Part {
             "{size}, {}{under}",
             if settings.positions {
                 "exact card × position matrices"
+            } else if all_closed_form(report) {
+                METHOD
             } else {
                 "every random path enumerated"
             }
@@ -104,7 +106,7 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
         notes,
         tests: Vec::new(),
         smallest_p: None,
-        total_variation: result.law.as_ref().map(ExactLaw::total_variation),
+        total_variation: result.total_variation,
         findings: findings(|out| render_result(out, report, result, Order::Natural)),
         charts,
     }

@@ -10,11 +10,13 @@ mod exact;
 mod rising;
 mod samplers;
 mod serial;
+mod seven_shuffles;
 mod shuffles;
 mod streams;
 
 pub use exact::exact_part;
 pub use samplers::sampler_section;
+pub use seven_shuffles::seven_shuffles_part;
 pub use shuffles::shuffle_section;
 pub use streams::{stream_part, stream_settings_line};
 

@@ -11,10 +11,10 @@
 //!   shuffles (Sattolo) that a position map cannot, and rising sequences against the
 //!   Eulerian law, which catch riffles that leave runs of cards in order.
 //! - When deals were tallied in order: the same map and rising sequences for each deal
-//!   written in terms of the one before ([`super::serial`]), and the repeated decks in a
-//!   sentence.
+//!   written in terms of the one before ([`super::serial`]); the repeated decks are a row
+//!   of the tests and, when decks repeated, a sentence of the findings.
 
-use crate::output::text::{group_thousands, render_findings, repeats_sentence};
+use crate::output::text::{group_thousands, render_findings};
 use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
@@ -139,12 +139,9 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
         expected: result.expected,
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
-        notes: result
-            .analysis
-            .repeats
-            .iter()
-            .map(|finding| repeats_sentence(finding, n))
-            .collect(),
+        // The repeats are a row of the tests, and a sentence in the findings when decks
+        // repeated.
+        notes: Vec::new(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "shuffles"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),
