@@ -468,16 +468,7 @@ expect = "fair"
         assert_eq!(command.trials, Some(1000));
         // Without ingest fields: whole decks, the first line fixing the deck, read with the
         // suite's threads and α.
-        let defaults = IngestSettings {
-            kind: SampleKind::Permutations,
-            k: None,
-            deck: None,
-            weights: None,
-            ordered: false,
-            skip_invalid: false,
-            threads: SETTINGS.threads,
-            alpha: SETTINGS.alpha,
-        };
+        let defaults = IngestSettings::permutations(SETTINGS.threads, SETTINGS.alpha);
         assert_eq!(command.ingest, defaults);
         let CaseKind::Command(command) = &cases[1].kind else {
             panic!("a command case")

@@ -97,6 +97,21 @@ pub struct IngestSettings {
 }
 
 impl IngestSettings {
+    /// Whole decks, the first line fixing the deck, nothing skipped: what `ingest FILE`
+    /// does without options.
+    pub fn permutations(threads: usize, alpha: f64) -> Self {
+        Self {
+            kind: SampleKind::Permutations,
+            k: None,
+            deck: None,
+            weights: None,
+            ordered: false,
+            skip_invalid: false,
+            threads,
+            alpha,
+        }
+    }
+
     /// The command that reads `source` the same way.
     pub fn command(&self, source: &str) -> String {
         let mut command = format!("shuffle-audit ingest {}", shell_word(source));

@@ -231,6 +231,20 @@ mod tests {
     use super::*;
     use crate::exact::riffle_law;
 
+    fn rendered(law: &RiffleLaw) -> String {
+        let mut out = String::new();
+        render(&mut out, law);
+        out
+    }
+
+    /// The JSON fields of `law`, in an object.
+    fn json_object(law: &RiffleLaw) -> serde_json::Value {
+        let mut json = Vec::new();
+        write_json(&mut json, law).unwrap();
+        let text = String::from_utf8(json).unwrap();
+        serde_json::from_str(&format!("{{{text}}}")).unwrap()
+    }
+
     #[test]
     fn ratios_read_as_numbers_or_powers_of_ten() {
         assert_eq!(ratio_text(45.2f64.ln()), "x45.2");
@@ -242,12 +256,11 @@ mod tests {
     #[test]
     fn seven_riffles_of_52_cards_read_as_the_table_and_the_law() {
         let law = riffle_law(52, 7).unwrap();
-        let mut out = String::new();
-        render(&mut out, &law);
+        let out = rendered(&law);
         assert!(out.contains("C(2^7 + 52 - r, 52) / 2^(7*52)"), "{out}");
         assert!(out.contains("total variation from uniform: 0.334061"), "{out}");
         assert!(out.contains("never dealt: none"), "{out}");
-        // The most likely order is the fresh deck, about 45 times as likely as 1/52!.
+        // The most likely order is the fresh deck, about 9,859 times as likely as 1/52!.
         let line = out.lines().find(|line| line.contains("most likely")).unwrap();
         let ratio: f64 = line
             .rsplit('x')
@@ -282,30 +295,22 @@ mod tests {
     #[test]
     fn one_riffle_says_how_much_it_can_never_deal() {
         let law = riffle_law(52, 1).unwrap();
-        let mut out = String::new();
-        render(&mut out, &law);
+        let out = rendered(&law);
         assert!(out.contains("more than 2^1 = 2 rising sequences, 1 - "), "{out}");
         assert!(
             out.contains("x10^"),
             "the fresh deck's ratio is astronomically large: {out}"
         );
-        let mut json = Vec::new();
-        write_json(&mut json, &law).unwrap();
-        let text = String::from_utf8(json).unwrap();
-        let object: serde_json::Value = serde_json::from_str(&format!("{{{text}}}")).unwrap();
+        let object = json_object(&law);
         assert_eq!(object["riffles"], 1);
         // 52!/2^52 overflows nothing, but a 2,000-card riffle would: the ratio is then null.
         assert!(object["most_likely"]["ratio_to_uniform"].is_number());
         assert_eq!(object["rising_sequence_law"].as_array().unwrap().len(), 52);
         let law = riffle_law(2000, 1).unwrap();
-        let mut out = String::new();
-        render(&mut out, &law);
+        let out = rendered(&law);
         // 2 of the 2,000! orders' worth of mass: far below any double.
         assert!(out.contains("rising sequences, all but 10^-"), "{out}");
-        let mut json = Vec::new();
-        write_json(&mut json, &law).unwrap();
-        let text = String::from_utf8(json).unwrap();
-        let object: serde_json::Value = serde_json::from_str(&format!("{{{text}}}")).unwrap();
+        let object = json_object(&law);
         assert!(object["most_likely"]["ratio_to_uniform"].is_null());
         assert!(object["most_likely"]["ln_ratio_to_uniform"].as_f64().unwrap() > 700.0);
     }

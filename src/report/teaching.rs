@@ -723,7 +723,7 @@ fn short_seeds_part(
     threads: usize,
     first: usize,
 ) -> Result<Part> {
-    use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest};
+    use crate::ingest::{IngestReport, IngestSettings, Input, ingest};
     use std::fmt::Write as _;
     let dealer = Dealer::new(SourceKind::Xoshiro, &AlgorithmSpec::parse("fisher-yates")?, n)?;
     let mut text = String::with_capacity(deals as usize * n * 3);
@@ -737,16 +737,7 @@ fn short_seeds_part(
         }
         text.push('\n');
     }
-    let settings = IngestSettings {
-        kind: SampleKind::Permutations,
-        k: None,
-        deck: None,
-        weights: None,
-        ordered: false,
-        skip_invalid: false,
-        threads,
-        alpha: DEFAULT_ALPHA,
-    };
+    let settings = IngestSettings::permutations(threads, DEFAULT_ALPHA);
     let name = format!("deals from {bits}-bit seeds");
     let report = match ingest(
         Input::reader(std::io::Cursor::new(text.into_bytes())),
