@@ -71,7 +71,10 @@ fn test_case(result: &CaseResult, settings: &CheckSettings) -> String {
             .map_or("error".to_string(), |verdict| verdict.to_string());
         let p = result.p().map_or("no p-value".to_string(), |p| format!("p={p}"));
         let under = flawed.map_or_else(String::new, |source| format!(" under source {source}"));
-        let message = format!("expected {}, got {verdict} ({p}){under}", case.expect);
+        let caught = result
+            .caught()
+            .map_or_else(String::new, |caught| format!(": {caught}"));
+        let message = format!("expected {}, got {verdict} ({p}){under}{caught}", case.expect);
         xml.push_str(&format!(
             ">\n      <failure message=\"{}\">{}</failure>\n",
             escape(&message),

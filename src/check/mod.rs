@@ -162,6 +162,9 @@ pub struct Findings {
     /// For a command, the samples (or stream items) its output held: a program may print
     /// more or fewer than the `{trials}` it was asked for, or take no `{trials}` at all.
     pub samples_read: Option<u64>,
+    /// For a verdict of fail or suspicious, the test that decided it and what that means
+    /// ([`crate::analysis::caught_by`]).
+    pub caught: Option<String>,
 }
 
 impl Findings {
@@ -169,6 +172,9 @@ impl Findings {
     pub fn from_tests(verdict: Verdict, tests: &[TestReport]) -> Self {
         Self {
             samples_read: None,
+            caught: matches!(verdict, Verdict::Fail | Verdict::Suspicious)
+                .then(|| crate::analysis::caught_by(tests))
+                .flatten(),
             verdict,
             tests: tests
                 .iter()
@@ -237,6 +243,11 @@ impl CaseResult {
             .as_ref()
             .ok()
             .and_then(Findings::smallest_p_adjusted)
+    }
+
+    /// The test that decided the last run's fail or suspicious verdict, in words.
+    pub fn caught(&self) -> Option<&str> {
+        self.runs.last().outcome.as_ref().ok()?.caught.as_deref()
     }
 }
 

@@ -51,6 +51,11 @@ pub fn render(report: &CheckReport) -> String {
         if let Some(error) = result.error() {
             text.push_str(&format!("  {error}\n"));
         }
+        if !result.as_expected()
+            && let Some(caught) = result.caught()
+        {
+            text.push_str(&format!("  {caught}\n"));
+        }
         if let Some(note) = confirmation_note(result) {
             text.push_str(&format!("  {note}\n"));
         }
