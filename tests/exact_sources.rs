@@ -2,8 +2,10 @@
 //! `msvc-rand-mod` caught by a simulation whose size the exact analysis predicts.
 
 mod binary;
+mod common;
 
 use binary::{command, json_of};
+use common::run_settings;
 use predicates::prelude::*;
 use shuffle_audit::analysis::TestOutcome;
 use shuffle_audit::catalogue::AlgorithmSpec;
@@ -131,13 +133,7 @@ fn an_exact_report_under_a_source_says_so() {
 fn run_fisher_yates(n: usize, trials: u64, seed: u64, source: SourceKind) -> AlgorithmResult {
     let settings = RunSettings {
         source,
-        n,
-        k: None,
-        trials,
-        seed: Some(seed),
-        threads: 2,
-        alpha: 1e-6,
-        shard: None,
+        ..run_settings(n, None, trials, seed)
     };
     let spec = AlgorithmSpec::parse("fisher-yates").unwrap();
     run(&[spec], &settings, &NoProgress).unwrap().results.remove(0)

@@ -6,7 +6,7 @@ mod binary;
 
 use std::collections::HashMap;
 
-use binary::{shuffle_audit, shuffled_lines, write_file as write};
+use binary::{shuffle_audit, shuffled_lines, usage_error_of, write_file as write};
 use predicates::prelude::*;
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
@@ -48,17 +48,9 @@ fn ingest_json(input: impl Into<Vec<u8>>, args: &[&str]) -> (Value, i32) {
 
 /// The one-line error of `ingest ARGS` on `input`, after checking the exit status is 2.
 fn error_of(input: impl Into<Vec<u8>>, args: &[&str]) -> String {
-    let output = shuffle_audit()
-        .arg("ingest")
-        .args(args)
-        .write_stdin(input.into())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    stderr
-        .trim_end()
+    let mut ingest = shuffle_audit();
+    ingest.arg("ingest").args(args).write_stdin(input.into());
+    usage_error_of(ingest)
         .strip_prefix("shuffle-audit: error: ")
         .unwrap()
         .to_string()

@@ -13,7 +13,7 @@ mod binary;
 
 use std::collections::BTreeMap;
 
-use binary::{shuffle_audit, write_file as write};
+use binary::{shuffle_audit, usage_error_of, write_file as write};
 use serde_json::Value;
 use shuffle_audit::SimulationSource;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
@@ -63,16 +63,12 @@ fn ingest_stream(input: impl Into<Vec<u8>>, args: &[&str]) -> (Value, i32, Strin
 
 /// The one-line error of `ingest --kind stream ARGS` on `input`, after checking status 2.
 fn error_of(input: &str, args: &[&str]) -> String {
-    let output = shuffle_audit()
+    let mut ingest = shuffle_audit();
+    ingest
         .args(["ingest", "--kind", "stream"])
         .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    stderr.trim_end().to_string()
+        .write_stdin(input);
+    usage_error_of(ingest)
 }
 
 /// The tallies of a stream's JSON result, without timings and thread counts.

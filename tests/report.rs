@@ -1,6 +1,9 @@
 //! Every chart of a report against the tally it draws: one bar per order, subset, item or
 //! value of a law, whatever the result.
 
+mod common;
+
+use common::run_settings;
 use shuffle_audit::catalogue::AlgorithmSpec;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
 use shuffle_audit::report::chart::count_bars;
@@ -11,16 +14,7 @@ use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamSettings, run_streams};
 
 fn settings(n: usize, k: Option<usize>, trials: u64) -> RunSettings {
-    RunSettings {
-        source: Default::default(),
-        n,
-        k,
-        trials,
-        seed: Some(11),
-        threads: 2,
-        alpha: 1e-6,
-        shard: None,
-    }
+    run_settings(n, k, trials, 11)
 }
 
 fn specs(names: &[&str]) -> Vec<AlgorithmSpec> {

@@ -7,31 +7,14 @@ mod binary;
 
 use std::path::{Path, PathBuf};
 
-use binary::{command, exits_as_its_json, shuffle_audit, status_of};
+use binary::{
+    command, exits_as_its_json, merged, shard_files, shuffle_audit, status_of, usage_error_of, without_timing,
+};
 use predicates::prelude::*;
 use serde_json::Value;
 
 /// 3 full chunks of 16,384 and 5 trials more: 4 chunks, the last one partial.
 const TRIALS: u64 = 3 * 16_384 + 5;
-
-/// A run's JSON without the fields that depend on timing and threads.
-fn without_timing(json: &Value) -> Value {
-    let mut json = json.clone();
-    let top = json.as_object_mut().unwrap();
-    for field in ["threads", "elapsed_seconds", "trials_per_second"] {
-        assert!(top.remove(field).is_some(), "{field} is in every run's JSON");
-    }
-    for result in top["results"].as_array_mut().unwrap() {
-        assert!(
-            result
-                .as_object_mut()
-                .unwrap()
-                .remove("elapsed_seconds")
-                .is_some()
-        );
-    }
-    json
-}
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -49,36 +32,13 @@ fn run_to(dir: &Path, line: &str, name: &str) -> PathBuf {
     path
 }
 
-/// The JSON of each of the `count` shards of `line`, the shard `i` on `1 + i % 2`
-/// threads, so that the shards also differ in their thread counts.
-fn shards(dir: &Path, line: &str, count: u64) -> Vec<PathBuf> {
-    (1..=count)
-        .map(|index| {
-            let threads = 1 + index % 2;
-            run_to(
-                dir,
-                &format!("{line} --shard {index}/{count} --threads {threads}"),
-                &format!("shard-{index}-of-{count}.json"),
-            )
-        })
-        .collect()
-}
-
-/// `merge FILES --json -`, parsed.
-fn merged(files: &[PathBuf]) -> Value {
-    let mut merge = shuffle_audit();
-    merge.arg("merge").args(files).args(["--json", "-"]);
-    let output = exits_as_its_json(merge, None);
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 /// Merging K shards of `line` gives the single run's JSON, for several K, in any order.
 fn shards_add_up_to_the_single_run(line: &str, counts: &[u64]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let whole = read_json(&run_to(dir.path(), &format!("{line} --threads 2"), "whole.json"));
     let expected = without_timing(&whole);
     for &count in counts {
-        let mut files = shards(dir.path(), line, count);
+        let mut files = shard_files(dir.path(), line, count);
         let shard = read_json(&files[0]);
         assert_eq!(shard["shard"]["count"], count);
         assert_eq!(shard["shard"]["run_trials"], TRIALS);
@@ -145,7 +105,7 @@ fn merged_csv_is_the_single_runs_and_the_text_differs_only_in_timing() {
     let line = format!("run naive-swap --n 3 --trials {TRIALS} --seed 9");
     let whole_csv = dir.path().join("whole.csv");
     let whole_text = command(&line).arg("--csv").arg(&whole_csv).assert().success();
-    let files = shards(dir.path(), &line, 2);
+    let files = shard_files(dir.path(), &line, 2);
     let merged_csv = dir.path().join("merged.csv");
     let merged_text = shuffle_audit()
         .arg("merge")
@@ -218,11 +178,10 @@ fn a_shards_own_report_says_which_shard_of_which_run_it_is() {
 /// Runs `args` and checks that it fails with status 2 and one line of error containing
 /// `message`.
 fn fails_with(args: &[&std::ffi::OsStr], message: &str) {
-    let output = shuffle_audit().args(args).assert().code(2);
-    let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.starts_with("shuffle-audit: "), "{stderr}");
-    assert!(stderr.contains(message), "expected '{message}' in: {stderr}");
+    let mut command = shuffle_audit();
+    command.args(args);
+    let error = usage_error_of(command);
+    assert!(error.contains(message), "expected '{message}' in: {error}");
 }
 
 fn args<'a>(line: &'a str, files: &'a [PathBuf]) -> Vec<&'a std::ffi::OsStr> {
@@ -259,7 +218,7 @@ fn merge_refuses_files_that_are_not_every_shard_of_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let path = |name: &str| dir.path().join(name);
     let line = format!("run naive-swap --n 4 --trials {TRIALS} --seed 1");
-    let four = shards(dir.path(), &line, 4);
+    let four = shard_files(dir.path(), &line, 4);
     let merge = |files: &[PathBuf], message: &str| fails_with(&args("merge", files), message);
 
     merge(
@@ -454,7 +413,7 @@ fn merge_recomputes_verdicts_at_a_new_alpha() {
     // and what is graded with it.
     let dir = tempfile::tempdir().unwrap();
     let line = format!("run fisher-yates --n 4 --trials {TRIALS} --seed 4");
-    let files = shards(dir.path(), &line, 2);
+    let files = shard_files(dir.path(), &line, 2);
     // At alpha 0.5 a fair shuffle fails one of its tests (and exits 1) more often than
     // not: the exit status follows the JSON, whichever it is.
     let mut merge = shuffle_audit();

@@ -8,9 +8,11 @@
 
 mod binary;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use binary::{command, exits_as_its_json, json_of, shuffle_audit};
+use binary::{
+    command, exits_as_its_json, json_of, shard_files, shuffle_audit, usage_error_of, without_timing,
+};
 use serde_json::Value;
 
 /// Every source, with `clock-reseed` at its default step and at a step of its own.
@@ -25,26 +27,6 @@ const SOURCES: [&str; 5] = [
 /// 3 full chunks of 16,384 trials and 5 more: the threads share 4 chunks.
 const TRIALS: u64 = 3 * 16_384 + 5;
 
-/// A run's or a stream's JSON without what depends on timing, threads and where the seed
-/// came from.
-fn without_timing(json: &Value) -> Value {
-    let mut json = json.clone();
-    let top = json.as_object_mut().unwrap();
-    for field in [
-        "threads",
-        "elapsed_seconds",
-        "trials_per_second",
-        "draws_per_second",
-        "seed_origin",
-    ] {
-        top.remove(field);
-    }
-    for result in top["results"].as_array_mut().unwrap() {
-        result.as_object_mut().unwrap().remove("elapsed_seconds");
-    }
-    json
-}
-
 /// The JSON a run or stream command writes to standard output, without timing.
 fn tallies_of(line: &str) -> Value {
     without_timing(&json_of(line))
@@ -52,11 +34,7 @@ fn tallies_of(line: &str) -> Value {
 
 /// The one line a usage error prints, with exit status 2 and nothing on standard output.
 fn usage_error(line: &str) -> String {
-    let output = command(line).assert().code(2).stdout("");
-    let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
-    assert_eq!(stderr.lines().count(), 1, "{line}: {stderr}");
-    assert!(stderr.starts_with("shuffle-audit: "), "{line}: {stderr}");
-    stderr
+    usage_error_of(command(line))
 }
 
 #[test]
@@ -254,22 +232,6 @@ fn msvc_rand_mod_fails_a_big_bound_quickly_and_passes_a_small_deck() {
     assert_eq!(json["results"][0]["verdict"], "pass");
 }
 
-/// Runs `line` whole and in shards, each shard to its own JSON file in `dir`.
-fn shard_files(dir: &Path, line: &str, count: u64) -> Vec<PathBuf> {
-    (1..=count)
-        .map(|index| {
-            let path = dir.join(format!("shard-{index}.json"));
-            let mut shard = command(&format!(
-                "{line} --shard {index}/{count} --threads {}",
-                1 + index % 2
-            ));
-            shard.arg("--json").arg(&path);
-            exits_as_its_json(shard, Some(&path));
-            path
-        })
-        .collect()
-}
-
 #[test]
 fn shards_of_a_flawed_source_merge_into_the_whole_run_and_sources_do_not_mix() {
     let dir = tempfile::tempdir().unwrap();
@@ -396,12 +358,12 @@ fn bad_sources_and_clock_steps_are_one_line_usage_errors() {
         assert_eq!(
             error,
             "shuffle-audit: error: --source unknown source 'rand' (the sources are xoshiro, \
-             msvc-rand-mod, delphi, clock-reseed)\n"
+             msvc-rand-mod, delphi, clock-reseed)"
         );
         let error = usage_error(&format!("{base} --source delphi --clock-step 1"));
         assert_eq!(
             error,
-            "shuffle-audit: error: --clock-step only applies to --source clock-reseed (the source is delphi)\n"
+            "shuffle-audit: error: --clock-step only applies to --source clock-reseed (the source is delphi)"
         );
         assert!(usage_error(&format!("{base} --clock-step 1")).contains("(the source is xoshiro)"));
         for (step, problem) in [

@@ -18,9 +18,11 @@
 
 mod common;
 
+use common::run_settings;
+
 use shuffle_audit::analysis::TestOutcome;
 use shuffle_audit::catalogue::{AlgorithmSpec, Expectation, SamplerAlgorithm};
-use shuffle_audit::run::{AlgorithmResult, RunSettings, SamplerResult, run};
+use shuffle_audit::run::{AlgorithmResult, SamplerResult, run};
 use shuffle_audit::simulate::{Engine, NoProgress, simulate_selections};
 use shuffle_audit::stats::chi_square::{inclusion_fit, law_fit};
 use shuffle_audit::stats::{Fit, Verdict};
@@ -28,16 +30,7 @@ use shuffle_audit::tally::lehmer::rank;
 
 fn run_one(algorithm: &str, n: usize, trials: u64, seed: u64) -> AlgorithmResult {
     let spec = AlgorithmSpec::parse(algorithm).expect("a catalogue name");
-    let settings = RunSettings {
-        source: Default::default(),
-        n,
-        k: None,
-        trials,
-        seed: Some(seed),
-        threads: 2,
-        alpha: 1e-6,
-        shard: None,
-    };
+    let settings = run_settings(n, None, trials, seed);
     run(&[spec], &settings, &NoProgress)
         .expect("valid settings")
         .results
@@ -253,16 +246,7 @@ fn run_samplers(algorithms: &[&str], n: usize, k: usize, trials: u64, seed: u64)
         .iter()
         .map(|name| AlgorithmSpec::parse(name).expect("a catalogue name"))
         .collect();
-    let settings = RunSettings {
-        source: Default::default(),
-        n,
-        k: Some(k),
-        trials,
-        seed: Some(seed),
-        threads: 2,
-        alpha: 1e-6,
-        shard: None,
-    };
+    let settings = run_settings(n, Some(k), trials, seed);
     let report = run(&specs, &settings, &NoProgress).expect("valid settings");
     assert!(report.results.is_empty(), "a sampler run has no shuffle results");
     report.sampler_results
@@ -441,16 +425,7 @@ fn every_enumerable_shuffle_matches_its_exact_law() {
             .iter()
             .map(|entry| AlgorithmSpec::parse(entry.name).unwrap())
             .collect();
-        let settings = RunSettings {
-            source: Default::default(),
-            n,
-            k: None,
-            trials: 600_000,
-            seed: Some(77),
-            threads: 2,
-            alpha: 1e-6,
-            shard: None,
-        };
+        let settings = run_settings(n, None, 600_000, 77);
         let report = run(&specs, &settings, &NoProgress).unwrap();
         let mut unchecked = Vec::new();
         for result in &report.results {

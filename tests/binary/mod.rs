@@ -1,4 +1,12 @@
-//! Running the real binary from the command-line tests.
+//! Running the real binary from the command-line tests: the helpers every test file
+//! would otherwise write again (JSON whose exit status must match it, one-line usage
+//! errors, shard runs, timing-free JSON to compare runs by).
+#![allow(
+    dead_code,
+    reason = "each test file compiles this module and uses only some of it"
+)]
+
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -19,10 +27,6 @@ pub fn command(line: &str) -> Command {
 /// the verdict's, as the JSON gives it: 0 when `all_as_expected` is true, 1 when it is
 /// false (and 0 for commands without verdicts). So every test that reads JSON also
 /// checks that the two never disagree.
-#[allow(
-    dead_code,
-    reason = "each test file compiles this module; not all of them read JSON"
-)]
 pub fn json_of(line: &str) -> Value {
     let mut run = command(line);
     run.args(["--json", "-"]);
@@ -31,10 +35,6 @@ pub fn json_of(line: &str) -> Value {
 }
 
 /// The exit status a command's JSON calls for: 1 when `all_as_expected` is false, else 0.
-#[allow(
-    dead_code,
-    reason = "each test file compiles this module; not all of them read JSON"
-)]
 pub fn status_of(json: &Value) -> i32 {
     match json.get("all_as_expected").and_then(Value::as_bool) {
         Some(false) => 1,
@@ -44,10 +44,6 @@ pub fn status_of(json: &Value) -> i32 {
 
 /// Writes `contents` to the file `name` in `dir` and returns its path as text, for the
 /// command line.
-#[allow(
-    dead_code,
-    reason = "each test file compiles this module; not all of them write input files"
-)]
 pub fn write_file(dir: &std::path::Path, name: &str, contents: impl AsRef<[u8]>) -> String {
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
@@ -58,10 +54,6 @@ pub fn write_file(dir: &std::path::Path, name: &str, contents: impl AsRef<[u8]>)
 /// output), and checks that its exit status is the verdict's the JSON gives
 /// ([`status_of`]). For runs whose verdicts differ from the catalogue's by design (a
 /// flawed source, too few trials): the exit status must still say what the JSON says.
-#[allow(
-    dead_code,
-    reason = "each test file compiles this module; not all of them read JSON"
-)]
 pub fn exits_as_its_json(mut command: Command, json_file: Option<&std::path::Path>) -> std::process::Output {
     let output = command.output().unwrap();
     let json: Value = match json_file {
@@ -84,10 +76,6 @@ pub fn exits_as_its_json(mut command: Command, json_file: Option<&std::path::Pat
 }
 
 /// `samples` lines, each a deck of `names` shuffled by `algorithm` from seed `seed`.
-#[allow(
-    dead_code,
-    reason = "each test file compiles this module; not all of them make samples"
-)]
 pub fn shuffled_lines(algorithm: &str, names: &[&str], samples: usize, seed: u64) -> String {
     let algorithm = shuffle_audit::catalogue::AlgorithmSpec::parse(algorithm)
         .unwrap()
@@ -105,4 +93,64 @@ pub fn shuffled_lines(algorithm: &str, names: &[&str], samples: usize, seed: u64
         out.push('\n');
     }
     out
+}
+
+/// `json` without what differs between two runs of the same tallies: thread counts,
+/// times, speeds and where the seed came from (also in each result).
+pub fn without_timing(json: &Value) -> Value {
+    let mut json = json.clone();
+    let top = json.as_object_mut().unwrap();
+    assert!(top.contains_key("threads"), "every run's JSON has its threads");
+    for field in [
+        "threads",
+        "elapsed_seconds",
+        "trials_per_second",
+        "draws_per_second",
+        "seed_origin",
+    ] {
+        top.remove(field);
+    }
+    for result in top["results"].as_array_mut().unwrap() {
+        result.as_object_mut().unwrap().remove("elapsed_seconds");
+    }
+    json
+}
+
+/// Runs `line` as `count` shards (`--shard i/count`, alternately on 1 and 2 threads),
+/// each writing `shard-i-of-count.json` in `dir`, each exit status checked against its
+/// JSON; returns the files in shard order.
+pub fn shard_files(dir: &Path, line: &str, count: u64) -> Vec<PathBuf> {
+    (1..=count)
+        .map(|index| {
+            let path = dir.join(format!("shard-{index}-of-{count}.json"));
+            let mut shard = command(&format!(
+                "{line} --shard {index}/{count} --threads {}",
+                1 + index % 2
+            ));
+            shard.arg("--json").arg(&path);
+            exits_as_its_json(shard, Some(&path));
+            path
+        })
+        .collect()
+}
+
+/// `merge FILES --json -`, its exit status checked against its JSON, parsed.
+pub fn merged(files: &[PathBuf]) -> Value {
+    let mut merge = shuffle_audit();
+    merge.arg("merge").args(files).args(["--json", "-"]);
+    let output = exits_as_its_json(merge, None);
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Runs `command`, which must be refused as bad input: exit status 2, nothing on standard
+/// output, one line on standard error starting `shuffle-audit: `. Returns that line
+/// (without its line break).
+pub fn usage_error_of(mut command: Command) -> String {
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(output.stdout.is_empty(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("shuffle-audit: "), "{stderr}");
+    stderr.trim_end().to_string()
 }
