@@ -9,12 +9,17 @@
 //! language (`sh`, `text`, `toml`, `rust`, …) are not run; a block without a language would
 //! be, so every block names one.
 //!
-//! The commands of a page run in a copy of the folder `docs/src/PAGE.in/` beside it (the
-//! suites and programs the page shows, included into the page by mdbook from the same
-//! files), or an empty temporary folder: never in the repository. A pipeline is written
-//! `sh -c "…"`, with this build's `shuffle-audit` first on the `PATH`.
+//! The commands of a page that writes files run in a temporary copy of the folder
+//! `docs/src/PAGE.in/` beside it (the suites and programs the page shows, included into the
+//! page by mdbook from the same files), or in an empty temporary folder: such a page has a
+//! folder `PAGE.out/` (trycmd's sign for "sandbox"; it holds only `.keep`, so no file is
+//! compared). Other pages run in `PAGE.in/` or the repository's root, and write nothing.
+//! A pipeline is written `sh -c "…"`, with this build's `shuffle-audit` first on the `PATH`
+//! (so this test runs where there is a `/bin/sh`).
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Whether `program` can be started from the `PATH` (`program --version` succeeds).
 fn found(program: &str) -> bool {
@@ -40,6 +45,8 @@ fn every_example_in_the_readme_and_the_guide_prints_what_it_shows() {
         .register_bin("shuffle-audit", binary.clone())
         .register_bin("sh", Path::new("/bin/sh"))
         .env("PATH", path.to_string_lossy())
+        // Each example takes well under a few seconds; one that hangs fails, not CI.
+        .timeout(Duration::from_secs(60))
         .case("README.md")
         .case("docs/src/*.md");
     // The pages that audit Python programs need Python; without it they are skipped
