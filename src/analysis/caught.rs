@@ -70,6 +70,13 @@ pub fn what_it_shows(test: &TestReport) -> String {
         "subsets" => "some subsets come out more often than others",
         "ordered" => "the order within a selection is not uniform",
         "inclusion" => "some items are picked more often than others",
+        "frequencies" => "some items come up more or less often than their weights say",
+        "run-lengths" => "items come in runs longer or shorter than independent draws make",
+        "gaps" => "the waits between an item's appearances are not what the draws promise",
+        "cycle-positions" => "within the bag's cycles, items favour some positions",
+        "cycle-repeats" => {
+            "a cycle starts with the item that ended the cycle before more or less often than chance"
+        }
         _ => test.description,
     };
     if serial {
@@ -91,6 +98,9 @@ fn counted_thing(name: &str) -> &'static str {
         "ordered" => "orders within selections",
         "inclusion" => "items",
         "overlap" => "overlaps of consecutive selections",
+        "frequencies" => "item counts",
+        "run-lengths" => "run lengths",
+        "gaps" => "gaps",
         _ => "outcomes",
     }
 }
@@ -155,6 +165,9 @@ mod tests {
             );
         }
         // An unknown name falls back on the test's own description.
-        assert_eq!(what_it_shows(&ran("frequencies", -9.0, false)), "a description");
+        assert_eq!(what_it_shows(&ran("windows", -9.0, false)), "a description");
+        // A stream's tests say what is wrong, not what a fair stream does.
+        let words = what_it_shows(&ran("cycle-repeats", -9.0, false));
+        assert!(words.contains("more or less often than chance"), "{words}");
     }
 }
