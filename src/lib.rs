@@ -63,6 +63,7 @@ pub mod catalogue;
 pub mod check;
 pub mod error;
 pub mod exact;
+pub mod format;
 pub mod ingest;
 pub mod merge;
 pub mod output;

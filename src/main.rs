@@ -22,10 +22,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, GeneratorSpec, StreamScenario};
+use shuffle_audit::catalogue::items::Items;
 use shuffle_audit::catalogue::{
     AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SHUFFLES, entries,
 };
 use shuffle_audit::check::{self, CheckSettings};
+use shuffle_audit::format::{compact, escaped_for_terminals, group_thousands};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
     Destination, Plan, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
@@ -41,7 +43,6 @@ use shuffle_audit::seeds::reach::parse_seed_range;
 use shuffle_audit::seeds::seen::Seen;
 use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
-use shuffle_audit::stream::items::{Items, escaped_for_terminals};
 use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
 
@@ -797,7 +798,7 @@ fn merge_command(args: MergeArgs) -> Result<ExitCode> {
         "shuffle-audit: merged {} shard{} of a run of {} {unit} per algorithm",
         merged.shards,
         if merged.shards == 1 { "" } else { "s" },
-        text::group_thousands(merged.report.settings.trials)
+        group_thousands(merged.report.settings.trials)
     );
     deliver_run(exports, None, &merged.report)?;
     Ok(verdict_status(&merged.report.graded(), "the catalogue"))
@@ -1454,7 +1455,7 @@ impl TerminalProgress {
             ProgressStyle::with_template(&template)
                 .expect("the template is valid")
                 .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                    let _ = write!(out, "{}/s", text::compact(state.per_sec()));
+                    let _ = write!(out, "{}/s", compact(state.per_sec()));
                 }),
         );
         let (finished, wait) = std::sync::mpsc::channel::<()>();

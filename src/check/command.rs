@@ -23,9 +23,9 @@ use serde::Deserialize;
 use super::watchdog::{Watchdog, own_process_group};
 use super::{Findings, RunOutcome};
 use crate::error::{Error, Result};
+use crate::format::escaped_for_terminals;
 use crate::ingest::{IngestSettings, Input, ingest};
 use crate::simulate::NoProgress;
-use crate::stream::items::escaped_for_terminals;
 
 /// The placeholder replaced by the run's seed.
 pub const SEED_PLACEHOLDER: &str = "{seed}";

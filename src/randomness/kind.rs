@@ -43,7 +43,7 @@ impl SourceKind {
                     option: "--source",
                     problem: format!(
                         "unknown source '{}' (the sources are {})",
-                        crate::stream::items::escaped_for_terminals(other),
+                        crate::format::escaped_for_terminals(other),
                         SOURCE_NAMES.join(", ")
                     ),
                 });
@@ -254,7 +254,7 @@ impl std::str::FromStr for ClockStep {
         if whole.is_empty() && fraction.is_empty() || !digits_only(whole) || !digits_only(fraction) {
             return Err(bad(format!(
                 "expected milliseconds such as 1, 0.25 or 15.625 (got '{}')",
-                crate::stream::items::escaped_for_terminals(text)
+                crate::format::escaped_for_terminals(text)
             )));
         }
         if fraction.len() > 3 {

@@ -6,8 +6,9 @@
 
 use std::fmt::Write;
 
-use super::{MIN_EXPECTED, format_expected, group_thousands};
+use super::MIN_EXPECTED;
 use crate::analysis::SelectionOutcomes;
+use crate::format::{format_expected, group_thousands};
 use crate::run::{About, SamplerResult};
 use crate::stats::effect::Deviation;
 use crate::tally::combinadic::{next_subset, unrank};

@@ -10,9 +10,9 @@
 //! [`crate::exact::is_uniform`] would call exactly 1/n.
 
 use crate::exact::{ExactLaw, ExactReport, ExactResult, RiffleLaw, UNIFORM_TOLERANCE};
+use crate::format::{counted, group_thousands};
 use crate::output::exact_riffles::{METHOD, all_closed_form, ratio_text};
 use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
-use crate::output::text::{counted, group_thousands};
 
 use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
