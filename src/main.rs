@@ -27,11 +27,12 @@ use shuffle_audit::catalogue::{
     AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SHUFFLES, entries,
 };
 use shuffle_audit::check::{self, CheckSettings};
+use shuffle_audit::files::{Destination, Plan, remove_pending_temporaries};
 use shuffle_audit::format::{compact, escaped_for_terminals, group_thousands};
 use shuffle_audit::merge::{MergeSettings, merge};
 use shuffle_audit::output::{
-    Destination, Plan, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
-    remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
+    check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json, stream_csv,
+    stream_json, stream_text, text,
 };
 use shuffle_audit::parse::parse_count;
 use shuffle_audit::randomness::{ClockStep, SOURCE_NAMES, SourceKind};
@@ -1171,7 +1172,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
         Destination::Stdout.write(&table)?;
     }
     if let Some(destination) = &junit_to {
-        destination.write(&check::junit::render(&report))?;
+        destination.write(&shuffle_audit::output::junit::render(&report))?;
     }
     if let Some(destination) = &json_to {
         destination.write_with(|out| check_json::write(&report, out))?;

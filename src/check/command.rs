@@ -139,7 +139,7 @@ impl CommandCase {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         // Registered while it runs: an interrupted `check` kills the program's group.
-        let (mut child, _running) = crate::output::spawn_registered(&mut process).map_err(|error| {
+        let (mut child, _running) = crate::files::spawn_registered(&mut process).map_err(|error| {
             let why = match error.kind() {
                 std::io::ErrorKind::NotFound => "program not found".to_string(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),

@@ -23,7 +23,6 @@
 
 pub mod command;
 pub mod config;
-pub mod junit;
 pub mod suite;
 pub mod watchdog;
 
