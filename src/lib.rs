@@ -18,8 +18,9 @@
 //!   underflow, Holm's correction, verdicts and effect sizes.
 //! - [`run`]: the `shuffle-audit run` command as a library call; [`stream`]: the
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
-//!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
-//!   page with SVG charts (and the committed teaching report).
+//!   [`output`] renders every command's report as text, JSON, CSV and JUnit XML (a
+//!   folder per format, a file per report type), and [`report`] as an HTML page with SVG
+//!   charts (and the committed teaching report).
 //! - [`assertion`]: [`assert_fair_shuffle`] and [`FairShuffleAudit`], for other crates'
 //!   tests: audit a shuffle you wrote, and fail the test with a readable report if it is
 //!   biased.
@@ -32,18 +33,19 @@
 //! - [`seeds`]: the `shuffle-audit seeds` commands: how many decks a seed space can deal
 //!   (`reach`), and the online-poker seed recovery (`crack`).
 //! - [`files`]: where outputs land (atomic files, report folders, the inputs never
-//!   overwritten, temporaries removed on a signal); [`format`]: numbers and outside text
-//!   written for people; [`parse`] and [`error`]: counts as users write them, and the one
-//!   error type.
+//!   overwritten, temporaries removed on a signal); [`format`](mod@format): numbers and
+//!   outside text written for people; [`parse`] and [`error`]: counts as users write
+//!   them, and the one error type.
 //!
 //! ## Layers
 //!
 //! The modules form layers, listed here top first. A module imports only modules listed
 //! below it, never one above: the engine (`run` and everything under it) knows nothing of
-//! rendering, and a helper that several layers need lives at the bottom (number formats in
-//! [`format`], the largest deck in [`tally::MAX_N`]). The test `tests/layers.rs` reads this
-//! list and fails on an import that reaches up, so no import circle can form; a new module
-//! must be placed in it. The command line (`src/main.rs`) sits above all of it.
+//! rendering, and a helper that several layers need lives at the bottom (number formats
+//! in [`format`](mod@format), the largest deck in [`tally::MAX_N`]). The test
+//! `tests/layers.rs` reads this list and fails on an import that reaches up, so no import
+//! circle can form; a new module must be placed in it. The command line (`src/main.rs`)
+//! sits above all of it.
 //!
 //! ```text
 //! report      HTML and Markdown documents with SVG charts; the teaching report

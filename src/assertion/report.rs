@@ -11,7 +11,7 @@ use std::fmt::Write;
 use super::FairShuffleAudit;
 use crate::analysis::{PermutationAnalysis, TestOutcome};
 use crate::format::{counted, format_probability, group_thousands};
-use crate::output::text::{render_tally_findings, render_tests};
+use crate::output::text::{result::render_tests, run::render_tally_findings};
 use crate::run::About;
 use crate::stats::confirm::{Attempt, CONFIRMATION_FACTOR, Confirmed};
 use crate::stats::{Fit, Verdict};

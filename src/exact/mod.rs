@@ -175,6 +175,12 @@ impl ExactReport {
     pub fn all_as_expected(&self) -> bool {
         self.graded().iter().all(Graded::as_expected)
     }
+
+    /// Whether every result came from the riffles' closed form ([`riffles::METHOD`]): the
+    /// reports' headers then name it.
+    pub fn all_closed_form(&self) -> bool {
+        self.results.iter().all(|result| result.riffle_law.is_some())
+    }
 }
 
 /// Enumerates every algorithm of `specs` on `settings`.

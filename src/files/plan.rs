@@ -15,7 +15,7 @@
 //!   report did not write, and read-only output files.
 //!
 //! Then each output is checked on its own ([`Destination::check`]) and the report folder
-//! too ([`check_directory`]: new, empty, or the tool's own), so that an hour of work never
+//! too ([`super::check_directory`]: new, empty, or the tool's own), so that an hour of work never
 //! ends in "cannot write".
 
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub struct Plan {
     force: bool,
 }
 
-/// How a report folder is recognised as the tool's (see [`check_directory`]).
+/// How a report folder is recognised as the tool's (see [`super::check_directory`]).
 pub type LegacyRule = fn(&Path) -> Option<Vec<String>>;
 
 impl Plan {
@@ -83,7 +83,7 @@ impl Plan {
     }
 
     /// Checks everything (see the module docs), before any work. `legacy` recognises
-    /// report folders written before manifests ([`check_directory`]). Returns the report
+    /// report folders written before manifests ([`super::check_directory`]). Returns the report
     /// folder's resolved path, when there is one.
     pub fn check(&self, legacy: LegacyRule) -> Result<Option<PathBuf>> {
         self.check_outputs_apart()?;

@@ -31,6 +31,14 @@ pub enum SourceKind {
 pub const SOURCE_NAMES: [&str; 4] = ["xoshiro", "msvc-rand-mod", "delphi", "clock-reseed"];
 
 impl SourceKind {
+    /// Every source, in the order of [`SOURCE_NAMES`], `clock-reseed` with its default
+    /// clock step.
+    pub fn all() -> impl Iterator<Item = SourceKind> {
+        SOURCE_NAMES
+            .into_iter()
+            .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
+    }
+
     /// Parses `--source NAME` with its `--clock-step`, which only `clock-reseed` takes.
     pub fn parse(name: &str, clock_step: Option<ClockStep>) -> Result<Self> {
         let kind = match name {

@@ -61,7 +61,7 @@ pub fn run_part(report: &RunReport, heading: &str, prose: &[String], first: usiz
             },
             report,
         ),
-        command: crate::output::text::reproduce_command(report),
+        command: crate::output::text::run::reproduce_command(report),
     }
 }
 
@@ -84,7 +84,7 @@ pub fn run_settings_line(report: &RunReport) -> String {
         seed_or_source(report, " "),
         crate::format::format_probability(settings.alpha)
     );
-    match crate::output::text::shard_description(settings, unit) {
+    match crate::output::text::run::shard_description(settings, unit) {
         Some(shard) => format!("{line}; {shard}"),
         None => line,
     }

@@ -47,8 +47,8 @@ pub fn render(report: &ExactReport, order: Order) -> String {
         env!("CARGO_PKG_VERSION"),
         if settings.positions {
             "exact card x position matrices"
-        } else if super::exact_riffles::all_closed_form(report) {
-            super::exact_riffles::METHOD
+        } else if report.all_closed_form() {
+            crate::exact::riffles::METHOD
         } else {
             "every random path enumerated"
         }

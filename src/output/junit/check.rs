@@ -9,8 +9,8 @@
 //! A case that drew from a flawed source names it in its body and in its failure message,
 //! since each test case is read on its own in a CI system's list of results.
 
-use super::check_text::confirmation_note;
 use crate::check::{CaseResult, CheckReport, CheckSettings};
+use crate::output::text::check::confirmation_note;
 
 /// The suite as a JUnit XML document.
 pub fn render(report: &CheckReport) -> String {
