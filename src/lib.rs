@@ -18,8 +18,9 @@
 //!   underflow, Holm's correction, verdicts and effect sizes.
 //! - [`run`]: the `shuffle-audit run` command as a library call; [`stream`]: the
 //!   `shuffle-audit stream` command (generators of endless item sequences, shuffle bags);
-//!   [`output`] renders their reports as text, JSON and CSV, and [`report`] as an HTML
-//!   page with SVG charts (and the committed teaching report).
+//!   [`output`] renders every command's report as text, JSON, CSV and JUnit XML (a
+//!   folder per format, a file per report type), and [`report`] as an HTML page with SVG
+//!   charts (and the committed teaching report).
 //! - [`assertion`]: [`assert_fair_shuffle`] and [`FairShuffleAudit`], for other crates'
 //!   tests: audit a shuffle you wrote, and fail the test with a readable report if it is
 //!   biased.
@@ -31,6 +32,43 @@
 //!   read as a stream and tested as `run` tests a catalogue algorithm.
 //! - [`seeds`]: the `shuffle-audit seeds` commands: how many decks a seed space can deal
 //!   (`reach`), and the online-poker seed recovery (`crack`).
+//! - [`files`]: where outputs land (atomic files, report folders, the inputs never
+//!   overwritten, temporaries removed on a signal); [`format`](mod@format): numbers and
+//!   outside text written for people; [`parse`] and [`error`]: counts as users write
+//!   them, and the one error type.
+//!
+//! ## Layers
+//!
+//! The modules form layers, listed here top first. A module imports only modules listed
+//! below it, never one above: the engine (`run` and everything under it) knows nothing of
+//! rendering, and a helper that several layers need lives at the bottom (number formats
+//! in [`format`](mod@format), the largest deck in [`tally::MAX_N`]). The test
+//! `tests/layers.rs` reads this list and fails on an import that reaches up, so no import
+//! circle can form; a new module must be placed in it. The command line (`src/main.rs`)
+//! sits above all of it.
+//!
+//! ```text
+//! report      HTML and Markdown documents with SVG charts; the teaching report
+//! assertion   assert_fair_shuffle, for a user's `cargo test`
+//! output      every command's report rendered as text, JSON, CSV and JUnit XML
+//! check       the CI gate: a suite of cases, each with the verdict it expects
+//! merge       the shards of a run added into the whole run
+//! ingest      samples written by other programs, tested as `run` tests an algorithm
+//! seeds       seed spaces: how many decks they reach, which seed dealt a hand
+//! stream      endless item streams (i.i.d. picks, shuffle bags), drawn and tested
+//! run         the `run` command as a library call: simulate, tally, analyse
+//! exact       every random path enumerated: exact laws, position matrices
+//! analysis    from tallies to findings: which tests apply and what they say
+//! simulate    the deterministic parallel engine
+//! catalogue   the algorithms, samplers and generators, and the items streams deal
+//! stats       chi-square and the other tests, p-values, laws, verdicts, power
+//! tally       counts that add: orders, positions, subsets, streams, repeats
+//! randomness  the narrow door every algorithm draws through, and the sources behind it
+//! files       where outputs land: atomic files, report folders, cleanup on signals
+//! parse       counts as users write them: 600000, 600_000, 6e5
+//! format      numbers and outside text written for people
+//! error       the one error type
+//! ```
 //!
 //! In your own crate's tests (with `shuffle-audit` as a dev-dependency), one line checks
 //! that your shuffle is fair:
@@ -63,6 +101,8 @@ pub mod catalogue;
 pub mod check;
 pub mod error;
 pub mod exact;
+pub mod files;
+pub mod format;
 pub mod ingest;
 pub mod merge;
 pub mod output;

@@ -19,20 +19,23 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use serde::Serialize;
 
-use shuffle_audit::catalogue::generators::{GENERATORS, GeneratorEntry, GeneratorSpec, StreamScenario};
-use shuffle_audit::catalogue::{
-    AlgorithmSpec, CatalogueEntry, Expectation, Graded, Kind, SAMPLERS, SHUFFLES, entries,
-};
+use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
+use shuffle_audit::catalogue::items::Items;
+use shuffle_audit::catalogue::{AlgorithmSpec, Graded};
 use shuffle_audit::check::{self, CheckSettings};
+use shuffle_audit::files::{Destination, Plan, remove_pending_temporaries};
+use shuffle_audit::format::{compact, escaped_for_terminals, group_thousands};
 use shuffle_audit::merge::{MergeSettings, merge};
-use shuffle_audit::output::{
-    Destination, Plan, check_json, check_text, crack_json, crack_text, csv, exact_json, exact_text, json,
-    remove_pending_temporaries, stream_csv, stream_json, stream_text, text,
+use shuffle_audit::output::csv::{run as csv, stream as stream_csv};
+use shuffle_audit::output::json::{
+    check as check_json, crack as crack_json, exact as exact_json, run as json, stream as stream_json,
+};
+use shuffle_audit::output::text::{
+    check as check_text, crack as crack_text, exact as exact_text, run as text, stream as stream_text,
 };
 use shuffle_audit::parse::parse_count;
-use shuffle_audit::randomness::{ClockStep, SOURCE_NAMES, SourceKind};
+use shuffle_audit::randomness::{ClockStep, SourceKind};
 use shuffle_audit::report::{self, Document};
 use shuffle_audit::run::{RunReport, RunSettings, run};
 use shuffle_audit::seeds::crack::{CrackSettings, crack};
@@ -41,7 +44,6 @@ use shuffle_audit::seeds::reach::parse_seed_range;
 use shuffle_audit::seeds::seen::Seen;
 use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
 use shuffle_audit::simulate::{Progress, Shard};
-use shuffle_audit::stream::items::{Items, escaped_for_terminals};
 use shuffle_audit::stream::{StreamReport, StreamSettings, run_streams};
 use shuffle_audit::{Error, Result};
 
@@ -682,7 +684,8 @@ fn deliver_run(exports: Exports, os_seed: Option<(u64, String)>, report: &RunRep
 }
 
 fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
-    use shuffle_audit::output::{reach_json, reach_text};
+    use shuffle_audit::output::json::reach as reach_json;
+    use shuffle_audit::output::text::reach as reach_text;
     use shuffle_audit::seeds::reach::{DEFAULT_SAMPLE_CAPACITY, ReachSettings, SeedSpace, reach};
     let source = args.source.kind()?;
     let settings = ReachSettings {
@@ -797,7 +800,7 @@ fn merge_command(args: MergeArgs) -> Result<ExitCode> {
         "shuffle-audit: merged {} shard{} of a run of {} {unit} per algorithm",
         merged.shards,
         if merged.shards == 1 { "" } else { "s" },
-        text::group_thousands(merged.report.settings.trials)
+        group_thousands(merged.report.settings.trials)
     );
     deliver_run(exports, None, &merged.report)?;
     Ok(verdict_status(&merged.report.graded(), "the catalogue"))
@@ -1109,22 +1112,8 @@ fn report_command(args: &ReportArgs) -> Result<ExitCode> {
     let mut progress = TerminalProgress::new(Some(report::teaching::total_work()), "shuffles and draws");
     let document = report::teaching::teaching_document(threads, &progress)?;
     progress.finish();
-    let width = document
-        .results()
-        .map(|result| result.name.len())
-        .max()
-        .unwrap_or(0);
-    let mut text = String::new();
-    for result in document.results() {
-        text.push_str(&format!(
-            "{:<width$}  deserves {:<7} {}\n",
-            result.name,
-            result.expected.to_string(),
-            result.verdict
-        ));
-    }
-    Destination::Stdout.write(&text)?;
     let graded = document.graded();
+    Destination::Stdout.write(&shuffle_audit::output::text::teaching::render(&graded))?;
     write_report_to(Some(&args.out), args.force, || document)?;
     Ok(verdict_status(&graded, "the catalogue"))
 }
@@ -1170,7 +1159,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode> {
         Destination::Stdout.write(&table)?;
     }
     if let Some(destination) = &junit_to {
-        destination.write(&check::junit::render(&report))?;
+        destination.write(&shuffle_audit::output::junit::check::render(&report))?;
     }
     if let Some(destination) = &json_to {
         destination.write_with(|out| check_json::write(&report, out))?;
@@ -1264,168 +1253,13 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-#[derive(Serialize)]
-struct EntryJson {
-    name: &'static str,
-    kind: &'static str,
-    /// What it does; for a source, its exact definition.
-    summary: String,
-    origin: &'static str,
-    /// The verdict it deserves; for a source, `fair` (xoshiro) or `flawed` (whether the
-    /// flaw shows depends on the algorithm, the sizes and the trials).
-    expected: &'static str,
-    biased_from_n: Option<usize>,
-    parameter: Option<shuffle_audit::catalogue::Parameter>,
-}
-
 fn list_command(args: &ListArgs) -> Result<()> {
     let out = if args.json {
-        let entries: Vec<EntryJson> = entries()
-            .map(|entry| EntryJson {
-                name: entry.name,
-                kind: match entry.kind() {
-                    Kind::Shuffle => "shuffle",
-                    Kind::Sampler => "sampler",
-                },
-                summary: entry.summary.to_string(),
-                origin: entry.origin,
-                expected: if entry.biased_from.is_some() {
-                    "biased"
-                } else {
-                    "fair"
-                },
-                biased_from_n: entry.biased_from,
-                parameter: entry.parameter,
-            })
-            .chain(GENERATORS.iter().map(|entry| EntryJson {
-                name: entry.name,
-                kind: "generator",
-                summary: entry.summary.to_string(),
-                origin: entry.origin,
-                expected: match entry.always {
-                    Some(Expectation::Fair) => "fair",
-                    Some(Expectation::Biased) => "biased",
-                    None => "depends on the items",
-                },
-                biased_from_n: None,
-                parameter: entry.parameter,
-            }))
-            .chain(sources().map(|source| EntryJson {
-                name: source.name(),
-                kind: "source",
-                summary: source.definition(),
-                origin: source.origin(),
-                expected: if source.is_default() { "fair" } else { "flawed" },
-                biased_from_n: None,
-                parameter: None,
-            }))
-            .collect();
-        let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
-        text.push('\n');
-        text
+        shuffle_audit::output::json::catalogue::render()
     } else {
-        let width = entries()
-            .map(|entry| display_name(entry).len())
-            .max()
-            .unwrap_or(0);
-        let mut text = String::new();
-        for (heading, family) in [("algorithm", SHUFFLES), ("sampler", SAMPLERS)] {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&format!(
-                "{heading:<width$}  {:<16}  what it does, and where it comes from\n",
-                "deserves"
-            ));
-            for entry in family {
-                text.push_str(&format!(
-                    "{:<width$}  {:<16}  {}\n{:<width$}  {:<16}  from {}\n",
-                    display_name(entry),
-                    entry.expected_in_words(),
-                    entry.summary,
-                    "",
-                    "",
-                    entry.origin
-                ));
-            }
-        }
-        text.push_str(
-            "\nParameters follow a colon: naive-repeated:3 runs three naive passes (default: n).\n\
-             Samplers pick k of n items and need --k: shuffle-audit run bag-pick --n 10 --k 3.\n",
-        );
-        text.push_str(&generator_list());
-        text.push_str(&source_list());
-        text
+        shuffle_audit::output::text::catalogue::render()
     };
     Destination::Stdout.write(&out)
-}
-
-/// Every source, `clock-reseed` with its default clock step.
-fn sources() -> impl Iterator<Item = SourceKind> {
-    SOURCE_NAMES
-        .into_iter()
-        .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
-}
-
-/// The sources under the algorithms, for `list`: each one's exact definition and origin.
-fn source_list() -> String {
-    let width = SOURCE_NAMES.iter().map(|name| name.len()).max().unwrap_or(0);
-    let mut text = format!(
-        "\n{:<width$}  what it is exactly, and where it comes from\n",
-        "source"
-    );
-    for source in sources() {
-        text.push_str(&format!(
-            "{:<width$}  {}\n{:<width$}  from {}\n",
-            source.name(),
-            source.definition(),
-            "",
-            source.origin()
-        ));
-    }
-    text.push_str(
-        "\nSources run under any algorithm or generator with --source NAME (run, stream, check); \
-         clock-reseed takes --clock-step MS (default 0.001).\n",
-    );
-    text
-}
-
-/// The stream generators, for `list`.
-fn generator_list() -> String {
-    let name = |entry: &GeneratorEntry| match entry.parameter {
-        Some(parameter) => format!("{}[:{}]", entry.name, parameter.name),
-        None => entry.name.to_string(),
-    };
-    let width = GENERATORS
-        .iter()
-        .map(|entry| name(entry).len())
-        .max()
-        .unwrap_or(0);
-    let mut text = format!(
-        "\n{:<width$}  what it does, where it comes from, what it deserves\n",
-        "generator"
-    );
-    for entry in GENERATORS {
-        text.push_str(&format!(
-            "{:<width$}  {}\n{:<width$}  from {}; deserves: {}\n",
-            name(entry),
-            entry.summary,
-            "",
-            entry.origin,
-            entry.deserves
-        ));
-    }
-    text.push_str(
-        "\nGenerators run with `shuffle-audit stream GENERATOR... --items SPEC`; unrandomness:0.5 moves the weights by 0.5 per draw (default: 1).\n",
-    );
-    text
-}
-
-fn display_name(entry: &CatalogueEntry) -> String {
-    match entry.parameter {
-        Some(parameter) => format!("{}[:{}]", entry.name, parameter.name),
-        None => entry.name.to_string(),
-    }
 }
 
 /// A progress bar on standard error that appears only when the run has lasted a second
@@ -1454,7 +1288,7 @@ impl TerminalProgress {
             ProgressStyle::with_template(&template)
                 .expect("the template is valid")
                 .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                    let _ = write!(out, "{}/s", text::compact(state.per_sec()));
+                    let _ = write!(out, "{}/s", compact(state.per_sec()));
                 }),
         );
         let (finished, wait) = std::sync::mpsc::channel::<()>();

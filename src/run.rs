@@ -21,7 +21,7 @@ use crate::catalogue::{
 };
 use crate::error::{Error, Result};
 use crate::exact::check::{SimulatorCheck, check_simulation};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::randomness::{SourceKind, seed_from_os};
 use crate::simulate::{
     CHUNK_TRIALS, Engine, Progress, Shard, check_thread_count, simulate_permutations, simulate_selections,
@@ -31,8 +31,8 @@ use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
 use crate::tally::{PermutationRecorder, PermutationTally, SelectionRecorder, SelectionTally, TallyOptions};
 
-/// The largest deck `run` accepts: its position matrix is `n²` counters per thread.
-pub const MAX_N: usize = 2_000;
+/// The largest deck `run` accepts ([`crate::tally::MAX_N`]).
+pub use crate::tally::MAX_N;
 
 /// The most memory the workers' tallies may take together (each thread has its own).
 pub const MAX_TALLY_BYTES: u64 = 4 << 30;
@@ -544,17 +544,9 @@ pub fn tally_options(algorithm: PermutationAlgorithm, n: usize, source: SourceKi
     let independent = !algorithm.carries_deck_between_deals() && source.is_default();
     TallyOptions {
         serial: !independent,
-        repeats: !independent && repeats_can_show(n),
+        repeats: !independent && crate::simulate::repeats_can_show(n),
         ..TallyOptions::default()
     }
-}
-
-/// Whether repeated decks among one chunk's deals can be tested on `n`-card decks: a
-/// fair shuffle of fewer cards repeats decks by chance too often for the Poisson law
-/// (the permutation test covers those decks; see [`crate::stats::repeats`]).
-pub(crate) fn repeats_can_show(n: usize) -> bool {
-    use crate::stats::repeats::{MAX_APPROXIMATION_ERROR, ln_deck_count, poisson_approximation_error};
-    poisson_approximation_error(CHUNK_TRIALS, ln_deck_count(n)) <= MAX_APPROXIMATION_ERROR
 }
 
 /// Runs every algorithm in `algorithms` with `settings`.

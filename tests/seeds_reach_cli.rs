@@ -11,7 +11,7 @@ use binary::{command, json_of};
 use predicates::prelude::*;
 use serde_json::Value;
 use shuffle_audit::catalogue::{AlgorithmSpec, Workspace};
-use shuffle_audit::output::text::group_thousands;
+use shuffle_audit::format::group_thousands;
 use shuffle_audit::randomness::{FlawedSource, SimulationSource, SourceKind};
 
 /// The distinct decks `algorithm` deals on `n` cards from each seed of `seeds`.

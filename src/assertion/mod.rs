@@ -56,13 +56,13 @@ pub use report::{AuditOutcome, ShuffleAudit};
 
 use crate::analysis::analyse_permutations;
 use crate::error::{Error, Result};
-use crate::run::MAX_N;
 use crate::simulate::{
     AuditRng, CHUNK_TRIALS, Engine, MAX_THREADS, check_thread_count, simulate_user_shuffle,
 };
 use crate::stats::Thresholds;
 use crate::stats::confirm::confirm;
 use crate::stats::verdict::DEFAULT_ALPHA;
+use crate::tally::MAX_N;
 
 /// The default deck size: six cards, 720 orders.
 ///

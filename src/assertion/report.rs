@@ -10,9 +10,8 @@ use std::fmt::Write;
 
 use super::FairShuffleAudit;
 use crate::analysis::{PermutationAnalysis, TestOutcome};
-use crate::output::text::{
-    counted, format_probability, group_thousands, render_tally_findings, render_tests,
-};
+use crate::format::{counted, format_probability, group_thousands};
+use crate::output::text::{result::render_tests, run::render_tally_findings};
 use crate::run::About;
 use crate::stats::confirm::{Attempt, CONFIRMATION_FACTOR, Confirmed};
 use crate::stats::{Fit, Verdict};

@@ -14,9 +14,9 @@
 use serde::Serialize;
 
 use super::{Expectation, Parameter, fisher_yates};
+use crate::catalogue::items::Items;
 use crate::error::{Error, Result};
 use crate::randomness::Randomness;
-use crate::stream::items::Items;
 
 /// The most slots a bag may have, counting the copies added by `--add-every` (each
 /// worker thread holds one bag at a time).

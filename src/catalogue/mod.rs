@@ -12,6 +12,7 @@
 
 mod dealer;
 pub mod generators;
+pub mod items;
 mod overhand;
 mod riffles;
 mod samplers;

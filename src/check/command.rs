@@ -23,9 +23,9 @@ use serde::Deserialize;
 use super::watchdog::{Watchdog, own_process_group};
 use super::{Findings, RunOutcome};
 use crate::error::{Error, Result};
+use crate::format::escaped_for_terminals;
 use crate::ingest::{IngestSettings, Input, ingest};
 use crate::simulate::NoProgress;
-use crate::stream::items::escaped_for_terminals;
 
 /// The placeholder replaced by the run's seed.
 pub const SEED_PLACEHOLDER: &str = "{seed}";
@@ -139,7 +139,7 @@ impl CommandCase {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         // Registered while it runs: an interrupted `check` kills the program's group.
-        let (mut child, _running) = crate::output::spawn_registered(&mut process).map_err(|error| {
+        let (mut child, _running) = crate::files::spawn_registered(&mut process).map_err(|error| {
             let why = match error.kind() {
                 std::io::ErrorKind::NotFound => "program not found".to_string(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),

@@ -30,11 +30,12 @@ use serde::Deserialize;
 use super::command::{CommandCase, CommandLine, DEFAULT_TIMEOUT, TRIALS_PLACEHOLDER};
 use super::{Case, CaseKind, CheckSettings, algorithm_settings, generator_settings};
 use crate::catalogue::generators::GeneratorSpec;
+use crate::catalogue::items::Items;
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::{Error, Result};
+use crate::format::{escaped_for_terminals, reaches_terminals_badly};
 use crate::ingest::{IngestSettings, SampleKind};
 use crate::randomness::{ClockStep, SourceKind};
-use crate::stream::items::{Items, escaped_for_terminals, reaches_terminals_badly};
 
 /// The seed of a case that gives none.
 pub const DEFAULT_SEED: u64 = 1;

@@ -23,7 +23,6 @@
 
 pub mod command;
 pub mod config;
-pub mod junit;
 pub mod suite;
 pub mod watchdog;
 
@@ -31,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::TestReport;
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::items::Items;
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
 use crate::randomness::SourceKind;
@@ -38,7 +38,6 @@ use crate::run::{RunSettings, run};
 use crate::simulate::Progress;
 use crate::stats::confirm::{Attempt, Confirmed, confirm};
 use crate::stats::{PValue, Verdict};
-use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
 use command::CommandCase;

@@ -14,7 +14,7 @@ use super::config::{algorithm_case_name, generator_case_name};
 use super::{Case, CaseKind};
 use crate::catalogue::AlgorithmSpec;
 use crate::catalogue::generators::GeneratorSpec;
-use crate::stream::items::Items;
+use crate::catalogue::items::Items;
 
 /// Unequal weights, for the generators whose bias (or fairness) depends on them.
 const WEIGHTED_ITEMS: &str = "A:50,B:25,C:20,D:5";

@@ -30,7 +30,7 @@ impl Watchdog {
         let thread = std::thread::spawn(move || {
             if stopped.recv_timeout(limit) == Err(RecvTimeoutError::Timeout) {
                 fired_here.store(true, Ordering::SeqCst);
-                crate::output::kill_process_group(leader);
+                crate::files::kill_process_group(leader);
             }
         });
         Self { stop, fired, thread }

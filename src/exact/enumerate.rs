@@ -24,12 +24,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::items::Items;
 use crate::catalogue::{PermutationAlgorithm, SamplerAlgorithm, SamplerWorkspace, Workspace};
 use crate::error::{Error, Result};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::randomness::{DrawLaw, Randomness};
 use crate::simulate::Progress;
-use crate::stream::items::Items;
 use crate::tally::combinadic;
 use crate::tally::lehmer::{MAX_RANKED_N, factorial, falling_factorial, partial_rank, rank};
 use crate::tally::subsets::subset_cells;

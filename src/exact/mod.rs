@@ -21,14 +21,14 @@ pub mod riffles;
 use std::time::{Duration, Instant};
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::items::Items;
 use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind, PermutationAlgorithm};
 use crate::error::{Error, Result};
 use crate::randomness::{DrawLaw, SourceKind};
-use crate::run::MAX_N;
 use crate::simulate::{Engine, Progress, check_thread_count};
 use crate::stats::Verdict;
 use crate::stats::power::{permutation_noncentrality, position_noncentrality, trials_needed};
-use crate::stream::items::Items;
+use crate::tally::MAX_N;
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
 use positions::{PositionMethod, exact_position_matrix, position_matrix_method};
 pub use riffles::{RiffleLaw, riffle_law};
@@ -174,6 +174,12 @@ impl ExactReport {
     /// Whether every verdict is the one it should be.
     pub fn all_as_expected(&self) -> bool {
         self.graded().iter().all(Graded::as_expected)
+    }
+
+    /// Whether every result came from the riffles' closed form ([`riffles::METHOD`]): the
+    /// reports' headers then name it.
+    pub fn all_closed_form(&self) -> bool {
+        self.results.iter().all(|result| result.riffle_law.is_some())
     }
 }
 

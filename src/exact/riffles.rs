@@ -37,9 +37,13 @@
 
 use crate::catalogue::MAX_RIFFLES;
 use crate::error::{Error, Result};
-use crate::run::MAX_N;
 use crate::stats::eulerian::ln_rising_sequence_law;
 use crate::stats::power::{PooledLawPower, pooled_law_trials_needed};
+use crate::tally::MAX_N;
+
+/// Where the figures of a riffle law come from, as the terminal header, the JSON and the
+/// HTML report name it.
+pub const METHOD: &str = "closed form of Bayer & Diaconis (1992): no path enumerated";
 
 /// One class of orders of the riffled deck: all orders with the same number of rising
 /// sequences, which `K` riffles deal with the same probability.

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use crate::stream::items::{MAX_NAME_CHARS, escaped_for_terminals, name_problem};
+use crate::catalogue::items::{MAX_NAME_CHARS, name_problem};
+use crate::format::escaped_for_terminals;
 
 /// Decks up to this size are searched token by token; larger ones through a hash map.
 const LINEAR_UP_TO: usize = 16;

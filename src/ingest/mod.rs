@@ -34,6 +34,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
 use crate::catalogue::Expectation;
+use crate::catalogue::items::{Items, MAX_ITEMS};
 use crate::error::{Error, Result};
 use crate::run::{
     About, AlgorithmResult, MAX_N, MAX_TALLY_BYTES, RunReport, RunSettings, SampleInput, SamplerResult,
@@ -42,7 +43,6 @@ use crate::run::{
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
-use crate::stream::items::{Items, MAX_ITEMS};
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::repeats::MAX_RANKED_CARDS;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
@@ -138,7 +138,7 @@ impl IngestSettings {
         if self.alpha != crate::stats::verdict::DEFAULT_ALPHA {
             command.push_str(&format!(
                 " --alpha {}",
-                crate::output::text::format_probability(self.alpha)
+                crate::format::format_probability(self.alpha)
             ));
         }
         command

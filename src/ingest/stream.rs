@@ -20,12 +20,12 @@ use super::samples::{BlockOutcome, Problem};
 use super::{IngestSettings, read_blocks};
 use crate::catalogue::Expectation;
 use crate::catalogue::generators::StreamScenario;
+use crate::catalogue::items::Items;
 use crate::error::{Error, Result};
 use crate::run::{About, SampleInput, SeedOrigin};
 use crate::simulate::{Engine, Progress};
 use crate::stats::Thresholds;
 use crate::stream::analysis::{Theory, analyse_stream};
-use crate::stream::items::Items;
 use crate::stream::{StreamReport, StreamResult, StreamSettings, iid_window};
 use crate::tally::stream::{StreamLayout, StreamRecorder};
 

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use shard_file::{ResultTally, ShardFile, read};
 
 use crate::error::{Error, Result};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::run::{RunReport, RunSettings, sampler_result, shuffle_result};
 use crate::simulate::{Engine, check_thread_count};
 

@@ -18,8 +18,9 @@ use super::tables::{
 };
 use crate::catalogue::{AlgorithmSpec, Kind};
 use crate::error::{Error, Result};
-use crate::run::{MAX_N, SeedOrigin};
+use crate::run::SeedOrigin;
 use crate::simulate::{MAX_THREADS, Shard};
+use crate::tally::MAX_N;
 use crate::tally::{PermutationTally, RepeatTally, SelectionTally};
 
 /// A run's JSON (a shard's, or a whole run's, which is its only shard `1/1`), checked.

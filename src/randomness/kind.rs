@@ -31,6 +31,14 @@ pub enum SourceKind {
 pub const SOURCE_NAMES: [&str; 4] = ["xoshiro", "msvc-rand-mod", "delphi", "clock-reseed"];
 
 impl SourceKind {
+    /// Every source, in the order of [`SOURCE_NAMES`], `clock-reseed` with its default
+    /// clock step.
+    pub fn all() -> impl Iterator<Item = SourceKind> {
+        SOURCE_NAMES
+            .into_iter()
+            .map(|name| SourceKind::parse(name, None).expect("the source names parse"))
+    }
+
     /// Parses `--source NAME` with its `--clock-step`, which only `clock-reseed` takes.
     pub fn parse(name: &str, clock_step: Option<ClockStep>) -> Result<Self> {
         let kind = match name {
@@ -43,7 +51,7 @@ impl SourceKind {
                     option: "--source",
                     problem: format!(
                         "unknown source '{}' (the sources are {})",
-                        crate::stream::items::escaped_for_terminals(other),
+                        crate::format::escaped_for_terminals(other),
                         SOURCE_NAMES.join(", ")
                     ),
                 });
@@ -254,7 +262,7 @@ impl std::str::FromStr for ClockStep {
         if whole.is_empty() && fraction.is_empty() || !digits_only(whole) || !digits_only(fraction) {
             return Err(bad(format!(
                 "expected milliseconds such as 1, 0.25 or 15.625 (got '{}')",
-                crate::stream::items::escaped_for_terminals(text)
+                crate::format::escaped_for_terminals(text)
             )));
         }
         if fraction.len() > 3 {

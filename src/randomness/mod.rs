@@ -62,6 +62,16 @@ pub trait Randomness {
     }
 }
 
+/// Fisher–Yates from the end, drawing exactly as [`crate::catalogue::fisher_yates`]
+/// does, for the tests of the layers under the catalogue (tallies, statistics): they
+/// need a fair shuffle and must not reach up into the catalogue for one.
+#[cfg(test)]
+pub(crate) fn fisher_yates_for_tests<T>(deck: &mut [T], rng: &mut impl Randomness) {
+    for i in (1..deck.len()).rev() {
+        deck.swap(i, rng.index(i + 1));
+    }
+}
+
 /// The randomness a simulation draws from: the default Xoshiro256++ stream or one of the
 /// flawed sources. Its [`Randomness`] implementation matches on every draw, which is fine
 /// for tests and one-off shuffles; the engine's loops use [`with_source!`](crate::with_source)

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub use document::Document;
 
 use crate::error::Result;
-use crate::output::{check_directory, write_directory};
+use crate::files::{check_directory, write_directory};
 use crate::run::RunReport;
 use crate::stream::StreamReport;
 
@@ -151,7 +151,7 @@ pub fn write_report(dir: &Path, document: &Document, force: bool) -> Result<()> 
 }
 
 /// Recognises a report written before reports carried a manifest
-/// ([`crate::output::MANIFEST`]): its page is a regular file whose head carries the
+/// ([`crate::files::MANIFEST`]): its page is a regular file whose head carries the
 /// generator mark (a FIFO named `index.html` must not hang the check). Such a report only
 /// ever held pages and charts (`.html`, `.md`, `.svg` files): anything else in it is
 /// returned as not the report's.

@@ -8,11 +8,12 @@
 //! runs in seconds on two cores.
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::items::Items;
 use crate::catalogue::{AlgorithmSpec, Expectation};
 use crate::error::Result;
 use crate::exact::{ExactSettings, exact};
-use crate::output::crack_text::render_findings;
-use crate::output::exact_text::reproduce_command;
+use crate::output::text::crack::render_findings;
+use crate::output::text::exact::reproduce_command;
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
 use crate::seeds::crack::{CrackSettings, crack};
@@ -22,7 +23,6 @@ use crate::seeds::window::{SeedWindow, parse_seed};
 use crate::simulate::{NoProgress, Progress};
 use crate::stats::Verdict;
 use crate::stats::verdict::DEFAULT_ALPHA;
-use crate::stream::items::Items;
 use crate::stream::{StreamSettings, run_streams};
 
 use super::document::{Document, Part, ResultSection};
@@ -701,7 +701,7 @@ fn crack_part(
         settings: format!(
             "52 cards, source {}, {} seeds searched",
             job.source,
-            crate::output::text::group_thousands(settings.window.len())
+            crate::format::group_thousands(settings.window.len())
         ),
         label: "52 cards, seeds".to_string(),
         command,

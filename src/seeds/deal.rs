@@ -17,7 +17,7 @@ use crate::randomness::{FlawedSource, SimulationSource, SourceKind};
 use super::check_seed;
 
 /// The largest deck a seed search deals (the largest `run` takes).
-pub const MAX_DEAL_N: usize = crate::run::MAX_N;
+pub const MAX_DEAL_N: usize = crate::tally::MAX_N;
 
 /// A program that deals `n` cards with one catalogue shuffle from one kind of source.
 #[derive(Clone, Debug, PartialEq, Eq)]

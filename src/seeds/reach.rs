@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 use crate::catalogue::{AlgorithmSpec, PermutationAlgorithm, Workspace};
 use crate::error::{Error, Result};
 use crate::randomness::{ClockReseed, DelphiRandom, MsvcRand, Randomness, SourceKind, XoshiroSource};
-use crate::run::MAX_N;
 use crate::simulate::{Engine, Progress};
+use crate::tally::MAX_N;
 
 pub use distinct::{DistinctCount, DistinctSample, Fingerprint};
 pub use order_bitset::{MAX_BITSET_N, OrderBitset};
@@ -249,7 +249,7 @@ pub fn reach(settings: &ReachSettings, progress: &dyn Progress) -> Result<ReachR
             .missing_examples(3, 3)
             .into_iter()
             .map(|(rank, order)| OrderExample {
-                label: format!("rank {}", crate::output::text::group_thousands(rank)),
+                label: format!("rank {}", crate::format::group_thousands(rank)),
                 order,
                 rank: Some(rank),
                 dealt: false,

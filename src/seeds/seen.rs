@@ -12,7 +12,7 @@
 //! conclude the deal was not made from the window.
 
 use crate::error::{Error, Result};
-use crate::stream::items::escaped_for_terminals;
+use crate::format::escaped_for_terminals;
 
 /// One card seen at one position (both counted from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

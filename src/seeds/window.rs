@@ -15,9 +15,9 @@
 //! the ones asked for would answer another question.
 
 use crate::error::{Error, Result};
+use crate::format::escaped_for_terminals;
 use crate::parse::parse_count;
 use crate::randomness::{MILLISECONDS_PER_DAY, SourceKind};
-use crate::stream::items::escaped_for_terminals;
 
 use super::{check_seed, seed_space};
 

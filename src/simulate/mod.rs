@@ -39,6 +39,15 @@ use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
 /// is lost in the work of the chunk.
 pub const CHUNK_TRIALS: u64 = 16_384;
 
+/// Whether repeated decks among one chunk's deals can be tested on `n`-card decks: a
+/// fair shuffle of fewer cards repeats decks by chance too often for the Poisson law
+/// (the permutation test covers those decks; see [`crate::stats::repeats`]). Beside
+/// [`CHUNK_TRIALS`], since repeats are counted within a chunk.
+pub(crate) fn repeats_can_show(n: usize) -> bool {
+    use crate::stats::repeats::{MAX_APPROXIMATION_ERROR, ln_deck_count, poisson_approximation_error};
+    poisson_approximation_error(CHUNK_TRIALS, ln_deck_count(n)) <= MAX_APPROXIMATION_ERROR
+}
+
 /// Told how many trials have finished, from any worker thread.
 pub trait Progress: Sync {
     /// `trials` more trials are done.

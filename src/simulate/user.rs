@@ -92,7 +92,7 @@ where
 fn user_tally_options(n: usize) -> TallyOptions {
     TallyOptions {
         serial: true,
-        repeats: crate::run::repeats_can_show(n),
+        repeats: super::repeats_can_show(n),
         ..TallyOptions::default()
     }
 }

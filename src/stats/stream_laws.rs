@@ -217,8 +217,8 @@ mod tests {
         for _ in 0..rounds {
             let mut x = bag.clone();
             let mut y = bag.clone();
-            crate::catalogue::fisher_yates(&mut x, &mut rng);
-            crate::catalogue::fisher_yates(&mut y, &mut rng);
+            crate::randomness::fisher_yates_for_tests(&mut x, &mut rng);
+            crate::randomness::fisher_yates_for_tests(&mut y, &mut rng);
             let matches = x.iter().zip(&y).filter(|(a, b)| a == b).count() as f64;
             sum += matches;
             sum_squares += matches * matches;

@@ -10,7 +10,7 @@
 
 use crate::analysis::{TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted};
 use crate::catalogue::generators::{BagShape, GeneratorKind};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::stats::bag_fits::{
     MOST_GAP_ITEMS, cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit, gap_pairs_needed,
     one_of_each_gap_fit,

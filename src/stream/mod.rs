@@ -8,7 +8,9 @@
 //! results depend on the seed and never on the thread count.
 
 pub mod analysis;
-pub mod items;
+/// The items a stream draws from, defined beside the generators that deal them
+/// ([`crate::catalogue::items`]) and found here too, where a stream's user looks.
+pub use crate::catalogue::items;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::catalogue::generators::{BagShape, Generator, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario};
 use crate::catalogue::{Expectation, Graded};
 use crate::error::{Error, Result};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::randomness::SimulationSource;
 use crate::run::MAX_TALLY_BYTES;
 use crate::run::{About, SampleInput, SeedOrigin};
@@ -25,8 +27,8 @@ use crate::stats::Thresholds;
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::tally::stream::{CycleLayout, Deal, StreamLayout, StreamRecorder, StreamTally};
 
+use crate::catalogue::items::Items;
 use analysis::{StreamAnalysis, Theory, analyse_stream};
-use items::Items;
 
 /// The most bins the cycle-position table groups a bag's positions into.
 pub const MAX_CYCLE_BINS: u64 = 100;

@@ -23,6 +23,11 @@ pub mod stream;
 pub mod structure;
 pub mod subsets;
 
+/// The largest deck any command takes: the position matrix is `n²` counters per
+/// thread. Here, under every module that checks a deck's size, rather than in
+/// [`crate::run`], so that `exact` and `seeds` need not reach up for it.
+pub const MAX_N: usize = 2_000;
+
 pub use permutation::{PermutationRecorder, PermutationTally, TallyOptions};
 pub use sequence::{RepeatTally, SequenceRecorder};
 pub use subsets::{SelectionRecorder, SelectionTally};

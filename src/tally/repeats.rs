@@ -491,8 +491,8 @@ pub(crate) fn hash_deck(deck: &[u16]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::fisher_yates;
     use crate::randomness::SimulationSource;
+    use crate::randomness::fisher_yates_for_tests as fisher_yates;
 
     /// Repeats by brute force: a set of decks.
     fn brute_force(decks: &[Vec<u16>]) -> u64 {

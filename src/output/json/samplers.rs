@@ -8,7 +8,9 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{TestJson, compact, test_json};
+use super::compact;
+use super::run::LawCount;
+use super::test_report::{TestJson, test_json};
 use crate::analysis::SelectionOutcomes;
 use crate::catalogue::Expectation;
 use crate::run::SamplerResult;
@@ -172,7 +174,7 @@ pub(super) fn result_json(result: &SamplerResult) -> SamplerResultJson<'_> {
                 .zip(crate::stats::laws::overlap_law(n, k))
                 .enumerate()
                 .map(|(j, (&count, probability))| {
-                    compact(&super::LawCount {
+                    compact(&LawCount {
                         k: j,
                         count,
                         expected: probability * pairs as f64,

@@ -6,8 +6,11 @@
 
 use std::fmt::Write;
 
-use super::{MIN_EXPECTED, format_expected, group_thousands};
+use crate::stats::pooling::MIN_EXPECTED;
+
+use super::result;
 use crate::analysis::SelectionOutcomes;
+use crate::format::{format_expected, group_thousands};
 use crate::run::{About, SamplerResult};
 use crate::stats::effect::Deviation;
 use crate::tally::combinadic::{next_subset, unrank};
@@ -17,7 +20,7 @@ pub const FULL_TABLE_UP_TO_SUBSETS: usize = 20;
 
 pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
     let analysis = &result.analysis;
-    super::render_heading(
+    result::render_heading(
         out,
         &result.name,
         analysis.verdict,
@@ -25,7 +28,7 @@ pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
         &result.about.summary,
         &result.about.origin,
     );
-    super::render_tests(out, &analysis.tests, analysis.verdict, |test| {
+    result::render_tests(out, &analysis.tests, analysis.verdict, |test| {
         if test.name == "inclusion" {
             "picks"
         } else {
@@ -40,7 +43,7 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
     let analysis = &result.analysis;
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
-    super::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
+    result::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
     // As for orders: only worth saying where every subset should have come out several
     // times.
     if let (Some(never), Some(counts)) = (analysis.subsets_never_seen, &tally.subset_counts)
@@ -80,7 +83,7 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
         SelectionOutcomes::Subsets => subset_label(deviation.cell as u64, k, &result.about),
         SelectionOutcomes::Items => format!("item {}", result.about.label(deviation.cell)),
     };
-    let list = |deviations: &[Deviation]| super::deviation_list(deviations, label);
+    let list = |deviations: &[Deviation]| result::deviation_list(deviations, label);
     let (most, least) = match analysis.outcome_table {
         SelectionOutcomes::Subsets => ("most frequent subsets", "least frequent subsets"),
         SelectionOutcomes::Items => ("most chosen items", "least chosen items"),
@@ -106,7 +109,7 @@ fn render_subset_table(out: &mut String, counts: &[u64], trials: u64, n: usize, 
         labels.push(items(&subset, about));
         next_subset(&mut subset, n);
     }
-    let width = super::label_width(&labels);
+    let width = result::label_width(&labels);
     writeln!(
         out,
         "  {:<width$} {:>12} {:>12} {:>8}",

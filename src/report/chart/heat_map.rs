@@ -179,7 +179,7 @@ fn fixed_decimals(r: f64, decimals: usize) -> String {
 fn decimals_for(reach: f64) -> usize {
     match reach >= SCALE_WHEN_ALL_GREY {
         true => 2,
-        false => crate::output::text::ratio_decimals(reach.exp_m1(), 2),
+        false => crate::format::ratio_decimals(reach.exp_m1(), 2),
     }
 }
 

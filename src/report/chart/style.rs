@@ -124,7 +124,7 @@ pub(super) fn text_width(text: &str, size: f64) -> f64 {
 
 /// `1234567` as `1,234,567`.
 pub(super) fn thousands(value: u64) -> String {
-    crate::output::text::group_thousands(value)
+    crate::format::group_thousands(value)
 }
 
 /// A tick value on an axis whose ticks are `step` apart: `120,000`, `2.5`, `0.05`.

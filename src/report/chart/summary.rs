@@ -19,7 +19,7 @@ use super::style::{
     dark, nice_step, tick_number, ticks,
 };
 use super::{Summary, SummaryRow};
-use crate::output::text::format_probability;
+use crate::format::format_probability;
 use crate::stats::Verdict;
 use plotters::style::RGBColor;
 use plotters::style::text_anchor::{HPos, VPos};

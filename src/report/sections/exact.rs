@@ -9,10 +9,11 @@
 //! draws them as parts per 10^17 and mutes only the cells that
 //! [`crate::exact::is_uniform`] would call exactly 1/n.
 
+use crate::exact::riffles::METHOD;
 use crate::exact::{ExactLaw, ExactReport, ExactResult, RiffleLaw, UNIFORM_TOLERANCE};
-use crate::output::exact_riffles::{METHOD, all_closed_form, ratio_text};
-use crate::output::exact_text::{Order, model_line, outcome_label, render_result};
-use crate::output::text::{counted, group_thousands};
+use crate::format::{counted, group_thousands};
+use crate::output::text::exact::{Order, model_line, outcome_label, render_result};
+use crate::output::text::exact_riffles::ratio_text;
 
 use super::super::chart::{self, Bars, HeatMap};
 use super::super::document::{ChartFile, Part, ResultSection};
@@ -49,7 +50,7 @@ pub fn exact_part(report: &ExactReport, command: String, first: usize) -> Part {
             "{size}, {}{under}",
             if settings.positions {
                 "exact card × position matrices"
-            } else if all_closed_form(report) {
+            } else if report.all_closed_form() {
                 METHOD
             } else {
                 "every random path enumerated"

@@ -21,7 +21,7 @@ pub use shuffles::shuffle_section;
 pub use streams::{stream_part, stream_settings_line};
 
 use crate::analysis::{TestOutcome, TestReport};
-use crate::output::text::{format_statistic, group_thousands};
+use crate::format::{format_statistic, group_thousands};
 use crate::run::RunReport;
 use crate::stats::Fit;
 use crate::stats::verdict::SUSPICIOUS_BELOW;
@@ -61,7 +61,7 @@ pub fn run_part(report: &RunReport, heading: &str, prose: &[String], first: usiz
             },
             report,
         ),
-        command: crate::output::text::reproduce_command(report),
+        command: crate::output::text::run::reproduce_command(report),
     }
 }
 
@@ -75,16 +75,16 @@ pub fn run_settings_line(report: &RunReport) -> String {
     let trials = match report.input {
         None => format!(
             "{} per algorithm",
-            crate::output::text::counted(settings.tallied_trials(), unit)
+            crate::format::counted(settings.tallied_trials(), unit)
         ),
-        Some(_) => crate::output::text::counted(settings.trials, "sample"),
+        Some(_) => crate::format::counted(settings.trials, "sample"),
     };
     let line = format!(
         "{size}, {trials}, {}, alpha {}",
         seed_or_source(report, " "),
-        crate::output::text::format_probability(settings.alpha)
+        crate::format::format_probability(settings.alpha)
     );
-    match crate::output::text::shard_description(settings, unit) {
+    match crate::output::text::run::shard_description(settings, unit) {
         Some(shard) => format!("{line}; {shard}"),
         None => line,
     }
@@ -154,7 +154,7 @@ pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<Tes
                     format!(
                         "{} (expected {})",
                         group_thousands(*observed),
-                        crate::output::text::format_expected_count(*expected)
+                        crate::format::format_expected_count(*expected)
                     ),
                     String::new(),
                     p.to_string(),

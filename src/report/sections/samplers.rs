@@ -4,7 +4,7 @@
 //! The inclusion chart is the one that tells text 002's C code apart at a glance: it
 //! always outputs the same k values, so k bars reach the top and the rest are empty.
 
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::output::text::samplers::{render_findings, subset_label};
 use crate::run::{RunReport, SamplerResult};
 

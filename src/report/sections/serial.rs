@@ -1,5 +1,5 @@
 //! What consecutive deals show together, in a result's section: the serial charts (the
-//! repeated decks are a sentence, [`crate::output::text::repeats_sentence`]).
+//! repeated decks are a sentence, [`crate::output::text::run::repeats_sentence`]).
 //!
 //! Deals tallied in order ([`crate::tally::PermutationTally::serial`]) are also tallied
 //! as relative permutations: each deal written in terms of the one before, which is the

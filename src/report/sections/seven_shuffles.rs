@@ -10,7 +10,7 @@
 use crate::catalogue::Expectation;
 use crate::error::Result;
 use crate::exact::riffle_law;
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::stats::Verdict;
 
 use super::super::chart::{self, Curve, Titles};

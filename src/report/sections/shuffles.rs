@@ -14,7 +14,8 @@
 //!   written in terms of the one before ([`super::serial`]); the repeated decks are a row
 //!   of the tests and, when decks repeated, a sentence of the findings.
 
-use crate::output::text::{group_thousands, render_findings};
+use crate::format::group_thousands;
+use crate::output::text::run::render_findings;
 use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;

@@ -7,8 +7,8 @@
 //! cycle table: with no draws there is no ratio to colour, and the frequency chart
 //! already shows them missing.
 
-use crate::output::stream_text::{render_findings, reproduce_command};
-use crate::output::text::{format_probability, group_thousands};
+use crate::format::{format_probability, group_thousands};
+use crate::output::text::stream::{render_findings, reproduce_command};
 use crate::stream::{StreamReport, StreamResult};
 
 use super::super::chart::{self, HeatMap, Titles};

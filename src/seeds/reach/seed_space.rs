@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use crate::error::{Error, Result};
-use crate::output::text::group_thousands;
+use crate::format::group_thousands;
 use crate::randomness::{MILLISECONDS_PER_DAY, SourceKind};
 
 /// The most seeds one run may enumerate: 2^40, about 1.1 × 10^12.
@@ -250,7 +250,7 @@ pub fn parse_seed_range(text: &str) -> std::result::Result<Range<u64>, String> {
     let shape = || {
         format!(
             "expected A..B, the seeds A to B-1, e.g. 0..86400000 (got '{}')",
-            crate::stream::items::escaped_for_terminals(text)
+            crate::format::escaped_for_terminals(text)
         )
     };
     let (start, end) = text.split_once("..").ok_or_else(shape)?;

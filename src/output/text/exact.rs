@@ -9,8 +9,8 @@
 
 use std::fmt::Write;
 
-use super::text::group_thousands;
 use crate::exact::{ExactLaw, ExactReport, ExactResult};
+use crate::format::group_thousands;
 use crate::tally::combinadic;
 use crate::tally::lehmer::{partial_unrank, unrank};
 
@@ -47,8 +47,8 @@ pub fn render(report: &ExactReport, order: Order) -> String {
         env!("CARGO_PKG_VERSION"),
         if settings.positions {
             "exact card x position matrices"
-        } else if super::exact_riffles::all_closed_form(report) {
-            super::exact_riffles::METHOD
+        } else if report.all_closed_form() {
+            crate::exact::riffles::METHOD
         } else {
             "every random path enumerated"
         }
@@ -75,7 +75,7 @@ pub fn model_line(report: &ExactReport) -> Option<String> {
 /// Decimals for the ratios of a result whose largest distance from 1 is `deviation`:
 /// 4 at least (`x1.3522`), more for a smaller bias (Delphi's 3-card `x1.00000000047`).
 fn ratio_decimals(deviation: f64) -> usize {
-    super::text::ratio_decimals(deviation, 4)
+    crate::format::ratio_decimals(deviation, 4)
 }
 
 /// A distance such as a total variation: six decimals, or two significant digits once
@@ -336,7 +336,7 @@ fn render_trials_needed(out: &mut String, report: &ExactReport, result: &ExactRe
     } else {
         "position"
     };
-    let alpha = super::text::format_probability(report.settings.alpha);
+    let alpha = crate::format::format_probability(report.settings.alpha);
     let power = crate::exact::POWER * 100.0;
     match result.trials_needed {
         Some(trials) => writeln!(

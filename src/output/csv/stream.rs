@@ -6,7 +6,7 @@
 //! the last law row holds that value or more; no item has an empty name), and
 //! `cycle_position` (row = the first and last position of a bin, `0-13`, column = item).
 //! Each generator ends with its `verdict` row (row = the verdict, column = the verdict it
-//! should get). Quoting and spreadsheet safety are [`super::long_table`]'s.
+//! should get). Quoting and spreadsheet safety are `long_table.rs`'s.
 
 use std::io::Write;
 

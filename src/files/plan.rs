@@ -15,7 +15,7 @@
 //!   report did not write, and read-only output files.
 //!
 //! Then each output is checked on its own ([`Destination::check`]) and the report folder
-//! too ([`check_directory`]: new, empty, or the tool's own), so that an hour of work never
+//! too ([`super::check_directory`]: new, empty, or the tool's own), so that an hour of work never
 //! ends in "cannot write".
 
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub struct Plan {
     force: bool,
 }
 
-/// How a report folder is recognised as the tool's (see [`check_directory`]).
+/// How a report folder is recognised as the tool's (see [`super::check_directory`]).
 pub type LegacyRule = fn(&Path) -> Option<Vec<String>>;
 
 impl Plan {
@@ -83,7 +83,7 @@ impl Plan {
     }
 
     /// Checks everything (see the module docs), before any work. `legacy` recognises
-    /// report folders written before manifests ([`check_directory`]). Returns the report
+    /// report folders written before manifests ([`super::check_directory`]). Returns the report
     /// folder's resolved path, when there is one.
     pub fn check(&self, legacy: LegacyRule) -> Result<Option<PathBuf>> {
         self.check_outputs_apart()?;
@@ -252,7 +252,7 @@ mod tests {
 
     fn report_folder(parent: &Path) -> PathBuf {
         let folder = parent.join("report");
-        crate::output::write_directory(
+        crate::files::write_directory(
             &folder,
             &[("index.html".to_string(), b"page".to_vec())],
             never_legacy,
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn inputs_inside_the_report_folder_are_refused_even_forced() {
-        let _turn = crate::output::cleanup::tests::take_turn();
+        let _turn = crate::files::cleanup::tests::take_turn();
         let parent = tempfile::tempdir().unwrap();
         let folder = report_folder(parent.path());
         let shard = folder.join("s1.json");
@@ -292,7 +292,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_input_reached_through_a_link_or_a_hard_link_is_recognised() {
-        let _turn = crate::output::cleanup::tests::take_turn();
+        let _turn = crate::files::cleanup::tests::take_turn();
         let parent = tempfile::tempdir().unwrap();
         let folder = report_folder(parent.path());
         let inside = folder.join("in.txt");
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn outputs_that_replace_inputs_or_each_other_are_refused() {
-        let _turn = crate::output::cleanup::tests::take_turn();
+        let _turn = crate::files::cleanup::tests::take_turn();
         let parent = tempfile::tempdir().unwrap();
         let input = parent.path().join("samples.txt");
         std::fs::write(&input, "A B\n").unwrap();
@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn an_output_inside_the_report_folder_is_refused() {
-        let _turn = crate::output::cleanup::tests::take_turn();
+        let _turn = crate::files::cleanup::tests::take_turn();
         let parent = tempfile::tempdir().unwrap();
         let folder = report_folder(parent.path());
         let message = Plan::new(true)

@@ -1,4 +1,5 @@
-//! How `exact riffles:K` reads, in the terminal and in JSON.
+//! How `exact riffles:K` reads in the terminal (its JSON is
+//! `json/exact_riffles.rs`).
 //!
 //! The closed form (Bayer & Diaconis, [`crate::exact::riffles`]) gives no list of orders to
 //! print: `52!` of them would not fit anywhere. What it gives is a law over classes of
@@ -11,11 +12,8 @@
 //! written as powers of ten when a plain number would not do.
 
 use std::fmt::Write as _;
-use std::io::Write;
 
-use serde::Serialize;
-
-use crate::exact::{ExactReport, ExactResult, RiffleLaw};
+use crate::exact::RiffleLaw;
 use crate::stats::eulerian::{ln_rising_sequence_law, rising_sequence_law};
 
 /// Rows of the law of rising sequences shown in the terminal: those where either law
@@ -25,9 +23,6 @@ pub const SHOWN_FROM: f64 = 0.005;
 /// The terminal shows that table only when it has at most this many rows (52 cards
 /// after seven riffles: 21); larger decks give the means and point to `--json`.
 pub const MOST_ROWS: usize = 40;
-
-/// The method, in the header and the JSON: where the figures come from.
-pub const METHOD: &str = "closed form of Bayer & Diaconis (1992): no path enumerated";
 
 /// `x45.2`, `x0.000123`, `x10^313.2`: how many times as likely as under a fair shuffle
 /// an order is, from its natural logarithm.
@@ -157,75 +152,6 @@ fn share_text(share: f64, possible_log10: f64) -> String {
     }
 }
 
-/// A class of orders, in the JSON.
-#[derive(Serialize)]
-struct Class {
-    rising_sequences: usize,
-    /// `ln(n! · P)`: finite for every possible order.
-    ln_ratio_to_uniform: f64,
-    /// The same as a number, `null` where it would overflow a double.
-    ratio_to_uniform: Option<f64>,
-    ln_probability: f64,
-    ln_orders: f64,
-}
-
-/// One value of `r`, in the JSON.
-#[derive(Serialize)]
-struct RisingSequences {
-    rising_sequences: usize,
-    probability: f64,
-    fair: f64,
-}
-
-/// The JSON fields of one riffle law, each on its own line, the last without a comma (the
-/// caller closes the object).
-pub fn write_json(out: &mut dyn Write, law: &RiffleLaw) -> std::io::Result<()> {
-    let class = |class: &crate::exact::riffles::RiffleOrderClass| Class {
-        rising_sequences: class.rising_sequences,
-        ln_ratio_to_uniform: class.ln_ratio_to_uniform,
-        ratio_to_uniform: Some(class.ln_ratio_to_uniform.exp()).filter(|ratio| ratio.is_finite()),
-        ln_probability: class.ln_probability,
-        ln_orders: class.ln_orders,
-    };
-    writeln!(out, "      \"method\": {},", json(&METHOD))?;
-    writeln!(out, "      \"riffles\": {},", law.riffles)?;
-    writeln!(out, "      \"total_variation\": {},", law.total_variation)?;
-    writeln!(out, "      \"most_likely\": {},", json(&class(&law.most_likely)))?;
-    writeln!(
-        out,
-        "      \"least_likely\": {},",
-        json(&class(&law.least_likely))
-    )?;
-    writeln!(out, "      \"impossible_share\": {},", law.impossible_share)?;
-    let fair = rising_sequence_law(law.n);
-    writeln!(out, "      \"rising_sequence_law\": [")?;
-    for (r, (&probability, &fair)) in law.rising_sequence_law.iter().zip(&fair).enumerate().skip(1) {
-        let row = RisingSequences {
-            rising_sequences: r,
-            probability,
-            fair,
-        };
-        let comma = if r < law.n { "," } else { "" };
-        writeln!(out, "        {}{comma}", json(&row))?;
-    }
-    writeln!(out, "      ]")
-}
-
-/// One line of JSON.
-fn json(value: &impl Serialize) -> String {
-    serde_json::to_string(value).expect("plain data serialises")
-}
-
-/// Whether every result of `report` came from the closed form (the header then says so).
-pub fn all_closed_form(report: &ExactReport) -> bool {
-    report.results.iter().all(|result| result.riffle_law.is_some())
-}
-
-/// Whether `result` came from the closed form.
-pub fn closed_form(result: &ExactResult) -> Option<&RiffleLaw> {
-    result.riffle_law.as_ref()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,14 +161,6 @@ mod tests {
         let mut out = String::new();
         render(&mut out, law);
         out
-    }
-
-    /// The JSON fields of `law`, in an object.
-    fn json_object(law: &RiffleLaw) -> serde_json::Value {
-        let mut json = Vec::new();
-        write_json(&mut json, law).unwrap();
-        let text = String::from_utf8(json).unwrap();
-        serde_json::from_str(&format!("{{{text}}}")).unwrap()
     }
 
     #[test]
@@ -301,17 +219,9 @@ mod tests {
             out.contains("x10^"),
             "the fresh deck's ratio is astronomically large: {out}"
         );
-        let object = json_object(&law);
-        assert_eq!(object["riffles"], 1);
-        // 52!/2^52 overflows nothing, but a 2,000-card riffle would: the ratio is then null.
-        assert!(object["most_likely"]["ratio_to_uniform"].is_number());
-        assert_eq!(object["rising_sequence_law"].as_array().unwrap().len(), 52);
         let law = riffle_law(2000, 1).unwrap();
         let out = rendered(&law);
         // 2 of the 2,000! orders' worth of mass: far below any double.
         assert!(out.contains("rising sequences, all but 10^-"), "{out}");
-        let object = json_object(&law);
-        assert!(object["most_likely"]["ratio_to_uniform"].is_null());
-        assert!(object["most_likely"]["ln_ratio_to_uniform"].as_f64().unwrap() > 700.0);
     }
 }

@@ -9,8 +9,8 @@
 //! A case that drew from a flawed source names it in its body and in its failure message,
 //! since each test case is read on its own in a CI system's list of results.
 
-use super::{CaseResult, CheckReport, CheckSettings};
-use crate::output::check_text::confirmation_note;
+use crate::check::{CaseResult, CheckReport, CheckSettings};
+use crate::output::text::check::confirmation_note;
 
 /// The suite as a JUnit XML document.
 pub fn render(report: &CheckReport) -> String {
@@ -96,7 +96,7 @@ fn details(result: &CaseResult) -> String {
     for attempt in std::iter::once(&result.runs.first).chain(&result.runs.confirmation) {
         // A generator's trials are its streams.
         let unit = match result.case.kind {
-            super::CaseKind::Generator { .. } => "streams",
+            crate::check::CaseKind::Generator { .. } => "streams",
             _ => "trials",
         };
         let read = attempt

@@ -13,7 +13,7 @@
 //! keeps every table in one file with one header, and `expected` beside each count makes
 //! a ratio or residual one formula away. Each result ends with its `verdict` row (row =
 //! the verdict, column = the verdict it should get), the same verdict as everywhere else.
-//! The shape, quoting and spreadsheet safety are [`super::long_table`]'s.
+//! The shape, quoting and spreadsheet safety are `long_table.rs`'s.
 
 use std::io::Write;
 

@@ -9,10 +9,8 @@
 
 use std::fmt::Write;
 
-use super::text::{
-    compact, format_expected, format_probability, group_thousands, render_heading, render_input_details,
-    render_tests,
-};
+use super::result::{render_heading, render_input_details, render_tests};
+use crate::format::{compact, format_expected, format_probability, group_thousands};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
 use crate::stats::verdict::DEFAULT_ALPHA;

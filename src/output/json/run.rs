@@ -10,124 +10,28 @@
 //! is one compact line: indenting every card of 10! permutations would make a 1.7 GB
 //! file of a 320 MB one. It is streamed to its destination, never held in memory whole.
 //! A sampler run has `k` at the top level and sampler results of their own shape
-//! ([`samplers`]).
+//! (`samplers.rs`).
 
-mod samplers;
-
-use crate::randomness::SourceKind;
 use std::io::Write;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::analysis::{OutcomeTable, RepeatsFinding, TestOutcome};
+use crate::analysis::{OutcomeTable, RepeatsFinding};
 use crate::catalogue::Expectation;
-use crate::run::{AlgorithmResult, RunReport, SampleInput, SeedOrigin};
-use crate::stats::chi_square::Tail;
+use crate::randomness::SourceKind;
+use crate::run::{AlgorithmResult, RunReport};
 use crate::stats::effect::Deviation;
 use crate::stats::eulerian::rising_sequence_law;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
-use crate::stats::{Fit, PValue, Verdict};
+use crate::stats::{Fit, Verdict};
 use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
-/// What every export opens with: the tool, the command, and the seed with its origin.
-#[derive(Serialize)]
-pub(crate) struct Provenance {
-    tool: &'static str,
-    version: &'static str,
-    command: &'static str,
-    /// Absent for samples read from elsewhere (`ingest`): no seed made them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-    /// The seed as text, for readers that hold numbers as doubles.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed_string: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed_origin: Option<&'static str>,
-}
-
-impl Provenance {
-    pub(crate) fn new(command: &'static str, seed: u64, origin: SeedOrigin) -> Self {
-        Self {
-            tool: "shuffle-audit",
-            version: env!("CARGO_PKG_VERSION"),
-            command,
-            seed: Some(seed),
-            seed_string: Some(seed.to_string()),
-            seed_origin: Some(match origin {
-                SeedOrigin::Given => "given",
-                SeedOrigin::OperatingSystem => "os",
-            }),
-        }
-    }
-
-    /// The provenance of a run report: its seed, or for ingested samples none.
-    fn of_run(report: &RunReport) -> Self {
-        match &report.input {
-            None => Self::new("run", report.seed, report.seed_origin),
-            Some(_) => Self::ingest(),
-        }
-    }
-
-    /// The provenance of samples read by `ingest`: no seed made them.
-    pub(crate) fn ingest() -> Self {
-        Self {
-            seed: None,
-            seed_string: None,
-            seed_origin: None,
-            ..Self::new("ingest", 0, SeedOrigin::Given)
-        }
-    }
-}
-
-/// Where ingested samples came from (`ingest` only).
-#[derive(Serialize)]
-pub(crate) struct InputJson<'a> {
-    source: &'a str,
-    deck_from: &'static str,
-    lines_read: u64,
-    /// Samples (lines) tallied, for permutations and selections.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    samples_read: Option<u64>,
-    /// Items tallied, for a stream.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    items_read: Option<u64>,
-    lines_skipped: u64,
-    skipped: Vec<SkippedJson>,
-    command: &'a str,
-}
-
-impl<'a> InputJson<'a> {
-    /// `input` as JSON, with the samples (lines) or the stream's items it held.
-    pub(crate) fn new(input: &'a SampleInput, samples_read: Option<u64>, items_read: Option<u64>) -> Self {
-        Self {
-            source: &input.source,
-            deck_from: input.deck_from,
-            lines_read: input.lines,
-            samples_read,
-            items_read,
-            lines_skipped: input.skipped_total(),
-            skipped: input
-                .skipped
-                .iter()
-                .map(|skipped| SkippedJson {
-                    reason: skipped.reason,
-                    count: skipped.count,
-                    first_line: skipped.first_line,
-                })
-                .collect(),
-            command: &input.command,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct SkippedJson {
-    reason: &'static str,
-    count: u64,
-    first_line: u64,
-}
+use super::compact;
+use super::provenance::{InputJson, Provenance};
+use super::samplers;
+use super::test_report::{TestJson, test_json};
 
 #[derive(Serialize)]
 struct RunJson<'a> {
@@ -266,49 +170,13 @@ struct PermutationCount<'a> {
     count: u64,
 }
 
+/// One row of a law's table (fixed points, cycles, overlaps): the count of `k` beside
+/// its expectation, one compact line each.
 #[derive(Serialize)]
-struct LawCount {
-    k: usize,
-    count: u64,
-    expected: f64,
-}
-
-/// One test of a result, as every JSON export writes it.
-#[derive(Serialize)]
-pub(crate) struct TestJson {
-    name: &'static str,
-    description: &'static str,
-    status: &'static str,
-    statistic: Option<f64>,
-    df: Option<u64>,
-    cells: Option<usize>,
-    p_value: Option<f64>,
-    log10_p_value: Option<f64>,
-    p_adjusted: Option<f64>,
-    log10_p_adjusted: Option<f64>,
-    /// `upper` (large statistics count against the null), `both` (small ones too: the
-    /// counts can be too even), or `count` (one count against its expectation).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tail: Option<&'static str>,
-    /// For tests with both tails: `P(X >= statistic)` and `P(X <= statistic)`, and
-    /// whether the lower one decided (the counts are too even).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    p_upper: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    log10_p_upper: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    p_lower: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    log10_p_lower: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    too_even: Option<bool>,
-    /// For a count: what a fair shuffle gives on average (`statistic` is the count).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trials_needed: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
+pub(crate) struct LawCount {
+    pub(crate) k: usize,
+    pub(crate) count: u64,
+    pub(crate) expected: f64,
 }
 
 #[derive(Serialize)]
@@ -382,11 +250,6 @@ impl Serialize for Permutations<'_> {
             line
         }))
     }
-}
-
-/// One value as a compact JSON line inside the indented document.
-pub(crate) fn compact<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value).expect("tallies serialise")
 }
 
 /// The tables of `tally` as JSON.
@@ -494,86 +357,6 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
             }
         }),
     }
-}
-
-/// A test as JSON; `unit` names what the trials are (`shuffles`, `draws`).
-pub(crate) fn test_json(test: &crate::analysis::TestReport, unit: &str) -> TestJson {
-    let mut json = TestJson {
-        name: test.name,
-        description: test.description,
-        status: "computed",
-        statistic: None,
-        df: None,
-        cells: None,
-        p_value: None,
-        log10_p_value: None,
-        p_adjusted: test.p_adjusted.map(PValue::value_floored),
-        log10_p_adjusted: test.p_adjusted.map(PValue::log10),
-        tail: None,
-        p_upper: None,
-        log10_p_upper: None,
-        p_lower: None,
-        log10_p_lower: None,
-        too_even: None,
-        expected: None,
-        trials_needed: None,
-        note: None,
-    };
-    match &test.outcome {
-        TestOutcome::Fit(
-            fit @ Fit::Computed {
-                statistic,
-                df,
-                cells,
-                p,
-                tail,
-            },
-        ) => {
-            json.statistic = Some(*statistic);
-            json.df = Some(*df);
-            json.cells = Some(*cells);
-            json.p_value = Some(p.value_floored());
-            json.log10_p_value = Some(p.log10());
-            match tail {
-                Tail::Upper => json.tail = Some("upper"),
-                Tail::Both { upper, lower } => {
-                    json.tail = Some("both");
-                    json.p_upper = Some(upper.value_floored());
-                    json.log10_p_upper = Some(upper.log10());
-                    json.p_lower = Some(lower.value_floored());
-                    json.log10_p_lower = Some(lower.log10());
-                    json.too_even = Some(fit.too_even());
-                }
-            }
-        }
-        TestOutcome::Count {
-            observed,
-            expected,
-            p,
-        } => {
-            json.tail = Some("count");
-            json.statistic = Some(*observed as f64);
-            json.expected = Some(*expected);
-            json.p_value = Some(p.value_floored());
-            json.log10_p_value = Some(p.log10());
-        }
-        TestOutcome::Fit(Fit::TooFewTrials { needed }) => {
-            json.status = "too_few_trials";
-            json.trials_needed = Some(*needed);
-            json.note = Some(format!(
-                "some cell would expect fewer than 5 {unit}; needs at least {needed}"
-            ));
-        }
-        TestOutcome::NotTallied(reason) => {
-            json.status = "not_tallied";
-            json.note = Some(reason.clone());
-        }
-        TestOutcome::NotApplicable(reason) => {
-            json.status = "not_applicable";
-            json.note = Some(reason.clone());
-        }
-    }
-    json
 }
 
 fn outcome_json(deviation: &Deviation, table: OutcomeTable, n: usize) -> OutcomeJson {

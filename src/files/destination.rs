@@ -122,7 +122,7 @@ impl Destination {
     }
 
     /// Whether this is a file inside the directory `dir` (an absolute path with its links
-    /// resolved, as [`crate::output::check_directory`] gives it).
+    /// resolved, as [`crate::files::check_directory`] gives it).
     pub fn is_inside(&self, dir: &Path) -> bool {
         self.path().is_some_and(|path| identity(path).starts_with(dir))
     }
@@ -427,7 +427,7 @@ pub(crate) fn write_error(path: &Path, source: std::io::Error) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::cleanup::tests::{nothing_pending, take_turn};
+    use crate::files::cleanup::tests::{nothing_pending, take_turn};
 
     fn file(path: &Path) -> Destination {
         Destination::parse(path.to_str().unwrap())
@@ -494,7 +494,7 @@ mod tests {
         write_atomically(&path, |out| {
             out.write_all(b"partial")?;
             // What the signal handler does while a write is under way.
-            drop(crate::output::remove_pending_temporaries());
+            drop(crate::files::remove_pending_temporaries());
             Ok(())
         })
         .unwrap_err();

@@ -9,7 +9,7 @@
 
 use crate::seeds::crack::{CrackReport, MAX_LISTED, Recovered};
 
-use super::text::{compact, counted, group_thousands};
+use crate::format::{compact, counted, group_thousands};
 
 /// How many recovered decks the terminal shows; the JSON lists up to [`MAX_LISTED`].
 pub const SHOWN: usize = 20;

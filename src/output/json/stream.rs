@@ -14,7 +14,9 @@ use serde_json::value::RawValue;
 
 use crate::randomness::SourceKind;
 
-use super::json::{InputJson, Provenance, TestJson, compact, test_json};
+use super::compact;
+use super::provenance::{InputJson, Provenance};
+use super::test_report::{TestJson, test_json};
 use crate::catalogue::Expectation;
 use crate::stats::Verdict;
 use crate::stream::{StreamReport, StreamResult};

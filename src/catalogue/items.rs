@@ -8,6 +8,7 @@
 //! place where rounding happens.
 
 use crate::error::{Error, Result};
+use crate::format::is_bidi_control;
 
 /// The most items a stream may have (item numbers are 16-bit and each item gets its
 /// own run and gap histograms).
@@ -259,31 +260,6 @@ pub(crate) fn name_problem(name: &str) -> Option<String> {
         return Some(format!("{problem} (U+{code:04X})"));
     }
     None
-}
-
-/// The bidirectional controls (marks, embeddings, overrides, isolates): invisible, they
-/// reorder the text around them in terminals, logs and web pages.
-fn is_bidi_control(c: char) -> bool {
-    matches!(u32::from(c), 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
-}
-
-/// Characters that would move the cursor, recolour or reorder a terminal line or a CI
-/// log (escape sequences, newlines, bidirectional overrides).
-pub(crate) fn reaches_terminals_badly(c: char) -> bool {
-    c.is_control() || is_bidi_control(c)
-}
-
-/// `text` with [`reaches_terminals_badly`] characters written as `\u{1b}`.
-pub fn escaped_for_terminals(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if reaches_terminals_badly(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 fn parse_decimal(text: &str) -> Result<(u64, &str), &'static str> {

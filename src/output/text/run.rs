@@ -6,25 +6,29 @@
 //! outcomes, and for decks of up to four cards the whole table of orders, as in text 004.
 //! Cards are labelled 1..n here, as in the source texts; JSON and CSV count from 0.
 //! Samplers get the same shape, with subsets and items in place of orders and cards
-//! ([`samplers`]).
-
-pub(crate) mod samplers;
+//! ([`super::samplers`]).
 
 use std::fmt::Write;
 
-use crate::analysis::{
-    OutcomeTable, PermutationAnalysis, RepeatsFinding, TestOutcome, TestReport, caught_by,
-};
+use crate::analysis::{OutcomeTable, PermutationAnalysis, RepeatsFinding};
 use crate::catalogue::Expectation;
 use crate::exact::check::SimulatorCheck;
+use crate::format::{
+    compact, counted, format_expected, format_expected_count, format_probability, format_statistic,
+    group_thousands,
+};
 use crate::run::{About, AlgorithmResult, RunReport, RunSettings, SeedOrigin};
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::pooling::MIN_EXPECTED;
 use crate::stats::verdict::DEFAULT_ALPHA;
-use crate::stats::verdict::SUSPICIOUS_BELOW;
 use crate::stats::{Fit, PValue, Verdict};
 use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
+
+use super::result::{
+    deviation_list, label_width, render_heading, render_input_details, render_tests, render_total_variation,
+};
+use super::samplers;
 
 /// Decks up to this size get their full table of orders printed.
 pub const FULL_TABLE_UP_TO_N: usize = 4;
@@ -95,47 +99,6 @@ fn render_input_heading(out: &mut String, report: &RunReport, input: &crate::run
         "cards"
     };
     render_input_details(out, input, noun, &report.notes);
-}
-
-/// How an ingested input's cards or items were named, the malformed lines skipped, and
-/// the notes on what the findings cannot show.
-pub(crate) fn render_input_details(
-    out: &mut String,
-    input: &crate::run::SampleInput,
-    noun: &str,
-    notes: &[String],
-) {
-    writeln!(
-        out,
-        "{noun} are named by their tokens, in the order of {}",
-        input.deck_from
-    )
-    .unwrap();
-    if !input.skipped.is_empty() {
-        let reasons: Vec<String> = input
-            .skipped
-            .iter()
-            .map(|skipped| {
-                format!(
-                    "{} {} (first: line {})",
-                    group_thousands(skipped.count),
-                    skipped.reason,
-                    skipped.first_line
-                )
-            })
-            .collect();
-        writeln!(
-            out,
-            "skipped {} malformed line{}: {}",
-            group_thousands(input.skipped_total()),
-            if input.skipped_total() == 1 { "" } else { "s" },
-            reasons.join("; ")
-        )
-        .unwrap();
-    }
-    for note in notes {
-        writeln!(out, "note: {note}").unwrap();
-    }
 }
 
 /// The first lines of a simulation's report: the settings and the seed.
@@ -287,136 +250,6 @@ pub(crate) fn render_tally_findings(
     }
 }
 
-/// A result's first lines: its verdict beside the verdict it deserves, and what it is
-/// and where it comes from.
-pub(crate) fn render_heading(
-    out: &mut String,
-    name: &str,
-    verdict: Verdict,
-    expected: Expectation,
-    summary: &str,
-    origin: &str,
-) {
-    writeln!(out, "{name}: {} (deserves: {expected})", verdict.headline()).unwrap();
-    writeln!(out, "  {summary}; from {origin}").unwrap();
-}
-
-/// A tests table, its name column as wide as its longest name, then for a verdict of
-/// fail or suspicious the test that decided it, in words ([`caught_by`]); `unit` names
-/// what a test's trials are (`shuffles`, `draws`, `picks`).
-pub(crate) fn render_tests(
-    out: &mut String,
-    tests: &[TestReport],
-    verdict: Verdict,
-    unit: impl Fn(&TestReport) -> &'static str,
-) {
-    let width = tests
-        .iter()
-        .map(|test| test.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(13);
-    writeln!(
-        out,
-        "  {:<width$} {:>14} {:>9} {:>10} {:>10}",
-        "test", "statistic", "df", "p-value", "adjusted"
-    )
-    .unwrap();
-    for test in tests {
-        render_test(out, test, width, unit(test));
-    }
-    if matches!(verdict, Verdict::Fail | Verdict::Suspicious)
-        && let Some(line) = caught_by(tests)
-    {
-        writeln!(out, "  {line}").unwrap();
-    }
-}
-
-/// The total variation distance beside the level noise alone would reach, or why it was
-/// not measured (`outcomes`, e.g. "the 11! orders", were not tallied).
-pub(crate) fn render_total_variation(
-    out: &mut String,
-    total_variation: Option<TotalVariation>,
-    outcomes: &str,
-) {
-    match total_variation {
-        Some(tv) => writeln!(
-            out,
-            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
-            tv.distance, tv.noise_floor
-        ),
-        None => writeln!(
-            out,
-            "  total variation: not measured ({outcomes} are not tallied)"
-        ),
-    }
-    .unwrap();
-}
-
-/// Outcomes as `label x1.110 (111,042 vs 100,000)`, separated by semicolons.
-pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation) -> String) -> String {
-    deviations
-        .iter()
-        .map(|d| {
-            format!(
-                "{} x{:.3} ({} vs {})",
-                label(d),
-                d.ratio,
-                group_thousands(d.count),
-                format_expected(d.expected)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
-/// A test whose counts are too even says so after its adjusted p-value, when that is
-/// small enough to matter (below 1e-3).
-fn render_test(out: &mut String, test: &TestReport, width: usize, unit: &str) {
-    let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
-    let too_even = if test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)) {
-        "  too even"
-    } else {
-        ""
-    };
-    match &test.outcome {
-        TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
-            out,
-            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{too_even}",
-            test.name,
-            format_statistic(*statistic),
-            group_thousands(*df),
-            p.to_string(),
-            adjusted,
-        ),
-        TestOutcome::Count {
-            observed,
-            expected,
-            p,
-        } => writeln!(
-            out,
-            "  {:<width$} {:>14} {:>9} {:>10} {:>10}  (expected {})",
-            test.name,
-            group_thousands(*observed),
-            "",
-            p.to_string(),
-            adjusted,
-            format_expected_count(*expected),
-        ),
-        TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
-            out,
-            "  {:<width$} too few trials: every cell must expect 5 {unit}, which needs at least {}",
-            test.name,
-            group_thousands(*needed)
-        ),
-        TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
-            writeln!(out, "  {:<width$} {reason}", test.name)
-        }
-    }
-    .unwrap();
-}
-
 /// The repeated decks in a sentence: `Repeated decks: 11 of the 300,000 deals …`.
 pub(crate) fn repeats_sentence(finding: &RepeatsFinding, n: usize) -> String {
     let test = &finding.test;
@@ -441,17 +274,6 @@ pub(crate) fn repeats_sentence(finding: &RepeatsFinding, n: usize) -> String {
         ));
     }
     note
-}
-
-/// An expected count that may be astronomically small: `0.31`, `2.4e-7`, `< 1e-300`.
-pub(crate) fn format_expected_count(expected: f64) -> String {
-    if expected >= 0.01 {
-        format!("{expected:.2}")
-    } else if expected >= 1e-300 {
-        format!("{expected:.1e}")
-    } else {
-        "< 1e-300".to_string()
-    }
 }
 
 fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, about: &About) {
@@ -480,17 +302,6 @@ fn render_order_table(out: &mut String, counts: &[u64], trials: u64, n: usize, a
         )
         .unwrap();
     }
-}
-
-/// The width of a table's first column: its widest label (tokens read by `ingest` may be
-/// wider than the numbers 1..n), and at least 10.
-pub(crate) fn label_width(labels: &[String]) -> usize {
-    labels
-        .iter()
-        .map(|label| label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(10)
 }
 
 /// One line of the summary table, for a shuffle or a sampler.
@@ -556,87 +367,6 @@ fn outcome_label(deviation: &Deviation, table: OutcomeTable, n: usize, about: &A
             about.label(deviation.cell / n),
             deviation.cell % n + 1
         ),
-    }
-}
-
-pub(crate) fn format_statistic(statistic: f64) -> String {
-    if statistic < 1e9 {
-        format!("{statistic:.2}")
-    } else {
-        format!("{statistic:.3e}")
-    }
-}
-
-/// An expected count: `100,000`, `33,333.3` or `4.17`.
-pub(crate) fn format_expected(expected: f64) -> String {
-    if expected >= 1000.0 {
-        let rounded = (expected * 10.0).round() / 10.0;
-        let whole = group_thousands(rounded.trunc() as u64);
-        match ((rounded.fract() * 10.0).round() as u64) % 10 {
-            0 => whole,
-            tenth => format!("{whole}.{tenth}"),
-        }
-    } else {
-        format!("{expected:.2}")
-    }
-}
-
-/// A significance level: `1e-6`, or `0.01` for the larger ones.
-pub(crate) fn format_probability(p: f64) -> String {
-    if p < 1e-3 {
-        format!("{p:e}")
-    } else {
-        format!("{p}")
-    }
-}
-
-/// The decimals a ratio needs to show its distance from 1 to two significant digits
-/// when `deviation` is the largest such distance to show, and at least `at_least`: with
-/// 2, `×1.35`, `×1.10`, `×1.0013`, `×1.00010`; with 4, Delphi's 3-card bias
-/// `x1.00000000047`. Capped at 15, past which a double has no digits left.
-pub fn ratio_decimals(deviation: f64, at_least: usize) -> usize {
-    if !(deviation.is_finite() && deviation > 0.0) {
-        return at_least;
-    }
-    // The nudge keeps an exact power of ten (1e-4 computed as 1.0000000000000e-4 or
-    // 0.9999999999999e-4) on the same side.
-    let digits = (-deviation.log10() - 1e-9).ceil() + 1.0;
-    (digits.max(0.0) as usize).clamp(at_least, 15)
-}
-
-/// `1234567` as `1,234,567`.
-pub fn group_thousands(value: u64) -> String {
-    group_digits(&value.to_string())
-}
-
-/// Decimal digits with a comma every three, for numbers past `u64` (`52!`).
-pub fn group_digits(digits: &str) -> String {
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    grouped
-}
-
-/// `12345678.9` as `12.3 M`, `0.25` as `0.25`.
-pub fn compact(value: f64) -> String {
-    match value {
-        v if v >= 1e9 => format!("{:.2} G", v / 1e9),
-        v if v >= 1e6 => format!("{:.1} M", v / 1e6),
-        v if v >= 1e3 => format!("{:.1} k", v / 1e3),
-        v if v >= 10.0 => format!("{v:.0}"),
-        v => format!("{v:.2}"),
-    }
-}
-
-/// `1 shuffle`, `600,000 shuffles` (or samples).
-pub(crate) fn counted(count: u64, unit: &str) -> String {
-    match count {
-        1 => format!("1 {unit}"),
-        _ => format!("{} {unit}s", group_thousands(count)),
     }
 }
 
@@ -716,45 +446,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ratios_get_the_decimals_their_distance_from_one_needs() {
-        // Two significant digits of the distance from 1, at least `at_least` decimals.
-        assert_eq!(ratio_decimals(0.35, 2), 2); // ×1.35
-        assert_eq!(ratio_decimals(0.1, 2), 2); // ×1.10
-        assert_eq!(ratio_decimals(0.05, 2), 3); // ×1.050
-        assert_eq!(ratio_decimals(0.0013, 2), 4); // ×1.0013
-        assert_eq!(ratio_decimals(1.0001f64.ln().exp_m1(), 2), 5); // ×1.00010
-        assert_eq!(ratio_decimals(2.0 / 4_294_967_296.0, 4), 11); // x1.00000000047
-        assert_eq!(ratio_decimals(0.35, 4), 4);
-        assert_eq!(ratio_decimals(1e-300, 4), 15);
-        assert_eq!(ratio_decimals(0.0, 4), 4);
-        assert_eq!(ratio_decimals(f64::INFINITY, 2), 2);
-        assert_eq!(ratio_decimals(7.0, 2), 2);
-    }
-
-    #[test]
-    fn number_formatting() {
-        assert_eq!(group_thousands(0), "0");
-        assert_eq!(group_thousands(999), "999");
-        assert_eq!(group_thousands(1000), "1,000");
-        assert_eq!(group_thousands(600_000), "600,000");
-        assert_eq!(group_thousands(18_144_000), "18,144,000");
-        assert_eq!(group_digits("479001600"), "479,001,600");
-        assert_eq!(compact(2_500_000.0), "2.5 M");
-        assert_eq!(compact(0.0812), "0.08");
-        assert_eq!(compact(42.4), "42");
-        assert_eq!(counted(1, "shuffle"), "1 shuffle");
-        assert_eq!(counted(600_000, "shuffle"), "600,000 shuffles");
-        assert_eq!(counted(400_000, "sample"), "400,000 samples");
-        assert_eq!(format_probability(1e-320), "1e-320");
+    fn cards_are_labelled_from_one() {
         assert_eq!(
             crate::run::About::of(&crate::catalogue::SHUFFLES[0]).labels_of(&[2, 0, 1]),
             "3 1 2"
         );
-        assert_eq!(format_expected(100_000.0), "100,000");
-        assert_eq!(format_expected(600_000.0 / 24.0 * 1.0), "25,000");
-        assert_eq!(format_expected(1_000_000.0 / 6.0), "166,666.7");
-        assert_eq!(format_expected(4.1666), "4.17");
-        assert_eq!(format_probability(1e-6), "1e-6");
-        assert_eq!(format_probability(0.01), "0.01");
     }
 }

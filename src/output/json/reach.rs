@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use crate::randomness::SourceKind;
 use crate::seeds::reach::{ReachReport, Reachable, SeedSpaceOrigin, seed_meaning};
 
-use super::json::compact;
+use super::compact;
 
 /// The largest integer a double holds exactly: counts above it are given as text only.
 const EXACT_IN_A_DOUBLE: u64 = 1 << 53;

@@ -66,7 +66,7 @@ pub fn render(report: &CheckReport) -> String {
         .collect();
     text.push_str(&format!(
         "\n{}, {} as expected, {} not; {} on {} thread{}, alpha {:e}\n",
-        crate::output::text::counted(report.results.len() as u64, "case"),
+        crate::format::counted(report.results.len() as u64, "case"),
         report.results.len() - wrong.len(),
         wrong.len(),
         seconds(report.elapsed.as_secs_f64()),

@@ -10,6 +10,10 @@
 //! denominators are exact integers (they fit in 128 bits; JSON readers that hold numbers
 //! as doubles should read them as text: each is also given as a string). Outcomes are
 //! streamed one per line: 10! of them make a file of hundreds of megabytes.
+//!
+//! So this document is written by hand, line by line (serde writes each value), not
+//! derived from one struct as the other exports are: outcomes are produced while they are
+//! written and never held, each on its own line, and `samples_needed` on one line.
 
 use std::io::Write;
 

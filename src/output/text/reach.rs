@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::seeds::reach::{OrderExample, ReachReport, Reachable, SeedSpace, SeedSpaceOrigin, seed_meaning};
 
-use super::text::{compact, group_digits, group_thousands};
+use crate::format::{compact, group_digits, group_thousands};
 
 /// Decks up to this size are printed whole; larger ones are cut (the JSON has them all).
 const WHOLE_DECK_UP_TO: usize = 52;

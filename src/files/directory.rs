@@ -347,7 +347,7 @@ fn swap_by_renames(staging: &Path, target: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::cleanup::tests::take_turn;
+    use crate::files::cleanup::tests::take_turn;
 
     fn files(names: &[&str]) -> Vec<(String, Vec<u8>)> {
         names
@@ -484,7 +484,7 @@ mod tests {
         let (sender, receiver) = std::sync::mpsc::channel();
         let target = report.clone();
         let writer = std::thread::spawn(move || {
-            let interrupted = crate::output::remove_pending_temporaries();
+            let interrupted = crate::files::remove_pending_temporaries();
             sender.send(()).unwrap();
             // As long as the handler holds on, the writer waits at the swap.
             std::thread::sleep(std::time::Duration::from_millis(300));

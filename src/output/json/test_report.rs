@@ -1,0 +1,127 @@
+//! One statistical test as every JSON export writes it: its statistic, degrees of
+//! freedom, raw and Holm-adjusted p-values (floored at 1e-300, with exact base-10
+//! logarithms beside them), the tail it was read in, or why it could not run.
+
+use serde::Serialize;
+
+use crate::analysis::{TestOutcome, TestReport};
+use crate::stats::chi_square::Tail;
+use crate::stats::{Fit, PValue};
+
+/// One test of a result, as every JSON export writes it.
+#[derive(Serialize)]
+pub(crate) struct TestJson {
+    name: &'static str,
+    description: &'static str,
+    status: &'static str,
+    statistic: Option<f64>,
+    df: Option<u64>,
+    cells: Option<usize>,
+    p_value: Option<f64>,
+    log10_p_value: Option<f64>,
+    p_adjusted: Option<f64>,
+    log10_p_adjusted: Option<f64>,
+    /// `upper` (large statistics count against the null), `both` (small ones too: the
+    /// counts can be too even), or `count` (one count against its expectation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tail: Option<&'static str>,
+    /// For tests with both tails: `P(X >= statistic)` and `P(X <= statistic)`, and
+    /// whether the lower one decided (the counts are too even).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_upper: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log10_p_upper: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log10_p_lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    too_even: Option<bool>,
+    /// For a count: what a fair shuffle gives on average (`statistic` is the count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trials_needed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+/// A test as JSON; `unit` names what the trials are (`shuffles`, `draws`).
+pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
+    let mut json = TestJson {
+        name: test.name,
+        description: test.description,
+        status: "computed",
+        statistic: None,
+        df: None,
+        cells: None,
+        p_value: None,
+        log10_p_value: None,
+        p_adjusted: test.p_adjusted.map(PValue::value_floored),
+        log10_p_adjusted: test.p_adjusted.map(PValue::log10),
+        tail: None,
+        p_upper: None,
+        log10_p_upper: None,
+        p_lower: None,
+        log10_p_lower: None,
+        too_even: None,
+        expected: None,
+        trials_needed: None,
+        note: None,
+    };
+    match &test.outcome {
+        TestOutcome::Fit(
+            fit @ Fit::Computed {
+                statistic,
+                df,
+                cells,
+                p,
+                tail,
+            },
+        ) => {
+            json.statistic = Some(*statistic);
+            json.df = Some(*df);
+            json.cells = Some(*cells);
+            json.p_value = Some(p.value_floored());
+            json.log10_p_value = Some(p.log10());
+            match tail {
+                Tail::Upper => json.tail = Some("upper"),
+                Tail::Both { upper, lower } => {
+                    json.tail = Some("both");
+                    json.p_upper = Some(upper.value_floored());
+                    json.log10_p_upper = Some(upper.log10());
+                    json.p_lower = Some(lower.value_floored());
+                    json.log10_p_lower = Some(lower.log10());
+                    json.too_even = Some(fit.too_even());
+                }
+            }
+        }
+        TestOutcome::Count {
+            observed,
+            expected,
+            p,
+        } => {
+            json.tail = Some("count");
+            json.statistic = Some(*observed as f64);
+            json.expected = Some(*expected);
+            json.p_value = Some(p.value_floored());
+            json.log10_p_value = Some(p.log10());
+        }
+        TestOutcome::Fit(Fit::TooFewTrials { needed }) => {
+            json.status = "too_few_trials";
+            json.trials_needed = Some(*needed);
+            json.note = Some(format!(
+                "some cell would expect fewer than 5 {unit}; needs at least {needed}"
+            ));
+        }
+        TestOutcome::NotTallied(reason) => {
+            json.status = "not_tallied";
+            json.note = Some(reason.clone());
+        }
+        TestOutcome::NotApplicable(reason) => {
+            json.status = "not_applicable";
+            json.note = Some(reason.clone());
+        }
+    }
+    json
+}

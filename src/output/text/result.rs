@@ -1,0 +1,192 @@
+//! The parts of one result that every text report shares, so that a test, a verdict or
+//! an outcome reads the same after `run`, `stream`, `ingest` and a failing
+//! `assert_fair_shuffle`: the heading (the verdict beside the one deserved), the table of
+//! tests with the test that decided a failure, the total variation line, lists of over-
+//! and under-represented outcomes, and what an ingested input held.
+
+use std::fmt::Write;
+
+use crate::analysis::{TestOutcome, TestReport, caught_by};
+use crate::catalogue::Expectation;
+use crate::format::{format_expected, format_expected_count, format_statistic, group_thousands};
+use crate::run::SampleInput;
+use crate::stats::effect::{Deviation, TotalVariation};
+use crate::stats::verdict::SUSPICIOUS_BELOW;
+use crate::stats::{Fit, Verdict};
+
+/// How an ingested input's cards or items were named, the malformed lines skipped, and
+/// the notes on what the findings cannot show.
+pub(crate) fn render_input_details(out: &mut String, input: &SampleInput, noun: &str, notes: &[String]) {
+    writeln!(
+        out,
+        "{noun} are named by their tokens, in the order of {}",
+        input.deck_from
+    )
+    .unwrap();
+    if !input.skipped.is_empty() {
+        let reasons: Vec<String> = input
+            .skipped
+            .iter()
+            .map(|skipped| {
+                format!(
+                    "{} {} (first: line {})",
+                    group_thousands(skipped.count),
+                    skipped.reason,
+                    skipped.first_line
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "skipped {} malformed line{}: {}",
+            group_thousands(input.skipped_total()),
+            if input.skipped_total() == 1 { "" } else { "s" },
+            reasons.join("; ")
+        )
+        .unwrap();
+    }
+    for note in notes {
+        writeln!(out, "note: {note}").unwrap();
+    }
+}
+
+/// A result's first lines: its verdict beside the verdict it deserves, and what it is
+/// and where it comes from.
+pub(crate) fn render_heading(
+    out: &mut String,
+    name: &str,
+    verdict: Verdict,
+    expected: Expectation,
+    summary: &str,
+    origin: &str,
+) {
+    writeln!(out, "{name}: {} (deserves: {expected})", verdict.headline()).unwrap();
+    writeln!(out, "  {summary}; from {origin}").unwrap();
+}
+
+/// A tests table, its name column as wide as its longest name, then for a verdict of
+/// fail or suspicious the test that decided it, in words ([`caught_by`]); `unit` names
+/// what a test's trials are (`shuffles`, `draws`, `picks`).
+pub(crate) fn render_tests(
+    out: &mut String,
+    tests: &[TestReport],
+    verdict: Verdict,
+    unit: impl Fn(&TestReport) -> &'static str,
+) {
+    let width = tests
+        .iter()
+        .map(|test| test.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(13);
+    writeln!(
+        out,
+        "  {:<width$} {:>14} {:>9} {:>10} {:>10}",
+        "test", "statistic", "df", "p-value", "adjusted"
+    )
+    .unwrap();
+    for test in tests {
+        render_test(out, test, width, unit(test));
+    }
+    if matches!(verdict, Verdict::Fail | Verdict::Suspicious)
+        && let Some(line) = caught_by(tests)
+    {
+        writeln!(out, "  {line}").unwrap();
+    }
+}
+
+/// The total variation distance beside the level noise alone would reach, or why it was
+/// not measured (`outcomes`, e.g. "the 11! orders", were not tallied).
+pub(crate) fn render_total_variation(
+    out: &mut String,
+    total_variation: Option<TotalVariation>,
+    outcomes: &str,
+) {
+    match total_variation {
+        Some(tv) => writeln!(
+            out,
+            "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
+            tv.distance, tv.noise_floor
+        ),
+        None => writeln!(
+            out,
+            "  total variation: not measured ({outcomes} are not tallied)"
+        ),
+    }
+    .unwrap();
+}
+
+/// Outcomes as `label x1.110 (111,042 vs 100,000)`, separated by semicolons.
+pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation) -> String) -> String {
+    deviations
+        .iter()
+        .map(|d| {
+            format!(
+                "{} x{:.3} ({} vs {})",
+                label(d),
+                d.ratio,
+                group_thousands(d.count),
+                format_expected(d.expected)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
+/// A test whose counts are too even says so after its adjusted p-value, when that is
+/// small enough to matter (below 1e-3).
+fn render_test(out: &mut String, test: &TestReport, width: usize, unit: &str) {
+    let adjusted = test.p_adjusted.map_or_else(String::new, |p| p.to_string());
+    let too_even = if test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)) {
+        "  too even"
+    } else {
+        ""
+    };
+    match &test.outcome {
+        TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
+            out,
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{too_even}",
+            test.name,
+            format_statistic(*statistic),
+            group_thousands(*df),
+            p.to_string(),
+            adjusted,
+        ),
+        TestOutcome::Count {
+            observed,
+            expected,
+            p,
+        } => writeln!(
+            out,
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}  (expected {})",
+            test.name,
+            group_thousands(*observed),
+            "",
+            p.to_string(),
+            adjusted,
+            format_expected_count(*expected),
+        ),
+        TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
+            out,
+            "  {:<width$} too few trials: every cell must expect 5 {unit}, which needs at least {}",
+            test.name,
+            group_thousands(*needed)
+        ),
+        TestOutcome::NotTallied(reason) | TestOutcome::NotApplicable(reason) => {
+            writeln!(out, "  {:<width$} {reason}", test.name)
+        }
+    }
+    .unwrap();
+}
+
+/// The width of a table's first column: its widest label (tokens read by `ingest` may be
+/// wider than the numbers 1..n), and at least 10.
+pub(crate) fn label_width(labels: &[String]) -> usize {
+    labels
+        .iter()
+        .map(|label| label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10)
+}
