@@ -44,8 +44,9 @@
 //! rendering, and a helper that several layers need lives at the bottom (number formats
 //! in [`format`](mod@format), the largest deck in [`tally::MAX_N`]). The test
 //! `tests/layers.rs` reads this list and fails on an import that reaches up, so no import
-//! circle can form; a new module must be placed in it. The command line (`src/main.rs`)
-//! sits above all of it.
+//! circle can form; a new module must be placed in it. The command line (`src/main.rs`,
+//! which parses and dispatches, and one module per command in `src/cli/`) sits above all
+//! of it, in the binary.
 //!
 //! ```text
 //! report      HTML and Markdown documents with SVG charts; the teaching report

@@ -1,0 +1,157 @@
+//! `shuffle-audit ingest`: read samples written by another program (whole decks,
+//! selections, or the items of one long stream), test them as `run` tests an algorithm,
+//! and exit 0 only when they are shown fair.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use shuffle_audit::files::Plan;
+use shuffle_audit::{Error, Result};
+
+use super::deliver::{deliver_run, deliver_stream};
+use super::flags::{AnalysisArgs, default_threads};
+use super::progress::TerminalProgress;
+use super::status::VERDICT_NOT_AS_WANTED;
+
+#[derive(Args)]
+pub struct IngestArgs {
+    /// The file of samples, one per line; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: String,
+    /// What each line holds: a whole deck in some order (`permutations`; the first line
+    /// fixes the deck), k items of a deck (`selections`, best with --deck), or items of
+    /// one long sequence, one or many per line (`stream`, best with --weights or --deck).
+    #[arg(long, value_enum, default_value = "permutations")]
+    kind: KindArg,
+    /// Items per sample, for --kind selections (default: the first line's count).
+    #[arg(long, short = 'k', value_name = "K", allow_negative_numbers = true)]
+    k: Option<usize>,
+    /// The deck, in card order, e.g. `--deck "A B C D E"`; for a stream, its items, all
+    /// equally likely. Without it selections and streams take the tokens seen.
+    #[arg(long, value_name = "ITEMS")]
+    deck: Option<String>,
+    /// A stream's items and their intended weights, as `stream --items`:
+    /// `A:50,B:25,C:20,D:5`, a count of equal items `7` (named 1 to 7), or `boggle`.
+    #[arg(long, value_name = "SPEC", conflicts_with = "deck")]
+    weights: Option<String>,
+    /// Selections whose order is promised to be random: test the order too.
+    #[arg(long)]
+    ordered: bool,
+    /// Count and skip malformed lines instead of stopping at the first one.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Exit with 0, not 1, when the verdict is `suspicious`.
+    #[arg(long)]
+    allow_suspicious: bool,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+}
+
+/// `--kind`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum KindArg {
+    Permutations,
+    Selections,
+    Stream,
+}
+
+/// Reads and tests the samples, delivers the report, and exits 0 only when they are shown
+/// fair (or merely suspicious, with `--allow-suspicious`).
+pub fn execute(args: IngestArgs) -> Result<ExitCode> {
+    use shuffle_audit::ingest::{
+        IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights,
+    };
+    use shuffle_audit::stats::Verdict;
+    let weights = args.weights.as_deref().map(parse_weights).transpose()?;
+    let settings = IngestSettings {
+        kind: match args.kind {
+            KindArg::Permutations => SampleKind::Permutations,
+            KindArg::Selections => SampleKind::Selections,
+            KindArg::Stream => SampleKind::Stream,
+        },
+        k: args.k,
+        deck: args.deck.as_deref().map(parse_deck).transpose()?,
+        weights,
+        ordered: args.ordered,
+        skip_invalid: args.skip_invalid,
+        threads: args.analysis.threads.unwrap_or_else(default_threads),
+        alpha: args.analysis.alpha,
+    };
+    let plan = Plan::new(args.analysis.exports.force);
+    let plan = if args.file == "-" {
+        plan.reads_stdin()
+    } else {
+        plan.reads(Path::new(&args.file))
+    };
+    let exports = args.analysis.exports.checked(plan)?;
+    let (input, source, size) = if args.file == "-" {
+        (
+            Input::reader(std::io::stdin()),
+            "standard input".to_string(),
+            None,
+        )
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .map_err(|error| Error::Input(format!("cannot open {}: {error}", args.file)))?;
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        (Input::File(file), args.file.clone(), size)
+    };
+    // The tokens seen are found by a first pass over the whole input: the bar counts both.
+    let passes = if settings.items_from_input() { 2 } else { 1 };
+    let mut progress = TerminalProgress::new(size.map(|size| size * passes), "bytes");
+    let mut ingested = ingest(input, &source, &settings, &progress)?;
+    progress.finish();
+    // The library names the source for people; the command names it as typed.
+    ingested.input_mut().command = settings.command(&args.file);
+    for note in ingested.notes() {
+        say!("shuffle-audit: note: {note}");
+    }
+    match &ingested {
+        IngestReport::Samples(report) => deliver_run(exports, None, report)?,
+        IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
+    }
+    let verdict = ingested.verdict();
+    let smallest = ingested
+        .smallest_p_adjusted()
+        .map_or_else(String::new, |p| format!(" (smallest adjusted p-value {p})"));
+    let not_as_wanted = match verdict {
+        Verdict::Pass => None,
+        Verdict::Suspicious if args.allow_suspicious => {
+            // Accepted, but said, so that a CI log shows what was let through.
+            say!("shuffle-audit: suspicious{smallest}: accepted (--allow-suspicious)");
+            None
+        }
+        Verdict::Suspicious => Some(format!(
+            "suspicious{smallest}: not proven biased, but not shown fair either; read more samples, \
+             or pass --allow-suspicious"
+        )),
+        Verdict::Fail => Some(match settings.kind {
+            SampleKind::Stream => format!(
+                "fail{smallest}: the stream does not behave as independent draws with the items' weights"
+            ),
+            _ => match shuffle_audit::analysis::caught_by(ingested.tests()) {
+                Some(caught) => format!("fail: {caught}"),
+                None => format!("fail{smallest}: the samples are not uniformly distributed"),
+            },
+        }),
+        Verdict::Inconclusive => Some(format!(
+            "inconclusive: too few {} ({}) for every test to run; they need at least {}",
+            if settings.kind == SampleKind::Stream {
+                "items"
+            } else {
+                "samples"
+            },
+            ingested.samples(),
+            ingested.samples_needed().unwrap_or(0)
+        )),
+    };
+    Ok(match not_as_wanted {
+        None => ExitCode::SUCCESS,
+        Some(message) => {
+            say!("shuffle-audit: {message}");
+            ExitCode::from(VERDICT_NOT_AS_WANTED)
+        }
+    })
+}

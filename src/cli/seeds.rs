@@ -1,0 +1,212 @@
+//! `shuffle-audit seeds`: what a source's seeds allow. `reach` counts the decks a seed
+//! space can deal, `crack` finds the seeds that deal the cards a player saw, and `deal`
+//! prints the deck one seed deals (as `crack` deals it).
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use shuffle_audit::Result;
+use shuffle_audit::catalogue::AlgorithmSpec;
+use shuffle_audit::files::Destination;
+use shuffle_audit::output::json::crack as crack_json;
+use shuffle_audit::output::text::crack as crack_text;
+use shuffle_audit::seeds::crack::{CrackSettings, crack};
+use shuffle_audit::seeds::deal::Dealer;
+use shuffle_audit::seeds::reach::parse_seed_range;
+use shuffle_audit::seeds::seen::Seen;
+use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
+
+use super::deliver::{deliver_text_and_json, json_only};
+use super::flags::{SourceArgs, default_threads};
+use super::progress::TerminalProgress;
+use super::status::VERDICT_NOT_AS_WANTED;
+
+#[derive(Args)]
+pub struct SeedsArgs {
+    #[command(subcommand)]
+    command: SeedsCommand,
+}
+
+#[derive(Subcommand)]
+enum SeedsCommand {
+    /// Shuffle from every seed of a range and count the distinct orders reached, against n!.
+    Reach(ReachArgs),
+    /// Search a window of seeds for the deals consistent with the cards a player saw, and
+    /// print the whole deck each implies. Exit status 0: a seed matches; 1: none does.
+    Crack(CrackArgs),
+    /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
+    Deal(DealArgs),
+}
+
+#[derive(Args)]
+struct ReachArgs {
+    /// Cards in the deck (2 to 2000). Up to 12 cards the count is exact (a bit for every
+    /// order); beyond, it is an estimate from a sample of the distinct orders, said so.
+    #[arg(long, short = 'n', value_name = "N", allow_negative_numbers = true)]
+    n: usize,
+    /// The shuffle that deals from each seed (see `list`; samplers do not deal decks).
+    #[arg(long, short = 'a', value_name = "ALGORITHM", default_value = "fisher-yates")]
+    algorithm: String,
+    /// Enumerate the seeds 0..2^B: at most 32 for the 32-bit sources, 26 for clock-reseed
+    /// (its clock reads at most 86,399,999 ms), 40 for xoshiro.
+    #[arg(long, value_name = "B", conflicts_with = "seed_range")]
+    seed_bits: Option<u32>,
+    /// Enumerate the seeds A to B-1 (e.g. 0..86400000); repeat it for several windows.
+    /// Default: the source's whole seed space, every 32-bit state for msvc-rand-mod and
+    /// delphi, a day of milliseconds (0..86400000) for clock-reseed; xoshiro's seeds are
+    /// 64-bit and need --seed-bits or --seed-range. At most 2^40 seeds in all.
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
+    seed_range: Vec<std::ops::Range<u64>>,
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the result as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+struct CrackArgs {
+    /// The seeds to search: START..END (END left out) or START..=END, as seeds
+    /// (0..86400000) or times of day (13:59:00..14:01:00 is 120,000 ms).
+    #[arg(long, value_name = "START..END")]
+    window: String,
+    /// The top of the deck as seen, in dealing order: cards labelled 1..n by their places
+    /// in the unshuffled deck, e.g. "17 40 3".
+    #[arg(long, value_name = "CARDS", allow_hyphen_values = true)]
+    seen: Option<String>,
+    /// Cards seen elsewhere: POS:CARD,... with positions from 1 in dealing order, e.g.
+    /// 6:23,12:5 (card 23 at position 6, card 5 at position 12).
+    #[arg(long, value_name = "POS:CARD,...", allow_hyphen_values = true)]
+    seen_at: Option<String>,
+    #[command(flatten)]
+    dealer: DealerArgs,
+    /// Worker threads (default: all cores). The answer does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
+    /// Write the matching seeds and their decks as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Replace a read-only output file, or a report directory that holds files the report
+    /// did not write. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+struct DealArgs {
+    /// The seed: a number, or a time of day such as 14:00:12.345 (ms since midnight).
+    #[arg(long, short = 's', value_name = "S", allow_hyphen_values = true)]
+    seed: String,
+    #[command(flatten)]
+    dealer: DealerArgs,
+}
+
+/// The program whose deals `seeds deal` and `seeds crack` reproduce.
+#[derive(Args)]
+struct DealerArgs {
+    /// The shuffle the dealer runs, e.g. asf-poker (see `list`).
+    #[arg(long, value_name = "ALGORITHM")]
+    algorithm: String,
+    /// Cards in the deck.
+    #[arg(
+        long,
+        short = 'n',
+        value_name = "N",
+        default_value = "52",
+        allow_negative_numbers = true
+    )]
+    n: usize,
+    #[command(flatten)]
+    source: SourceArgs,
+}
+
+impl DealerArgs {
+    fn dealer(&self) -> Result<Dealer> {
+        Dealer::new(
+            self.source.kind()?,
+            &AlgorithmSpec::parse(&self.algorithm)?,
+            self.n,
+        )
+    }
+}
+
+fn seeds_reach_command(args: &ReachArgs) -> Result<()> {
+    use shuffle_audit::output::json::reach as reach_json;
+    use shuffle_audit::output::text::reach as reach_text;
+    use shuffle_audit::seeds::reach::{DEFAULT_SAMPLE_CAPACITY, ReachSettings, SeedSpace, reach};
+    let source = args.source.kind()?;
+    let settings = ReachSettings {
+        source,
+        algorithm: AlgorithmSpec::parse(&args.algorithm)?,
+        n: args.n,
+        seeds: SeedSpace::resolve(source, args.seed_bits, &args.seed_range)?,
+        threads: args.threads.unwrap_or_else(default_threads),
+        sample_capacity: DEFAULT_SAMPLE_CAPACITY,
+    };
+    settings.validate()?;
+    let json_to = json_only(args.json.as_deref(), args.force)?;
+    let mut progress = TerminalProgress::new(Some(settings.seeds.count()), "seeds");
+    let report = reach(&settings, &progress)?;
+    progress.finish();
+    deliver_text_and_json(
+        json_to,
+        || reach_text::render(&report),
+        |out| reach_json::write(&report, out),
+    )
+}
+
+fn seeds_crack_command(args: &CrackArgs) -> Result<ExitCode> {
+    let dealer = args.dealer.dealer()?;
+    let window = SeedWindow::parse(&args.window, dealer.source())?;
+    let seen = Seen::parse(args.seen.as_deref(), args.seen_at.as_deref(), dealer.n())?;
+    let threads = args.threads.unwrap_or_else(default_threads);
+    shuffle_audit::simulate::check_thread_count(threads)?;
+    let json_to = json_only(args.json.as_deref(), args.force)?;
+    let settings = CrackSettings {
+        dealer,
+        window,
+        seen,
+        threads,
+    };
+    let mut progress = TerminalProgress::new(Some(window.len()), "seeds");
+    let report = crack(&settings, &progress)?;
+    progress.finish();
+    deliver_text_and_json(
+        json_to,
+        || crack_text::render(&report),
+        |out| crack_json::write(&report, out),
+    )?;
+    if report.matches == 0 {
+        say!(
+            "shuffle-audit: no seed of {} deals what was seen",
+            window.describe()
+        );
+        return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `seeds deal`: the deck one seed deals, labels 1..n in dealing order on one line.
+fn seeds_deal_command(args: &DealArgs) -> Result<()> {
+    let dealer = args.dealer.dealer()?;
+    let seed = parse_seed(&args.seed, dealer.source(), "--seed")?;
+    let deck: Vec<String> = dealer.deal(seed)?.iter().map(u16::to_string).collect();
+    Destination::Stdout.write(&format!("{}\n", deck.join(" ")))
+}
+
+/// Runs the `seeds` command asked for.
+pub fn execute(args: SeedsArgs) -> Result<ExitCode> {
+    match args.command {
+        SeedsCommand::Reach(args) => seeds_reach_command(&args).map(|()| ExitCode::SUCCESS),
+        SeedsCommand::Crack(args) => seeds_crack_command(&args),
+        SeedsCommand::Deal(args) => seeds_deal_command(&args).map(|()| ExitCode::SUCCESS),
+    }
+}
