@@ -48,6 +48,11 @@
 //! which parses and dispatches, and one module per command in `src/cli/`) sits above all
 //! of it, in the binary.
 //!
+//! Files stay under about 600 lines so that each can be read in one sitting: a module's
+//! unit tests live in a `tests.rs` beside it (`catalogue/tests.rs`,
+//! `tally/repeats/tests.rs`), and a module that grows splits by concern (the catalogue's
+//! entries, its name parsing and its code; a generator's spec and its state machine).
+//!
 //! ```text
 //! report      HTML and Markdown documents with SVG charts; the teaching report
 //! assertion   assert_fair_shuffle, for a user's `cargo test`
@@ -122,8 +127,3 @@ pub use error::{Error, Result};
 pub use randomness::{Randomness, SimulationSource};
 pub use simulate::AuditRng;
 pub use stats::Verdict;
-
-/// The README's code examples, compiled and run as doctests so that they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;

@@ -21,9 +21,11 @@
 pub mod deck;
 pub mod input;
 pub mod lines;
+mod report;
 pub mod samples;
 mod seen;
 mod sequence;
+mod settings;
 mod stream;
 
 use std::borrow::Cow;
@@ -51,284 +53,16 @@ use crate::tally::{PermutationRecorder, RepeatTally, SelectionRecorder, TallyOpt
 use deck::Deck;
 pub use input::Input;
 use lines::{Block, BlockReader, is_skipped, line_count};
+pub use report::IngestReport;
 use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
 use sequence::{BlockDeals, InputSequence, Reread};
+use settings::seen_items_note;
+pub use settings::{IngestSettings, SampleKind, parse_deck, parse_weights};
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
 const BLOCKS_PER_THREAD: usize = 2;
-
-/// What each line holds (`--kind`, and `kind` in a `check` suite).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SampleKind {
-    /// A whole deck in some order (the first line's items).
-    #[default]
-    Permutations,
-    /// `k` distinct items of a deck (`--deck`, or the tokens seen), a sampler's pick.
-    Selections,
-    /// One sequence of items across all lines (one or many per line), from a generator
-    /// that should pick each item independently with its weight.
-    Stream,
-}
-
-/// What the user asked for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IngestSettings {
-    /// What each line holds.
-    pub kind: SampleKind,
-    /// Items per selection; `None` takes the first line's count.
-    pub k: Option<usize>,
-    /// The deck's names in card order (`--deck`); `None` takes the first line for
-    /// permutations, and the tokens seen in the whole input for selections and streams.
-    pub deck: Option<Vec<String>>,
-    /// A stream's items with their intended weights (`--weights`, as `stream --items`);
-    /// instead of `deck`, which gives equal weights.
-    pub weights: Option<Items>,
-    /// Selections whose order is promised to be random, and tested.
-    pub ordered: bool,
-    /// Count and skip malformed lines instead of stopping at the first.
-    pub skip_invalid: bool,
-    /// Worker threads.
-    pub threads: usize,
-    /// Significance level for `fail`.
-    pub alpha: f64,
-}
-
-impl IngestSettings {
-    /// Whole decks, the first line fixing the deck, nothing skipped: what `ingest FILE`
-    /// does without options.
-    pub fn permutations(threads: usize, alpha: f64) -> Self {
-        Self {
-            kind: SampleKind::Permutations,
-            k: None,
-            deck: None,
-            weights: None,
-            ordered: false,
-            skip_invalid: false,
-            threads,
-            alpha,
-        }
-    }
-
-    /// The command that reads `source` the same way.
-    pub fn command(&self, source: &str) -> String {
-        let mut command = format!("shuffle-audit ingest {}", shell_word(source));
-        match self.kind {
-            SampleKind::Permutations => {}
-            SampleKind::Selections => command.push_str(" --kind selections"),
-            SampleKind::Stream => command.push_str(" --kind stream"),
-        }
-        if let Some(weights) = &self.weights {
-            command.push_str(&format!(" --weights {}", shell_word(&weights.spec)));
-        }
-        if let Some(k) = self.k {
-            command.push_str(&format!(" --k {k}"));
-        }
-        if let Some(deck) = &self.deck {
-            command.push_str(&format!(" --deck {}", shell_word(&deck.join(" "))));
-        }
-        if self.ordered {
-            command.push_str(" --ordered");
-        }
-        if self.skip_invalid {
-            command.push_str(" --skip-invalid");
-        }
-        if self.alpha != crate::stats::verdict::DEFAULT_ALPHA {
-            command.push_str(&format!(
-                " --alpha {}",
-                crate::format::format_probability(self.alpha)
-            ));
-        }
-        command
-    }
-
-    pub(crate) fn validate(&self) -> Result<Thresholds> {
-        crate::simulate::check_thread_count(self.threads)?;
-        if let Some(deck) = &self.deck
-            && deck.len() < 2
-        {
-            return Err(Error::BadOption {
-                option: "--deck",
-                problem: format!(
-                    "must name at least 2 items (got {}): fewer leave nothing to choose between",
-                    deck.len()
-                ),
-            });
-        }
-        let refused = |option, kind| {
-            Err(Error::BadOption {
-                option,
-                problem: format!("applies to --kind {kind}"),
-            })
-        };
-        if self.kind != SampleKind::Selections {
-            if self.k.is_some() {
-                return refused("--k", "selections");
-            }
-            if self.ordered {
-                return refused("--ordered", "selections");
-            }
-        }
-        if self.kind == SampleKind::Stream {
-            if self.deck.is_some() && self.weights.is_some() {
-                return Err(Error::Usage(
-                    "give the stream's items either with --deck (equal weights) or with --weights, not both"
-                        .to_string(),
-                ));
-            }
-            if let Some(deck) = &self.deck
-                && deck.len() > MAX_ITEMS
-            {
-                return Err(Error::BadOption {
-                    option: "--deck",
-                    problem: format!("names {} items; a stream has at most {MAX_ITEMS}", deck.len()),
-                });
-            }
-        } else if self.weights.is_some() {
-            return refused("--weights", "stream");
-        }
-        Thresholds::new(self.alpha)
-    }
-
-    /// Whether the items are the tokens seen, which takes two passes over the input.
-    pub fn items_from_input(&self) -> bool {
-        self.kind != SampleKind::Permutations && self.deck.is_none() && self.weights.is_none()
-    }
-}
-
-/// The note that says what items taken from the input cannot show.
-fn seen_items_note(count: usize, kind: SampleKind) -> String {
-    match kind {
-        SampleKind::Stream => format!(
-            "the items are the {count} seen in the stream; an item that never comes out cannot be missed this \
-             way: give --deck or --weights to test for it"
-        ),
-        _ => format!(
-            "the deck is the {count} items seen in the samples; an item the sampler never picks cannot be \
-             missed this way: give --deck to test for it"
-        ),
-    }
-}
-
-/// `--deck "A B C"` as its names, split as a line of samples is.
-pub fn parse_deck(text: &str) -> Result<Vec<String>> {
-    let names: Vec<String> = lines::tokens(text.as_bytes())
-        .map(|token| String::from_utf8_lossy(token).into_owned())
-        .collect();
-    let tokens: Vec<&[u8]> = names.iter().map(|name| name.as_bytes()).collect();
-    Deck::new(&tokens, "--deck".to_string()).map_err(|problem| Error::BadOption {
-        option: "--deck",
-        problem,
-    })?;
-    Ok(names)
-}
-
-/// `--weights SPEC` as a stream's items, in `stream --items` syntax (`A:50,B:25`, `7`,
-/// `boggle`); errors name `--weights`.
-pub fn parse_weights(spec: &str) -> Result<Items> {
-    Items::parse(spec).map_err(|error| match error {
-        Error::BadOption { problem, .. } => Error::BadOption {
-            option: "--weights",
-            problem,
-        },
-        other => other,
-    })
-}
-
-/// A finished ingest: the report every renderer takes, and the figures a gate reads.
-#[derive(Clone, Debug)]
-pub enum IngestReport {
-    /// Permutations or selections, shaped as a `run`'s report (one result, named after
-    /// the input).
-    Samples(RunReport),
-    /// A stream, shaped as a `stream` run's report (one stream, named after the input).
-    Stream(StreamReport),
-}
-
-impl IngestReport {
-    /// The graded verdict: the one the headline, JSON, CSV, report and exit status all
-    /// give (the analysis decides `inconclusive` once, see [`crate::analysis`]).
-    pub fn verdict(&self) -> Verdict {
-        match self {
-            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
-                (Some(result), _) => result.analysis.verdict,
-                (None, Some(result)) => result.analysis.verdict,
-                (None, None) => unreachable!("an ingest report holds one result"),
-            },
-            IngestReport::Stream(stream) => stream.results[0].analysis.verdict,
-        }
-    }
-
-    /// The smallest Holm-adjusted p-value, the one the verdict is read from.
-    pub fn smallest_p_adjusted(&self) -> Option<PValue> {
-        smallest_p_adjusted(self.tests())
-    }
-
-    /// Samples read and tallied (for a stream, its items).
-    pub fn samples(&self) -> u64 {
-        match self {
-            IngestReport::Samples(run) => run.settings.trials,
-            IngestReport::Stream(stream) => stream.settings.length,
-        }
-    }
-
-    /// What was read.
-    pub fn input(&self) -> &SampleInput {
-        let input = match self {
-            IngestReport::Samples(run) => &run.input,
-            IngestReport::Stream(stream) => &stream.input,
-        };
-        input.as_ref().expect("an ingest report says what it read")
-    }
-
-    /// What was read, to be amended (the command as the user typed it).
-    pub fn input_mut(&mut self) -> &mut SampleInput {
-        let input = match self {
-            IngestReport::Samples(run) => &mut run.input,
-            IngestReport::Stream(stream) => &mut stream.input,
-        };
-        input.as_mut().expect("an ingest report says what it read")
-    }
-
-    /// Notes on what the findings cannot show.
-    pub fn notes(&self) -> &[String] {
-        match self {
-            IngestReport::Samples(run) => &run.notes,
-            IngestReport::Stream(stream) => &stream.notes,
-        }
-    }
-
-    /// Malformed lines skipped (`--skip-invalid`).
-    pub fn skipped(&self) -> u64 {
-        self.input().skipped_total()
-    }
-
-    /// The tests that ran, with their p-values.
-    pub fn tests(&self) -> &[TestReport] {
-        match self {
-            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
-                (Some(result), _) => &result.analysis.tests,
-                (None, Some(result)) => &result.analysis.tests,
-                (None, None) => &[],
-            },
-            IngestReport::Stream(stream) => &stream.results[0].analysis.tests,
-        }
-    }
-
-    /// The samples the tests that could not run would need, when some could not
-    /// (an inconclusive verdict): the largest of their needs.
-    pub fn samples_needed(&self) -> Option<u64> {
-        self.tests()
-            .iter()
-            .filter_map(|test| match test.outcome {
-                crate::analysis::TestOutcome::Fit(Fit::TooFewTrials { needed }) => Some(needed),
-                _ => None,
-            })
-            .max()
-    }
-}
 
 /// The tally a worker writes into.
 enum Recorder {
@@ -862,16 +596,5 @@ fn check_size(kind: SampleKind, n: usize, k: usize, deck_given: bool) -> Result<
             "a sample of {k} of {n} items: k must be between 1 and n-1 (picking none or all has only one subset)"
         )),
         _ => Ok(()),
-    }
-}
-
-/// `text` as one shell word: as it is when it holds only safe characters, single-quoted
-/// otherwise.
-fn shell_word(text: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+".contains(c);
-    if !text.is_empty() && text.chars().all(safe) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }

@@ -1,0 +1,98 @@
+//! What an ingest hands back: one type for the three kinds of input, so that the renderers
+//! and the `check` gate read the verdict, the tests and what was read without asking
+//! which kind it was.
+
+use super::*;
+
+/// A finished ingest: the report every renderer takes, and the figures a gate reads.
+#[derive(Clone, Debug)]
+pub enum IngestReport {
+    /// Permutations or selections, shaped as a `run`'s report (one result, named after
+    /// the input).
+    Samples(RunReport),
+    /// A stream, shaped as a `stream` run's report (one stream, named after the input).
+    Stream(StreamReport),
+}
+
+impl IngestReport {
+    /// The graded verdict: the one the headline, JSON, CSV, report and exit status all
+    /// give (the analysis decides `inconclusive` once, see [`crate::analysis`]).
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
+                (Some(result), _) => result.analysis.verdict,
+                (None, Some(result)) => result.analysis.verdict,
+                (None, None) => unreachable!("an ingest report holds one result"),
+            },
+            IngestReport::Stream(stream) => stream.results[0].analysis.verdict,
+        }
+    }
+
+    /// The smallest Holm-adjusted p-value, the one the verdict is read from.
+    pub fn smallest_p_adjusted(&self) -> Option<PValue> {
+        smallest_p_adjusted(self.tests())
+    }
+
+    /// Samples read and tallied (for a stream, its items).
+    pub fn samples(&self) -> u64 {
+        match self {
+            IngestReport::Samples(run) => run.settings.trials,
+            IngestReport::Stream(stream) => stream.settings.length,
+        }
+    }
+
+    /// What was read.
+    pub fn input(&self) -> &SampleInput {
+        let input = match self {
+            IngestReport::Samples(run) => &run.input,
+            IngestReport::Stream(stream) => &stream.input,
+        };
+        input.as_ref().expect("an ingest report says what it read")
+    }
+
+    /// What was read, to be amended (the command as the user typed it).
+    pub fn input_mut(&mut self) -> &mut SampleInput {
+        let input = match self {
+            IngestReport::Samples(run) => &mut run.input,
+            IngestReport::Stream(stream) => &mut stream.input,
+        };
+        input.as_mut().expect("an ingest report says what it read")
+    }
+
+    /// Notes on what the findings cannot show.
+    pub fn notes(&self) -> &[String] {
+        match self {
+            IngestReport::Samples(run) => &run.notes,
+            IngestReport::Stream(stream) => &stream.notes,
+        }
+    }
+
+    /// Malformed lines skipped (`--skip-invalid`).
+    pub fn skipped(&self) -> u64 {
+        self.input().skipped_total()
+    }
+
+    /// The tests that ran, with their p-values.
+    pub fn tests(&self) -> &[TestReport] {
+        match self {
+            IngestReport::Samples(run) => match (run.results.first(), run.sampler_results.first()) {
+                (Some(result), _) => &result.analysis.tests,
+                (None, Some(result)) => &result.analysis.tests,
+                (None, None) => &[],
+            },
+            IngestReport::Stream(stream) => &stream.results[0].analysis.tests,
+        }
+    }
+
+    /// The samples the tests that could not run would need, when some could not
+    /// (an inconclusive verdict): the largest of their needs.
+    pub fn samples_needed(&self) -> Option<u64> {
+        self.tests()
+            .iter()
+            .filter_map(|test| match test.outcome {
+                crate::analysis::TestOutcome::Fit(Fit::TooFewTrials { needed }) => Some(needed),
+                _ => None,
+            })
+            .max()
+    }
+}
