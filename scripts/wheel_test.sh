@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# The Python wheel, end to end (issue 17): what a Python user gets from
+# `pip install shuffle-audit`. It
+#   1. makes sure Python 3 with venv is there (Debian's python3 and python3-venv, installed
+#      with apt-get when missing: root, or sudo),
+#   2. installs maturin from PyPI into a throwaway virtual environment and builds the wheel
+#      (and the sdist, only to check what it holds: no reports/, no target/),
+#   3. installs the wheel into a fresh virtual environment, with pytest from PyPI, and
+#      there, from that environment's PATH (not target/), runs
+#        - `shuffle-audit --version`,
+#        - the README's main command at the seed the README shows, whose verdicts, exit
+#          status and counts must be the README's,
+#        - `ingest` of decks dealt by Python's own `random.shuffle` (must PASS, exit 0)
+#          and by a naive swap written in Python (must FAIL, exit 1),
+#        - the pytest example of examples/python/ (a project's shuffle gated by
+#          `shuffle-audit check`, and a biased one caught),
+#   4. removes everything it made (the environments, wheel, samples) and prints a summary;
+#      it exits 1 if any check failed, and stops at once (exit 1, naming the step) when a
+#      step that is not a check, such as the build, fails.
+#
+# The build reuses the repository's target/ (CARGO_TARGET_DIR, unless already set), so
+# the dependencies compiled by an earlier `cargo build --release` are not compiled again;
+# only the crate itself is, because maturin strips the binary with its own rustc flag.
+# Needs network access to PyPI (maturin, pytest); the wheel itself installs offline.
+#
+# Usage: scripts/wheel_test.sh            (PYTHON=python3.12 to test another Python)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+started=$SECONDS
+PYTHON=${PYTHON:-python3}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/shuffle-audit-wheel.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'echo "wheel_test: stopped: line $LINENO failed: $BASH_COMMAND" >&2' ERR
+
+step() { printf '\n== %s (%d s so far)\n' "$1" $((SECONDS - started)); }
+passed=0
+failures=()
+ok() { echo "  ok    $1"; passed=$((passed + 1)); }
+bad() { echo "  FAIL  $1"; failures+=("$1"); }
+# check NAME COMMAND...: one check; its failure is counted, not fatal.
+check() {
+    local name=$1
+    shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+# run_status FILE COMMAND...: runs COMMAND with its output in FILE, and prints its exit
+# status (a verdict's 1 is an answer here, not an error that should stop the script).
+run_status() {
+    local file=$1 status=0
+    shift
+    "$@" >"$file" 2>&1 || status=$?
+    echo "$status"
+}
+# has FILE TEXT: FILE holds the line fragment TEXT (shown when it does not).
+has() {
+    grep -qF -- "$2" "$1" || {
+        echo "        expected '$2' in:" >&2
+        sed 's/^/        | /' "$1" | head -40 >&2
+        return 1
+    }
+}
+
+# --- 1. Python 3 with venv -------------------------------------------------------------
+step "Python"
+if ! command -v "$PYTHON" >/dev/null 2>&1 || ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; then
+    # Debian splits venv's ensurepip into python3-venv; a plain `python3 -m venv` fails
+    # without it.
+    echo "wheel_test: installing Debian's python3 and python3-venv" >&2
+    sudo=()
+    [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -q >/dev/null
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-venv >/dev/null
+    PYTHON=python3
+fi
+echo "  $("$PYTHON" --version) at $(command -v "$PYTHON")"
+
+# --- 2. Build the wheel (and the sdist) with maturin from PyPI -------------------------
+step "maturin from PyPI"
+"$PYTHON" -m venv "$work/build"
+"$work/build/bin/pip" install --quiet --disable-pip-version-check 'maturin>=1.9,<2'
+echo "  $("$work/build/bin/maturin" --version)"
+
+step "build the wheel (cargo target dir $CARGO_TARGET_DIR)"
+build_started=$SECONDS
+"$work/build/bin/maturin" build --release --quiet --out "$work/dist" 2>&1 | sed 's/^/  /'
+"$work/build/bin/maturin" sdist --out "$work/dist" 2>&1 | sed 's/^/  /'
+build_seconds=$((SECONDS - build_started))
+wheels=("$work"/dist/*.whl)
+sdists=("$work"/dist/*.tar.gz)
+[[ ${#wheels[@]} -eq 1 && -f ${wheels[0]} && ${#sdists[@]} -eq 1 && -f ${sdists[0]} ]] || {
+    echo "wheel_test: expected one wheel and one sdist in $work/dist, found: $(ls "$work/dist")" >&2
+    exit 1
+}
+wheel=${wheels[0]}
+echo "  $(basename "$wheel"): $(du -k "$wheel" | cut -f1) KiB, built in ${build_seconds} s"
+
+# What the archives hold: the wheel, the binary and its metadata; the sdist, what cargo
+# needs to build it. Neither may carry the committed teaching report or a build folder.
+"$work/build/bin/python" -m zipfile -l "$wheel" | awk 'NR > 1 { print $1 }' >"$work/wheel.list"
+tar -tzf "${sdists[0]}" >"$work/sdist.list"
+check "the wheel holds the binary as a script" grep -qE '\.data/scripts/shuffle-audit$' "$work/wheel.list"
+check "the wheel holds nothing but the binary and its metadata" \
+    bash -c '! grep -vE "\.data/scripts/shuffle-audit$|\.dist-info/" "$1"' _ "$work/wheel.list"
+check "the sdist holds Cargo.toml, Cargo.lock and src/" \
+    bash -c 'grep -q "/Cargo.toml$" "$1" && grep -q "/Cargo.lock$" "$1" && grep -q "/src/main.rs$" "$1"' _ "$work/sdist.list"
+check "the sdist holds no reports/, target/, docs/ or tests/" \
+    bash -c '! grep -E "^[^/]+/(reports|target|docs|tests)/" "$1"' _ "$work/sdist.list"
+
+# --- 3. Install into a fresh environment and use it from there -------------------------
+step "install the wheel into a fresh virtual environment"
+venv=$work/venv
+"$PYTHON" -m venv "$venv"
+# The wheel has no dependencies: installed with --no-index, it needs no network.
+"$venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+"$venv/bin/pip" install --quiet --disable-pip-version-check pytest
+export PATH="$venv/bin:$PATH" VIRTUAL_ENV=$venv
+hash -r
+check "shuffle-audit on the PATH is the environment's ($venv/bin)" \
+    test "$(command -v shuffle-audit)" = "$venv/bin/shuffle-audit"
+
+step "shuffle-audit --version"
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+status=$(run_status "$work/version.txt" shuffle-audit --version)
+sed 's/^/  /' "$work/version.txt"
+check "--version exits 0 and says $version (Cargo.toml's)" \
+    bash -c '[[ $1 -eq 0 ]] && grep -qx "shuffle-audit $2" "$3"' _ "$status" "$version" "$work/version.txt"
+
+step "the README's main command"
+# The README's first console example: its main command at a fixed seed. The main command
+# itself takes its seed from the OS, and a fair shuffle is `suspicious` at about one seed in
+# a thousand; at the README's seed the verdicts, and every count, are known.
+"$venv/bin/python" - "$root/README.md" "$work/readme" <<'EOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+block = re.search(r"```console\n\$ (shuffle-audit run [^\n]*)\n(.*?)```", text, re.S)
+if block is None:
+    sys.exit("wheel_test: README.md has no ```console block with `$ shuffle-audit run ...`")
+open(sys.argv[2] + ".cmd", "w").write(block.group(1) + "\n")
+open(sys.argv[2] + ".expected", "w", encoding="utf-8").write(block.group(2))
+EOF
+read -r -a readme_command <"$work/readme.cmd"
+echo "  \$ ${readme_command[*]}"
+status=$(run_status "$work/readme.out" "${readme_command[@]}")
+sed -n '/^summary/,/^reproduce/p' "$work/readme.out" | sed 's/^/  | /'
+check "the main command exits 0 (every verdict as deserved)" test "$status" -eq 0
+check "naive-swap: FAIL (deserves: biased)" has "$work/readme.out" "naive-swap: FAIL (deserves: biased)"
+check "fisher-yates: PASS (deserves: fair)" has "$work/readme.out" "fisher-yates: PASS (deserves: fair)"
+# Line by line as the README shows it, `[..]` matching the rest of a line, as
+# tests/docs.rs compares it: the wheel's binary is the tool the README describes.
+check "the output is the README's, line for line" "$venv/bin/python" - "$work/readme.expected" "$work/readme.out" <<'EOF'
+import sys
+expected = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
+actual = open(sys.argv[2], encoding="utf-8").read().rstrip("\n").split("\n")
+for number, (want, got) in enumerate(zip(expected, actual), 1):
+    prefix, dots, _ = want.partition("[..]")
+    if not (got.startswith(prefix) if dots else got == want):
+        sys.exit(f"        line {number}: README shows {want!r}, the wheel printed {got!r}")
+if len(expected) != len(actual):
+    sys.exit(f"        README shows {len(expected)} lines, the wheel printed {len(actual)}")
+EOF
+
+step "ingest: decks dealt in Python"
+# 100,000 decks of 4 cards each, about 4,167 per order. The naive swap's bias on 4 cards
+# (total variation 0.065; `shuffle-audit exact naive-swap --n 4`) is caught at alpha 1e-6
+# with 99 % power after about 3,025 deals: 100,000 is 33 times that, and its p-value lies
+# beyond 1e-300, so the FAIL is certain. A fair shuffle gets a uniform p-value; at a fixed
+# seed the decks, and so the verdict, are the same on every run (Python's Random(seed) and
+# shuffle are stable across versions), and seed 17 was not picked for its result: its
+# smallest adjusted p is 0.815 (cycles), far from the 1e-3 of `suspicious`.
+"$venv/bin/python" - "$work" <<'EOF'
+import random, sys
+deck = ["A", "K", "Q", "J"]
+with open(f"{sys.argv[1]}/python-shuffle.txt", "w") as out:
+    rng = random.Random(17)
+    for _ in range(100_000):
+        cards = deck[:]
+        rng.shuffle(cards)
+        out.write(" ".join(cards) + "\n")
+with open(f"{sys.argv[1]}/naive-swap.txt", "w") as out:
+    rng = random.Random(17)
+    for _ in range(100_000):
+        cards = deck[:]
+        for i in range(len(cards)):  # the naive swap: j anywhere in the deck
+            j = rng.randrange(len(cards))
+            cards[i], cards[j] = cards[j], cards[i]
+        out.write(" ".join(cards) + "\n")
+EOF
+cd "$work" # so that the headlines name the files alone
+status=$(run_status fair.out shuffle-audit ingest python-shuffle.txt)
+grep -E '^python-shuffle.txt:|total variation|caught by' fair.out | sed 's/^/  /'
+check "random.shuffle: ingest exits 0" test "$status" -eq 0
+check "random.shuffle: PASS" has fair.out "python-shuffle.txt: PASS (deserves: fair)"
+status=$(run_status naive.out shuffle-audit ingest naive-swap.txt)
+grep -E '^naive-swap.txt:|total variation|caught by' naive.out | sed 's/^/  /'
+check "naive swap: ingest exits 1" test "$status" -eq 1
+check "naive swap: FAIL" has naive.out "naive-swap.txt: FAIL (deserves: fair)"
+cd "$root"
+
+step "pytest: examples/python (a project's shuffle gated by shuffle-audit check)"
+# In a copy, so that neither pytest's cache nor __pycache__ lands in the repository.
+cp -R examples/python "$work/example"
+status=$(cd "$work/example" && run_status "$work/pytest.out" pytest -p no:cacheprovider -v)
+sed 's/^/  | /' "$work/pytest.out" | grep -E 'PASSED|FAILED|ERROR|passed|failed|error' || true
+check "pytest examples/python exits 0" test "$status" -eq 0
+
+# --- 4. Summary --------------------------------------------------------------------------
+echo
+echo "wheel_test: $(basename "$wheel"), built in ${build_seconds} s; whole test $((SECONDS - started)) s"
+echo "wheel_test: ${passed} passed, ${#failures[@]} failed"
+if ((${#failures[@]})); then
+    printf '  failed: %s\n' "${failures[@]}"
+    exit 1
+fi
