@@ -5,13 +5,15 @@
 #      with apt-get when missing: root, or sudo),
 #   2. installs maturin from PyPI into a throwaway virtual environment and builds the wheel
 #      (and the sdist, only to check what it holds: no reports/, no target/),
-#   3. installs the wheel into a fresh virtual environment, with pytest from PyPI, and
-#      there, from that environment's PATH (not target/), runs
+#   3. installs the wheel into a fresh virtual environment, with pytest and numpy from
+#      PyPI, and there, from that environment's PATH (not target/), runs
 #        - `shuffle-audit --version`,
 #        - the README's main command at the seed the README shows, whose verdicts, exit
 #          status and counts must be the README's,
 #        - `ingest` of decks dealt by Python's own `random.shuffle` (must PASS, exit 0)
 #          and by a naive swap written in Python (must FAIL, exit 1),
+#        - `ingest` of picks made by numpy and random.sample (fair), and by numpy's
+#          choice(shuffle=False), whose order is not random (must FAIL with --ordered),
 #        - the pytest example of examples/python/ (a project's shuffle gated by
 #          `shuffle-audit check`, and a biased one caught),
 #   4. removes everything it made (the environments, wheel, samples) and prints a summary;
@@ -20,8 +22,8 @@
 #
 # The build reuses the repository's target/ (CARGO_TARGET_DIR, unless already set), so
 # the dependencies compiled by an earlier `cargo build --release` are not compiled again;
-# only the crate itself is, because maturin strips the binary with its own rustc flag.
-# Needs network access to PyPI (maturin, pytest); the wheel itself installs offline.
+# only the binary is, because maturin strips it with its own rustc flag.
+# Needs network access to PyPI (maturin, pytest, numpy); the wheel itself installs offline.
 #
 # Usage: scripts/wheel_test.sh            (PYTHON=python3.12 to test another Python)
 set -euo pipefail
