@@ -62,10 +62,10 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     fi
     as_root apt-get update -q >/dev/null
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-        slurm-wlm munge python3 >/dev/null
+        slurm-wlm munge python3 >/dev/null 2>&1
     [[ -n $policy_made ]] && as_root rm -f /usr/sbin/policy-rc.d
 fi
-say "$(slurmctld -V) and munge $(munged --version 2>&1 | awk '{print $2; exit}')"
+say "$(slurmctld -V) and $(munged --version 2>&1 | awk '{print $1; exit}')"
 
 # 2. The binary.
 say "building the release binary"
