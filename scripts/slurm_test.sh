@@ -62,7 +62,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     fi
     as_root apt-get update -q >/dev/null
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-        slurm-wlm munge python3 >/dev/null 2>&1
+        slurm-wlm munge python3 >/dev/null 2>&1 || fail "apt-get install slurm-wlm munge failed"
     [[ -n $policy_made ]] && as_root rm -f /usr/sbin/policy-rc.d
 fi
 say "$(slurmctld -V) and $(munged --version 2>&1 | awk '{print $1; exit}')"
