@@ -128,7 +128,10 @@ fn bad_scheduler_environments_are_one_line_errors_naming_the_variables() {
         }
     };
     let set = |pairs: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
-        pairs.iter().map(|(name, value)| (*name, value.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(name, value)| (*name, value.to_string()))
+            .collect()
     };
     refused(
         "--shard auto",
@@ -150,11 +153,7 @@ fn bad_scheduler_environments_are_one_line_errors_naming_the_variables() {
     refused("--shard auto", &stepped, &["SLURM_ARRAY_TASK_STEP is 2"]);
     let mut gaps = slurm_task(2, 1, 5);
     gaps.push(("SLURM_ARRAY_TASK_COUNT", "3".to_string()));
-    refused(
-        "--shard auto",
-        &gaps,
-        &["SLURM_ARRAY_TASK_COUNT is 3", "spans 5"],
-    );
+    refused("--shard auto", &gaps, &["SLURM_ARRAY_TASK_COUNT is 3", "spans 5"]);
     refused(
         "--shard auto --shards 2",
         &slurm_task(1, 1, 4),
@@ -227,10 +226,7 @@ fn merge_of_a_directory_refuses_incomplete_doubled_or_mixed_sets() {
     // Incomplete: the missing shard numbers are named.
     std::fs::rename(four.join("shard-2.json"), dir.path().join("aside-2.json")).unwrap();
     std::fs::rename(four.join("shard-4.json"), dir.path().join("aside-4.json")).unwrap();
-    refused(
-        std::slice::from_ref(&four),
-        &["shards 2/4 and 4/4 are missing"],
-    );
+    refused(std::slice::from_ref(&four), &["shards 2/4 and 4/4 are missing"]);
     std::fs::rename(dir.path().join("aside-2.json"), four.join("shard-2.json")).unwrap();
     refused(std::slice::from_ref(&four), &["shard 4/4 is missing"]);
     std::fs::rename(dir.path().join("aside-4.json"), four.join("shard-4.json")).unwrap();

@@ -28,7 +28,8 @@ pub fn shard_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 /// The `*.json` files directly in `directory`, sorted by name.
 fn json_files_in(directory: &Path) -> Result<Vec<PathBuf>> {
     let shown = directory.display();
-    let unreadable = |error: std::io::Error| Error::Merge(format!("cannot read the directory {shown}: {error}"));
+    let unreadable =
+        |error: std::io::Error| Error::Merge(format!("cannot read the directory {shown}: {error}"));
     let mut files = Vec::new();
     for entry in std::fs::read_dir(directory).map_err(unreadable)? {
         let path = entry.map_err(unreadable)?.path();

@@ -247,7 +247,15 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
         Some(fields) => fields.kind()?,
         None => return Err("no source: not the JSON of a simulated run".to_string()),
     };
-    let run_id = checked_run_id(file.run_id, &results, file.n, file.k, run_trials, file.seed, source)?;
+    let run_id = checked_run_id(
+        file.run_id,
+        &results,
+        file.n,
+        file.k,
+        run_trials,
+        file.seed,
+        source,
+    )?;
     Ok(ShardFile {
         source,
         run_id,
@@ -287,7 +295,9 @@ fn checked_run_id(
     }
     .digest();
     match recorded {
-        None => Err("no run_id: not a run's JSON as this version writes it (run the shard again)".to_string()),
+        None => {
+            Err("no run_id: not a run's JSON as this version writes it (run the shard again)".to_string())
+        }
         Some(recorded) if recorded != identity => Err(format!(
             "run_id is {recorded}, but its settings make {identity}: the file was edited after the run"
         )),

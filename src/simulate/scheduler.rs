@@ -72,7 +72,9 @@ impl ShardRequest {
     /// `--shards K`, which must agree with either.
     pub fn resolve(self, variables: &BTreeMap<String, String>, shards: Option<u64>) -> Result<Shard, String> {
         match self {
-            Self::Auto => shard_from_environment(variables, shards).map_err(|problem| format!("auto: {problem}")),
+            Self::Auto => {
+                shard_from_environment(variables, shards).map_err(|problem| format!("auto: {problem}"))
+            }
             Self::Given(shard) => match shards {
                 Some(count) if count != shard.count => Err(format!(
                     "--shard {shard} is one of {} shards, but --shards says {count}",
@@ -88,7 +90,10 @@ impl ShardRequest {
 /// (`SLURM_ARRAY_TASK_*`) or a Kubernetes Indexed Job's (`JOB_COMPLETION_INDEX`, with
 /// `shards` from `--shards K`). `shards`, when given, must agree with a Slurm array's
 /// size. The error is one line naming the variables.
-pub fn shard_from_environment(variables: &BTreeMap<String, String>, shards: Option<u64>) -> Result<Shard, String> {
+pub fn shard_from_environment(
+    variables: &BTreeMap<String, String>,
+    shards: Option<u64>,
+) -> Result<Shard, String> {
     if shards == Some(0) {
         return Err("--shards must be at least 1".to_string());
     }
@@ -138,7 +143,10 @@ fn optional<'a>(get: &impl Fn(&str) -> Option<&'a str>, name: &str) -> Result<Op
 }
 
 /// `(index, count)` of a Slurm array task.
-fn slurm_shard<'a>(get: &impl Fn(&str) -> Option<&'a str>, shards: Option<u64>) -> Result<(u64, u64), String> {
+fn slurm_shard<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    shards: Option<u64>,
+) -> Result<(u64, u64), String> {
     let id = optional(get, SLURM_TASK_ID)?.unwrap_or_default();
     let Some(min) = optional(get, SLURM_TASK_MIN)? else {
         return Err(format!(
@@ -158,7 +166,9 @@ fn slurm_shard<'a>(get: &impl Fn(&str) -> Option<&'a str>, shards: Option<u64>) 
     if let Some(max) = max
         && max < min
     {
-        return Err(format!("{SLURM_TASK_MAX} is {max}, below {SLURM_TASK_MIN} ({min})"));
+        return Err(format!(
+            "{SLURM_TASK_MAX} is {max}, below {SLURM_TASK_MIN} ({min})"
+        ));
     }
     let span = max.map(|max| max - min + 1);
     let count = match (count, span) {

@@ -26,7 +26,11 @@ fn the_canonical_record_is_fixed_text() {
     );
     let digest = identity().digest();
     assert_eq!(digest.len(), 64);
-    assert!(digest.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    assert!(
+        digest
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    );
     assert_eq!(digest, identity().digest());
 }
 
@@ -65,7 +69,10 @@ fn every_setting_changes_the_identity() {
             trials: 2_000_001,
             ..identity()
         },
-        RunIdentity { seed: 8, ..identity() },
+        RunIdentity {
+            seed: 8,
+            ..identity()
+        },
         RunIdentity {
             source: SourceKind::Delphi,
             ..identity()

@@ -53,10 +53,7 @@ fn a_slurm_array_task_is_its_shard_whatever_the_first_id() {
     // A one-task array is the whole run as its single shard.
     assert_eq!(shard_from_environment(&slurm(1, 1, 1), None), Ok(shard(1, 1)));
     // --shards may repeat the array's size.
-    assert_eq!(
-        shard_from_environment(&slurm(3, 1, 4), Some(4)),
-        Ok(shard(3, 4))
-    );
+    assert_eq!(shard_from_environment(&slurm(3, 1, 4), Some(4)), Ok(shard(3, 4)));
 }
 
 #[test]
@@ -67,11 +64,7 @@ fn slurm_count_or_max_alone_gives_the_size() {
         (SLURM_TASK_COUNT, "3"),
     ]);
     assert_eq!(shard_from_environment(&only_count, None), Ok(shard(2, 3)));
-    let only_max = env(&[
-        (SLURM_TASK_ID, "7"),
-        (SLURM_TASK_MIN, "5"),
-        (SLURM_TASK_MAX, "8"),
-    ]);
+    let only_max = env(&[(SLURM_TASK_ID, "7"), (SLURM_TASK_MIN, "5"), (SLURM_TASK_MAX, "8")]);
     assert_eq!(shard_from_environment(&only_max, None), Ok(shard(3, 4)));
 }
 
@@ -88,7 +81,13 @@ fn slurm_arrays_that_are_not_shard_numbers_are_refused() {
     refused(
         &gaps,
         None,
-        &[SLURM_TASK_COUNT, "is 3", SLURM_TASK_MIN, SLURM_TASK_MAX, "spans 5"],
+        &[
+            SLURM_TASK_COUNT,
+            "is 3",
+            SLURM_TASK_MIN,
+            SLURM_TASK_MAX,
+            "spans 5",
+        ],
     );
     // --shards that disagrees with the array.
     refused(
@@ -108,8 +107,18 @@ fn malformed_slurm_variables_are_named() {
         };
         variables
     };
-    for name in [SLURM_TASK_ID, SLURM_TASK_MIN, SLURM_TASK_MAX, SLURM_TASK_COUNT, SLURM_TASK_STEP] {
-        refused(&with(name, Some("two")), None, &[name, "'two'", "not a whole number"]);
+    for name in [
+        SLURM_TASK_ID,
+        SLURM_TASK_MIN,
+        SLURM_TASK_MAX,
+        SLURM_TASK_COUNT,
+        SLURM_TASK_STEP,
+    ] {
+        refused(
+            &with(name, Some("two")),
+            None,
+            &[name, "'two'", "not a whole number"],
+        );
         refused(&with(name, Some("-1")), None, &[name, "'-1'"]);
     }
     refused(&with(SLURM_TASK_MIN, None), None, &[SLURM_TASK_MIN, "is not"]);
@@ -118,11 +127,7 @@ fn malformed_slurm_variables_are_named() {
     refused(&neither, None, &[SLURM_TASK_COUNT, SLURM_TASK_MAX, "neither"]);
     refused(&with(SLURM_TASK_ID, Some("9")), None, &["is 9", "ids 1 to 4"]);
     refused(&with(SLURM_TASK_ID, Some("0")), None, &["is 0", "ids 1 to 4"]);
-    refused(
-        &with(SLURM_TASK_MAX, Some("0")),
-        None,
-        &[SLURM_TASK_MAX, "below"],
-    );
+    refused(&with(SLURM_TASK_MAX, Some("0")), None, &[SLURM_TASK_MAX, "below"]);
     let mut empty = with(SLURM_TASK_MAX, None);
     empty.insert(SLURM_TASK_COUNT.into(), "0".into());
     refused(&empty, None, &[SLURM_TASK_COUNT, "is 0"]);
@@ -163,20 +168,17 @@ fn no_scheduler_or_two_are_refused_naming_the_variables() {
 #[test]
 fn a_request_is_auto_or_a_given_shard() {
     assert_eq!(ShardRequest::parse("auto"), Ok(ShardRequest::Auto));
-    assert_eq!(
-        ShardRequest::parse("2/4"),
-        Ok(ShardRequest::Given(shard(2, 4)))
-    );
+    assert_eq!(ShardRequest::parse("2/4"), Ok(ShardRequest::Given(shard(2, 4))));
     let message = ShardRequest::parse("automatic").unwrap_err();
-    assert!(message.contains("is not I/K") && message.contains("'auto'"), "{message}");
+    assert!(
+        message.contains("is not I/K") && message.contains("'auto'"),
+        "{message}"
+    );
     // A given shard ignores the environment, and --shards must agree with it.
     let given = ShardRequest::Given(shard(2, 4));
     assert_eq!(given.resolve(&slurm(1, 1, 8), None), Ok(shard(2, 4)));
     assert_eq!(given.resolve(&env(&[]), Some(4)), Ok(shard(2, 4)));
     let message = given.resolve(&env(&[]), Some(3)).unwrap_err();
     assert!(message.contains("--shards says 3"), "{message}");
-    assert_eq!(
-        ShardRequest::Auto.resolve(&slurm(4, 1, 4), None),
-        Ok(shard(4, 4))
-    );
+    assert_eq!(ShardRequest::Auto.resolve(&slurm(4, 1, 4), None), Ok(shard(4, 4)));
 }
