@@ -31,6 +31,9 @@ use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
 use crate::tally::{PermutationRecorder, PermutationTally, SelectionRecorder, SelectionTally, TallyOptions};
 
+mod identity;
+pub use identity::RunIdentity;
+
 /// The largest deck `run` accepts ([`crate::tally::MAX_N`]).
 pub use crate::tally::MAX_N;
 

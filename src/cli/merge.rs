@@ -9,7 +9,7 @@ use clap::Args;
 use shuffle_audit::Result;
 use shuffle_audit::files::Plan;
 use shuffle_audit::format::group_thousands;
-use shuffle_audit::merge::{MergeSettings, merge};
+use shuffle_audit::merge::{MergeSettings, merge, shard_paths};
 
 use super::deliver::deliver_run;
 use super::flags::{ExportArgs, default_threads, parse_alpha};
@@ -17,8 +17,9 @@ use super::status::verdict_status;
 
 #[derive(Args)]
 pub struct MergeArgs {
-    /// The JSON of every shard of one run, in any order.
-    #[arg(required = true, value_name = "FILE")]
+    /// The JSON of every shard of one run, in any order; a directory stands for every
+    /// *.json file in it.
+    #[arg(required = true, value_name = "FILE|DIR")]
     files: Vec<PathBuf>,
     /// Significance level for `fail` (default: the shards' own).
     #[arg(long, value_name = "A", value_parser = parse_alpha, allow_negative_numbers = true)]
@@ -32,8 +33,8 @@ pub struct MergeArgs {
 
 /// Adds the shards into the whole run and delivers it; the status is the verdicts'.
 pub fn execute(args: MergeArgs) -> Result<ExitCode> {
-    let plan = args
-        .files
+    let files = shard_paths(&args.files)?;
+    let plan = files
         .iter()
         .fold(Plan::new(args.exports.force), |plan, file| plan.reads(file));
     let exports = args.exports.checked(plan)?;
@@ -41,7 +42,7 @@ pub fn execute(args: MergeArgs) -> Result<ExitCode> {
         alpha: args.alpha,
         threads: args.threads.unwrap_or_else(default_threads),
     };
-    let merged = merge(&args.files, &settings)?;
+    let merged = merge(&files, &settings)?;
     let unit = if merged.report.settings.k.is_some() {
         "samples"
     } else {

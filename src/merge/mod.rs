@@ -9,17 +9,23 @@
 //! timing and thread count aside.
 //!
 //! The shards must be the whole of one run: the same version, seed, size, algorithms,
-//! trials and shard count, each shard exactly once. Anything else is an error naming the
-//! file and what differs (or which shards are missing): a merge of the wrong files would
-//! otherwise be a plausible report of a run nobody made. A run made without `--shard` is
+//! trials and shard count, each shard exactly once. Each run's JSON carries its identity
+//! (`run_id`, a digest of those settings: [`crate::run::RunIdentity`]), which merge
+//! recomputes from each file and compares across files. Anything else is an error naming
+//! the file and what differs (or which shards are missing): a merge of the wrong files
+//! would otherwise be a plausible report of a run nobody made. A directory stands for
+//! every shard file in it ([`shard_paths`]), as a job array's merge step leaves them. A run made without `--shard` is
 //! its own single shard (`1/1`), so `merge` of one whole run re-renders it (at another
 //! `--alpha`, say).
 //!
 //! Timing of the merged run: the shards are taken to have run side by side, so its time
 //! is the slowest shard's and its threads are all the shards' threads together.
 
+mod inputs;
 mod shard_file;
 mod tables;
+
+pub use inputs::shard_paths;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -107,17 +113,36 @@ fn check_same_run(total: &ShardFile, shard: &ShardFile) -> Result<()> {
             shard.shard.count.to_string(),
         ),
     ];
-    for (what, ours, theirs) in differences {
-        if ours != theirs {
-            return Err(Error::Merge(format!(
-                "{}: {what} is {theirs}, but {} has {ours}: the shards of one run share seed, source, n, \
-                 k, algorithms, trials and shard count",
-                shard.path.display(),
-                total.path.display()
-            )));
-        }
+    let differs = |(what, ours, theirs): &(&str, String, String)| {
+        (ours != theirs).then(|| format!("{what} is {theirs}, but {} has {ours}", total.path.display()))
+    };
+    // The run identity covers everything but the shard count; the first setting that
+    // differs says why in words.
+    if shard.run_id != total.run_id {
+        let why = differences
+            .iter()
+            .find_map(differs)
+            .unwrap_or_else(|| "their settings differ".to_string());
+        return Err(Error::Merge(format!(
+            "{}: another run (run_id {}…, not {}…): {why}; the shards of one run share seed, source, n, \
+             k, algorithms, trials and version",
+            shard.path.display(),
+            short(&shard.run_id),
+            short(&total.run_id)
+        )));
+    }
+    if let Some(why) = differences.iter().find_map(differs) {
+        return Err(Error::Merge(format!(
+            "{}: {why}: the shards of one run share seed, source, n, k, algorithms, trials and shard count",
+            shard.path.display()
+        )));
     }
     Ok(())
+}
+
+/// The first 12 hex digits of a run identity, enough to tell runs apart in a message.
+fn short(run_id: &str) -> &str {
+    run_id.get(..12).unwrap_or(run_id)
 }
 
 /// `k` as a message shows it.

@@ -18,7 +18,7 @@ use super::tables::{
 };
 use crate::catalogue::{AlgorithmSpec, Kind};
 use crate::error::{Error, Result};
-use crate::run::SeedOrigin;
+use crate::run::{RunIdentity, SeedOrigin};
 use crate::simulate::{MAX_THREADS, Shard};
 use crate::tally::MAX_N;
 use crate::tally::{PermutationTally, RepeatTally, SelectionTally};
@@ -41,6 +41,8 @@ pub(crate) struct ShardFile {
     pub shard: Shard,
     /// The trials per algorithm of the whole run.
     pub run_trials: u64,
+    /// The run's identity as the file records it, checked against its settings.
+    pub run_id: String,
     /// The significance level it was run with.
     pub alpha: f64,
     /// The threads it ran on.
@@ -86,6 +88,7 @@ struct RunFile {
     n: usize,
     k: Option<usize>,
     trials: u64,
+    run_id: Option<String>,
     shard: Option<ShardFields>,
     threads: usize,
     alpha: f64,
@@ -244,8 +247,18 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
         Some(fields) => fields.kind()?,
         None => return Err("no source: not the JSON of a simulated run".to_string()),
     };
+    let run_id = checked_run_id(
+        file.run_id,
+        &results,
+        file.n,
+        file.k,
+        run_trials,
+        file.seed,
+        source,
+    )?;
     Ok(ShardFile {
         source,
+        run_id,
         path: path.to_path_buf(),
         seed: file.seed,
         seed_origin,
@@ -258,6 +271,38 @@ fn checked(path: &Path, file: RunFile) -> std::result::Result<ShardFile, String>
         elapsed: seconds(file.elapsed_seconds)?,
         results,
     })
+}
+
+/// The file's `run_id`, checked against the identity its own settings make: a file whose
+/// settings were edited (or that lost its `run_id`) is not taken for a shard of the run
+/// it names.
+fn checked_run_id(
+    recorded: Option<String>,
+    results: &[ShardResult],
+    n: usize,
+    k: Option<usize>,
+    trials: u64,
+    seed: u64,
+    source: SourceKind,
+) -> std::result::Result<String, String> {
+    let identity = RunIdentity {
+        algorithms: results.iter().map(|result| result.name.as_str()).collect(),
+        n,
+        k,
+        trials,
+        seed,
+        source,
+    }
+    .digest();
+    match recorded {
+        None => {
+            Err("no run_id: not a run's JSON as this version writes it (run the shard again)".to_string())
+        }
+        Some(recorded) if recorded != identity => Err(format!(
+            "run_id is {recorded}, but its settings make {identity}: the file was edited after the run"
+        )),
+        Some(recorded) => Ok(recorded),
+    }
 }
 
 /// The repeats of a result of `trials` deals, checked: groups that add up to the deals,

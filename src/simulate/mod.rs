@@ -14,17 +14,21 @@
 //! A run may also be cut into shards ([`Shard`]) that run on different machines: an
 //! engine made [`Engine::for_shard`] runs only its shard's share of the chunks, each
 //! seeded exactly as in the whole run, so the shards' tallies add up to the whole run's.
+//! Under a job scheduler the shard can be read from the task's environment
+//! ([`scheduler`], `--shard auto`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod audit_rng;
 mod decks;
 mod paths;
+pub mod scheduler;
 mod selections;
 mod shard;
 mod user;
 
 pub use audit_rng::AuditRng;
+pub use scheduler::ShardRequest;
 pub use selections::simulate_selections;
 pub use shard::Shard;
 pub use user::{BrokenShuffle, simulate_user_shuffle};

@@ -44,6 +44,10 @@ struct RunJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     k: Option<usize>,
     trials: u64,
+    /// The run's identity ([`crate::run::RunIdentity`]): the same in every shard and in
+    /// the whole run, absent for samples read by `ingest`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<String>,
     /// Only in a shard's export: which shard, and of how many trials.
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<ShardJson>,
@@ -200,6 +204,7 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
         n: report.settings.n,
         k: report.settings.k,
         trials: report.settings.tallied_trials(),
+        run_id: report.identity().map(|identity| identity.digest()),
         shard: report.settings.shard.map(|shard| ShardJson {
             index: shard.index,
             count: shard.count,
