@@ -140,11 +140,16 @@ fn tally_any_size(
         for deck in cards.chunks_exact_mut(n) {
             deck.copy_from_slice(start);
         }
-        crate::with_source!(&mut *source, |source| algorithm.shuffle_each(
-            cards.chunks_exact_mut(n),
-            source,
-            workspace
-        ));
+        crate::with_source!(&mut *source, |source| {
+            // A copy of the generator on this function's stack, whose address no one else
+            // knows: its state can then live in registers through the whole batch. Drawing
+            // through `source` itself sent the state to memory and back at every draw (a
+            // bounds check's panic, a call, might read it), one store-to-load round trip
+            // of latency per draw. The copy draws exactly what `source` would have.
+            let mut local = source.clone();
+            algorithm.shuffle_each(cards.chunks_exact_mut(n), &mut local, workspace);
+            *source = local;
+        });
         if batched {
             recorder.record_decks(cards);
         } else {

@@ -144,9 +144,17 @@ impl DirectTables {
         let n = self.n;
         let pending = &mut self.pending[..];
         let inverse = &mut self.inverse[..n];
+        let both = !pending.is_empty() && self.rising.is_some();
         for deck in cards.chunks_exact(n) {
-            // Branches on the tables kept are the same for every deck: predicted.
-            if !pending.is_empty() {
+            // Branches on the tables kept are the same for every deck: predicted. With
+            // both tables, one pass reads each card once for the two.
+            if both {
+                for (position, &card) in deck.iter().enumerate() {
+                    let card = usize::from(card);
+                    pending[card * n + position] += 1;
+                    inverse[card] = position as u16;
+                }
+            } else if !pending.is_empty() {
                 for (position, &card) in deck.iter().enumerate() {
                     pending[usize::from(card) * n + position] += 1;
                 }
@@ -155,8 +163,10 @@ impl DirectTables {
                 fixed[fixed_points_u16(deck)] += 1;
             }
             if let Some(rising) = &mut self.rising {
-                for (position, &card) in deck.iter().enumerate() {
-                    inverse[usize::from(card)] = position as u16;
+                if !both {
+                    for (position, &card) in deck.iter().enumerate() {
+                        inverse[usize::from(card)] = position as u16;
+                    }
                 }
                 rising[1 + descents(inverse)] += 1;
             }

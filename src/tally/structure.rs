@@ -77,30 +77,28 @@ pub const LANES: usize = 8;
 /// `cards[lane * n..(lane + 1) * n]`: the same numbers as [`cycle_count`] of each deck.
 ///
 /// Every deck takes exactly `n` steps, each visiting one unvisited position: follow the
-/// card at the position, and when it leads back to the cycle's start, count the cycle
-/// and jump to the lowest unvisited position instead (a select, not a branch). The
-/// decks' walks are independent chains of loads, which the processor runs side by side.
+/// card at the position; if that card's position is already visited, it is the cycle's
+/// start (every other position on the way is new), so count the cycle and jump to the
+/// lowest unvisited position instead (a select, not a branch). The decks' walks are
+/// independent chains of loads, which the processor runs side by side.
 #[inline]
 pub fn cycle_counts_side_by_side(cards: &[u16], n: usize) -> [u32; LANES] {
     assert!(
         n <= 64 && cards.len() == LANES * n,
         "{LANES} decks of at most 64 cards"
     );
-    let decks: [&[u16]; LANES] = std::array::from_fn(|lane| &cards[lane * n..(lane + 1) * n]);
     let all: u64 = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let mut unvisited = [all; LANES];
     let mut position = [0usize; LANES];
-    let mut start = [0usize; LANES];
     let mut cycles = [0u32; LANES];
     for _ in 0..n {
         for lane in 0..LANES {
             unvisited[lane] &= !(1u64 << position[lane]);
-            let next = usize::from(decks[lane][position[lane]]);
-            let closed = next == start[lane];
+            let next = usize::from(cards[lane * n + position[lane]]) & 63;
+            let closed = (unvisited[lane] >> next) & 1 == 0;
             cycles[lane] += u32::from(closed);
-            // After the last step there is nothing left (64, which is never read).
+            // After the last step nothing is left (64, which is never read).
             let lowest = unvisited[lane].trailing_zeros() as usize;
-            start[lane] = if closed { lowest } else { start[lane] };
             position[lane] = if closed { lowest } else { next };
         }
     }
