@@ -2,14 +2,18 @@
 //!
 //! The goal (issue 2): 3-card Fisher–Yates with every tally runs at >= 0.8x the speed of
 //! a loop that only draws the same bounded numbers, both on all cores through the same
-//! chunked engine. Also 52-card naive swap (position matrix only) against its own
-//! draw-only loop. The draw-only loops are written out with the same constant bounds as
+//! chunked engine. The draw-only loops are written out with the same constant bounds as
 //! the shuffles, so that the compiler can make them exactly as fast as it makes the
 //! draws inside the shuffle: the reference must not be handicapped.
 //!
 //! The two loops run back to back, eleven times; each pair gives a ratio, and the figure
 //! quoted is the median ratio, with the range beside it. A shared machine's load drifts
 //! from second to second, and a pair measured together sees the same load.
+//!
+//! Large decks (issue 15): `run`'s default simulation of 52-card naive swap and
+//! Fisher–Yates, and of Fisher–Yates on 200 and 2,000 cards, against the plain loop of
+//! `common/plain_loop.rs` (the same crates, nothing of shuffle-audit's), paired the same
+//! way.
 //!
 //! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
 //! in draws per second with every stream tally, against the same generator dealing into
@@ -231,8 +235,8 @@ fn versus_plain_loop(
     let plain = trials as f64 / median(&mut plain_seconds);
     let ratio = median(&mut ratios);
     println!("{algorithm:?}, {n} cards, run's default tallies, against the plain loop");
-    println!("  shuffle-audit:    {:>8.2} M shuffles/s", simulate / 1e6);
-    println!("  plain loop:       {:>8.2} M shuffles/s", plain / 1e6);
+    println!("  shuffle-audit:    {:>8.3} M shuffles/s", simulate / 1e6);
+    println!("  plain loop:       {:>8.3} M shuffles/s", plain / 1e6);
     println!(
         "  ratio:            {ratio:>8.2}  (pairs ranged {:.2} to {:.2})",
         ratios[0],
