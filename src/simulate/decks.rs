@@ -146,6 +146,8 @@ fn tally_any_size(
             // through `source` itself sent the state to memory and back at every draw (a
             // bounds check's panic, a call, might read it), one store-to-load round trip
             // of latency per draw. The copy draws exactly what `source` would have.
+            // (Compiled for every kind of source: the flawed ones are `Copy`, Xoshiro is not.)
+            #[allow(clippy::clone_on_copy)]
             let mut local = source.clone();
             algorithm.shuffle_each(cards.chunks_exact_mut(n), &mut local, workspace);
             *source = local;
