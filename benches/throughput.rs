@@ -2,8 +2,7 @@
 //!
 //! The goal (issue 2): 3-card Fisher–Yates with every tally runs at >= 0.8x the speed of
 //! a loop that only draws the same bounded numbers, both on all cores through the same
-//! chunked engine. Also 52-card naive swap (position matrix only) against its own
-//! draw-only loop. The draw-only loops are written out with the same constant bounds as
+//! chunked engine. The draw-only loops are written out with the same constant bounds as
 //! the shuffles, so that the compiler can make them exactly as fast as it makes the
 //! draws inside the shuffle: the reference must not be handicapped.
 //!
@@ -11,22 +10,33 @@
 //! quoted is the median ratio, with the range beside it. A shared machine's load drifts
 //! from second to second, and a pair measured together sees the same load.
 //!
+//! Large decks (issue 15): `run`'s default simulation of 52-card naive swap and
+//! Fisher–Yates, and of Fisher–Yates on 200 and 2,000 cards, against the plain loop of
+//! `common/plain_loop.rs` (the same crates, nothing of shuffle-audit's), paired the same
+//! way.
+//!
 //! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
 //! in draws per second with every stream tally, against the same generator dealing into
 //! a sum (the generator alone).
 //!
 //! Run with `scripts/bench.sh` (or `cargo bench --bench throughput`).
 
+#[path = "common/plain_loop.rs"]
+mod plain_loop;
+
 use std::hint::black_box;
 use std::time::Instant;
 
 use shuffle_audit::catalogue::PermutationAlgorithm;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
+use shuffle_audit::randomness::SourceKind;
 use shuffle_audit::simulate::{Engine, NoProgress, simulate_permutations};
 use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamSettings, run_streams};
 use shuffle_audit::tally::TallyOptions;
 use shuffle_audit::{Randomness, SimulationSource};
+
+use plain_loop::Shuffle;
 
 const REPETITIONS: u64 = 11;
 
@@ -34,30 +44,46 @@ fn main() {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let engine = Engine::new(threads).expect("worker threads start");
     println!("threads: {threads}; {REPETITIONS} back-to-back pairs, medians");
-    compare(
-        &engine,
-        "fisher-yates, 3 cards, every tally",
-        PermutationAlgorithm::FisherYates,
-        3,
-        200_000_000,
-        TallyOptions::default(),
-        |source| source.below(3).wrapping_add(source.below(2)),
-    );
-    compare(
-        &engine,
-        "naive-swap, 52 cards, position matrix only",
-        PermutationAlgorithm::NaiveSwap,
-        52,
-        4_000_000,
-        TallyOptions {
-            positions: true,
-            cycle_structure: false,
-            rising_sequences: false,
-            ..TallyOptions::default()
-        },
-        |source| (0..52).fold(0u64, |sum, _| sum.wrapping_add(source.below(52))),
-    );
-    stream_throughput(threads);
+    // `cargo bench --bench throughput -- plain` runs only the large decks against the
+    // plain loop (a quicker measurement while working on them).
+    let only_plain = std::env::args().skip(1).any(|argument| argument == "plain");
+    if !only_plain {
+        compare(
+            &engine,
+            "fisher-yates, 3 cards, every tally",
+            PermutationAlgorithm::FisherYates,
+            3,
+            200_000_000,
+            TallyOptions::default(),
+            |source| source.below(3).wrapping_add(source.below(2)),
+        );
+    }
+    for (algorithm, shuffle, n, trials) in [
+        (PermutationAlgorithm::NaiveSwap, Shuffle::NaiveSwap, 52, 4_000_000),
+        (
+            PermutationAlgorithm::FisherYates,
+            Shuffle::FisherYates,
+            52,
+            4_000_000,
+        ),
+        (
+            PermutationAlgorithm::FisherYates,
+            Shuffle::FisherYates,
+            200,
+            1_000_000,
+        ),
+        (
+            PermutationAlgorithm::FisherYates,
+            Shuffle::FisherYates,
+            2_000,
+            60_000,
+        ),
+    ] {
+        versus_plain_loop(&engine, algorithm, shuffle, n, trials);
+    }
+    if !only_plain {
+        stream_throughput(threads);
+    }
 }
 
 /// `shuffle-bag` draws per second with every tally, and dealing alone.
@@ -164,6 +190,53 @@ fn compare(
     println!("{title}");
     println!("  simulate + tally: {:>8.1} M shuffles/s", simulate / 1e6);
     println!("  draws only:       {:>8.1} M shuffles/s", draws / 1e6);
+    println!(
+        "  ratio:            {ratio:>8.2}  (pairs ranged {:.2} to {:.2})",
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
+}
+
+/// Times `run`'s default 52-, 200- or 2,000-card simulation (every table `run` keeps by
+/// default for `algorithm`) against the plain loop of issue 15 ([`plain_loop`]), in
+/// back-to-back pairs.
+fn versus_plain_loop(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    shuffle: Shuffle,
+    n: usize,
+    trials: u64,
+) {
+    let options = shuffle_audit::run::tally_options(algorithm, n, SourceKind::Xoshiro);
+    let plain = |seed| match n {
+        52 => plain_loop::run::<u8, 52>(shuffle, trials, seed),
+        200 => plain_loop::run::<u8, 200>(shuffle, trials, seed),
+        2_000 => plain_loop::run::<u16, 2_000>(shuffle, trials, seed),
+        _ => unreachable!("a deck size the plain loop is compiled for"),
+    };
+    let mut simulate_seconds = Vec::new();
+    let mut plain_seconds = Vec::new();
+    for seed in 0..REPETITIONS {
+        let started = Instant::now();
+        let tally = simulate_permutations(engine, algorithm, n, trials, seed, options, &NoProgress);
+        simulate_seconds.push(started.elapsed().as_secs_f64());
+        assert_eq!(tally.trials, trials);
+
+        let started = Instant::now();
+        black_box(engine.install(|| plain(seed)));
+        plain_seconds.push(started.elapsed().as_secs_f64());
+    }
+    let mut ratios: Vec<f64> = plain_seconds
+        .iter()
+        .zip(&simulate_seconds)
+        .map(|(p, s)| p / s)
+        .collect();
+    let simulate = trials as f64 / median(&mut simulate_seconds);
+    let plain = trials as f64 / median(&mut plain_seconds);
+    let ratio = median(&mut ratios);
+    println!("{algorithm:?}, {n} cards, run's default tallies, against the plain loop");
+    println!("  shuffle-audit:    {:>8.3} M shuffles/s", simulate / 1e6);
+    println!("  plain loop:       {:>8.3} M shuffles/s", plain / 1e6);
     println!(
         "  ratio:            {ratio:>8.2}  (pairs ranged {:.2} to {:.2})",
         ratios[0],

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Simulation throughput against loops that only make the same random draws, on all
 # cores (issue 2's speed goal: 3-card Fisher-Yates with every tally at >= 0.8x its
-# draw-only loop). Prints each figure and the ratio, then shuffle-bag stream throughput
+# draw-only loop). Prints each figure and the ratio; then (issue 15) run's default 52-card
+# naive swap and Fisher-Yates, and Fisher-Yates on 200 and 2,000 cards, beside the plain
+# loop of benches/common/plain_loop.rs, with the ratio; then shuffle-bag stream throughput
 # in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times,
 # and the wall time of the default `assert_fair_shuffle` (issue 6).
 #

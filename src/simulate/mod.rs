@@ -281,6 +281,7 @@ pub fn simulate_permutations(
         options,
         progress,
         by_path: true,
+        batched: true,
     }
     .run(n)
     .finish()
@@ -296,6 +297,9 @@ struct Simulation<'a> {
     progress: &'a dyn Progress,
     /// Whether tallying by random path is allowed (tests turn it off to compare).
     by_path: bool,
+    /// Whether decks of any size are tallied a batch at a time (tests turn it off to
+    /// compare with the plain deck-by-deck tally).
+    batched: bool,
 }
 
 impl Simulation<'_> {
@@ -401,6 +405,7 @@ mod tests {
                         options: TallyOptions::default(),
                         progress: &NoProgress,
                         by_path,
+                        batched: true,
                     }
                     .run(n)
                     .finish()

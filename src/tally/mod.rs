@@ -13,6 +13,7 @@
 //! earlier one in bounded memory (how many different decks a program can deal).
 
 pub mod combinadic;
+mod direct;
 pub mod lehmer;
 mod permutation;
 pub mod relative;

@@ -10,6 +10,7 @@
 //! Every table is plain counts, so tallies from different threads, chunks or machines add
 //! up to exactly the tally of a single run.
 
+use super::direct::{DirectTables, add_counts, add_optional_counts};
 use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
 use super::rising::RisingSequences;
 use super::sequence::{RepeatTally, SequenceRecorder};
@@ -59,14 +60,7 @@ enum Counts {
     /// `n <= MAX_RANKED_N`: counters indexed by Lehmer rank.
     Ranked(Vec<u64>),
     /// Larger decks: the tables themselves, each only if asked for.
-    Direct {
-        positions: Option<Vec<u64>>,
-        fixed_points: Option<Vec<u64>>,
-        cycles: Option<Vec<u64>>,
-        visited: Vec<bool>,
-        rising: Option<Vec<u64>>,
-        rising_counter: RisingSequences,
-    },
+    Direct(Box<DirectTables>),
 }
 
 /// The accumulator a simulation thread writes each shuffled deck into.
@@ -82,20 +76,17 @@ pub struct PermutationRecorder {
 impl PermutationRecorder {
     /// An empty tally for decks of `n` cards.
     pub fn new(n: usize, options: TallyOptions) -> Self {
-        let wanted = |wanted: bool, len: usize| wanted.then(|| vec![0u64; len]);
         let counts = if n <= MAX_CODED_N {
             Counts::Coded(vec![0; 1 << (2 * n)])
         } else if n <= MAX_RANKED_N {
             Counts::Ranked(vec![0; factorial(n).expect("n <= 10") as usize])
         } else {
-            Counts::Direct {
-                positions: wanted(options.positions, n * n),
-                fixed_points: wanted(options.cycle_structure, n + 1),
-                cycles: wanted(options.cycle_structure, n + 1),
-                visited: Vec::new(),
-                rising: wanted(options.rising_sequences, n + 1),
-                rising_counter: RisingSequences::new(),
-            }
+            Counts::Direct(Box::new(DirectTables::new(
+                n,
+                options.positions,
+                options.cycle_structure,
+                options.rising_sequences,
+            )))
         };
         // The relative permutations get the same tables, and no sequence of their own.
         let sequence = options.serial.then(|| {
@@ -182,27 +173,29 @@ impl PermutationRecorder {
         match &mut self.counts {
             Counts::Coded(counts) => counts[base4_code(permutation)] += times,
             Counts::Ranked(counts) => counts[rank(permutation)] += times,
-            Counts::Direct {
-                positions,
-                fixed_points: fixed,
-                cycles,
-                visited,
-                rising,
-                rising_counter,
-            } => {
-                if let Some(rising) = rising {
-                    rising[rising_counter.count(permutation)] += times;
-                }
-                if let Some(positions) = positions {
-                    for (position, &card) in permutation.iter().enumerate() {
-                        positions[usize::from(card) * self.n + position] += times;
+            Counts::Direct(tables) => tables.record_times(permutation, times),
+        }
+    }
+
+    /// Records the decks laid end to end in `cards` (whole decks of `n` cards), in
+    /// dealing order: the simulator's loop for decks of any size. The tallies are those of
+    /// [`PermutationRecorder::record`] on each deck in turn, bit for bit; decks too large
+    /// to rank are counted a table at a time over the whole batch (see `direct`).
+    pub fn record_decks(&mut self, cards: &[u16]) {
+        let n = self.n.max(1);
+        match &mut self.counts {
+            Counts::Direct(tables) => {
+                if let Some(sequence) = &mut self.sequence {
+                    for deck in cards.chunks_exact(n) {
+                        sequence.record(deck);
                     }
                 }
-                if let Some(fixed) = fixed {
-                    fixed[fixed_points(permutation)] += times;
-                }
-                if let Some(cycles) = cycles {
-                    cycles[cycle_count(permutation, visited)] += times;
+                tables.record_decks(cards);
+                self.trials += (cards.len() / n) as u64;
+            }
+            _ => {
+                for deck in cards.chunks_exact(n) {
+                    self.record(deck);
                 }
             }
         }
@@ -233,15 +226,7 @@ impl PermutationRecorder {
                     counts[rank(deck)] += 1;
                 }
             }
-            Counts::Direct { .. } => {
-                // The sequence saw the decks above: only the tables are left.
-                let sequence = self.sequence.take();
-                for deck in decks {
-                    self.record(deck);
-                }
-                self.sequence = sequence;
-                return;
-            }
+            Counts::Direct(tables) => tables.record_decks(decks.as_flattened()),
         }
         self.trials += decks.len() as u64;
     }
@@ -254,27 +239,7 @@ impl PermutationRecorder {
             (Counts::Coded(into), Counts::Coded(from)) | (Counts::Ranked(into), Counts::Ranked(from)) => {
                 add_counts(into, from)
             }
-            (
-                Counts::Direct {
-                    positions,
-                    fixed_points,
-                    cycles,
-                    rising,
-                    ..
-                },
-                Counts::Direct {
-                    positions: other_positions,
-                    fixed_points: other_fixed,
-                    cycles: other_cycles,
-                    rising: other_rising,
-                    ..
-                },
-            ) => {
-                add_optional_counts(positions, other_positions);
-                add_optional_counts(fixed_points, other_fixed);
-                add_optional_counts(cycles, other_cycles);
-                add_optional_counts(rising, other_rising);
-            }
+            (Counts::Direct(into), Counts::Direct(from)) => into.merge(from),
             _ => unreachable!("recorders of the same deck size count the same way"),
         }
         match (&mut self.sequence, &other.sequence) {
@@ -295,13 +260,8 @@ impl PermutationRecorder {
             None => (None, None),
         };
         let counts = match self.counts {
-            Counts::Direct {
-                positions,
-                fixed_points,
-                cycles,
-                rising,
-                ..
-            } => {
+            Counts::Direct(tables) => {
+                let [positions, fixed_points, cycles, rising] = tables.finish();
                 return PermutationTally {
                     n,
                     trials: self.trials,
@@ -436,21 +396,6 @@ pub struct PermutationTally {
     pub serial: Option<Box<PermutationTally>>,
     /// Deals identical to an earlier deal of their chunk, when counted.
     pub repeats: Option<RepeatTally>,
-}
-
-fn add_counts(into: &mut [u64], from: &[u64]) {
-    assert_eq!(into.len(), from.len(), "merging tables of different shapes");
-    for (total, &count) in into.iter_mut().zip(from) {
-        *total += count;
-    }
-}
-
-fn add_optional_counts(into: &mut Option<Vec<u64>>, from: &Option<Vec<u64>>) {
-    match (into, from) {
-        (Some(into), Some(from)) => add_counts(into, from),
-        (None, None) => {}
-        _ => panic!("merging a tally that kept a table with one that did not"),
-    }
 }
 
 #[cfg(test)]
