@@ -15,6 +15,15 @@
 //! `common/plain_loop.rs` (the same crates, nothing of shuffle-audit's), paired the same
 //! way.
 //!
+//! Every catalogue shuffle at 52 cards (`cargo bench --bench throughput -- all52`, also
+//! part of the full run): `run`'s default tallies for that shuffle beside a plain loop of
+//! the same shuffle with the plain tally (matrix, fixed points, cycles). The plain loop
+//! writes the swap loops by hand on rand, and calls the catalogue's own public function
+//! for the sorts, insertion with retry, the riffles and the overhand (see
+//! `common/plain_loop.rs`: the shuffle then costs the same on both sides, and the ratio
+//! measures the engine and the tallies). Fewer shuffles per pair than above, so that the
+//! sixteen shuffles take about two minutes; a summary table closes the section.
+//!
 //! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
 //! in draws per second with every stream tally, against the same generator dealing into
 //! a sum (the generator alone).
@@ -46,7 +55,13 @@ fn main() {
     println!("threads: {threads}; {REPETITIONS} back-to-back pairs, medians");
     // `cargo bench --bench throughput -- plain` runs only the large decks against the
     // plain loop (a quicker measurement while working on them).
+    // `-- all52` runs only every catalogue shuffle at 52 cards against its plain loop.
     let only_plain = std::env::args().skip(1).any(|argument| argument == "plain");
+    let only_all52 = std::env::args().skip(1).any(|argument| argument == "all52");
+    if only_all52 {
+        all_shuffles_at_52(&engine);
+        return;
+    }
     if !only_plain {
         compare(
             &engine,
@@ -79,10 +94,55 @@ fn main() {
             60_000,
         ),
     ] {
-        versus_plain_loop(&engine, algorithm, shuffle, n, trials);
+        versus_plain_loop(&engine, &format!("{algorithm:?}"), algorithm, shuffle, n, trials);
     }
+    all_shuffles_at_52(&engine);
     if !only_plain {
         stream_throughput(threads);
+    }
+}
+
+/// Every catalogue shuffle at 52 cards with `run`'s default tallies, against a plain loop
+/// of the same shuffle ([`plain_loop::Shuffle`]), then a table of the ratios.
+fn all_shuffles_at_52(engine: &Engine) {
+    let mut rows = Vec::new();
+    for entry in shuffle_audit::catalogue::SHUFFLES {
+        let algorithm = entry.algorithm().as_permutation().expect("a shuffle");
+        // Shuffles per pair, so that each side takes roughly 0.1 to 0.3 s on 2 cores.
+        let (shuffle, trials) = match algorithm {
+            PermutationAlgorithm::NaiveSwap => (Shuffle::NaiveSwap, 1_000_000),
+            PermutationAlgorithm::FisherYates => (Shuffle::FisherYates, 1_000_000),
+            PermutationAlgorithm::FisherYatesForward => (Shuffle::FisherYatesForward, 1_000_000),
+            PermutationAlgorithm::Sattolo => (Shuffle::Sattolo, 1_000_000),
+            PermutationAlgorithm::RoguelikeShuffle => (Shuffle::RoguelikeShuffle, 1_000_000),
+            PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, 20_000),
+            PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, 400_000),
+            PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, 400_000),
+            PermutationAlgorithm::SortComparatorInsertion => (Shuffle::SortComparatorInsertion, 300_000),
+            PermutationAlgorithm::SortComparatorMerge => (Shuffle::SortComparatorMerge, 300_000),
+            PermutationAlgorithm::InsertWithRetry => (Shuffle::InsertWithRetry, 300_000),
+            PermutationAlgorithm::Riffle => (Shuffle::Riffle, 1_000_000),
+            PermutationAlgorithm::AsfPoker => (Shuffle::AsfPoker, 1_000_000),
+            PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), 150_000),
+            PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), 300_000),
+            PermutationAlgorithm::Overhand { times } => (Shuffle::Overhand(times), 1_000_000),
+            other => panic!("no plain loop for {other:?}: add one to common/plain_loop.rs"),
+        };
+        let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);
+        rows.push((entry.name, shuffle.by_hand(), row));
+    }
+    println!("every catalogue shuffle, 52 cards, run's default tallies, against the plain loop");
+    println!(
+        "  {:<26} {:>8} {:>8} {:>6}  {:<11} pairs",
+        "shuffle", "M/s", "plain", "ratio", "plain loop"
+    );
+    for (name, by_hand, (simulate, plain, ratio, low, high)) in rows {
+        let kind = if by_hand { "by hand" } else { "catalogue" };
+        println!(
+            "  {name:<26} {:>8.3} {:>8.3} {ratio:>6.2}  {kind:<11} {low:.2}-{high:.2}",
+            simulate / 1e6,
+            plain / 1e6
+        );
     }
 }
 
@@ -200,13 +260,15 @@ fn compare(
 /// Times `run`'s default 52-, 200- or 2,000-card simulation (every table `run` keeps by
 /// default for `algorithm`) against the plain loop of issue 15 ([`plain_loop`]), in
 /// back-to-back pairs.
+/// Returns shuffles per second of both, the median ratio and the range of the ratios.
 fn versus_plain_loop(
     engine: &Engine,
+    title: &str,
     algorithm: PermutationAlgorithm,
     shuffle: Shuffle,
     n: usize,
     trials: u64,
-) {
+) -> (f64, f64, f64, f64, f64) {
     let options = shuffle_audit::run::tally_options(algorithm, n, SourceKind::Xoshiro);
     let plain = |seed| match n {
         52 => plain_loop::run::<u8, 52>(shuffle, trials, seed),
@@ -234,7 +296,7 @@ fn versus_plain_loop(
     let simulate = trials as f64 / median(&mut simulate_seconds);
     let plain = trials as f64 / median(&mut plain_seconds);
     let ratio = median(&mut ratios);
-    println!("{algorithm:?}, {n} cards, run's default tallies, against the plain loop");
+    println!("{title}, {n} cards, run's default tallies, against the plain loop");
     println!("  shuffle-audit:    {:>8.3} M shuffles/s", simulate / 1e6);
     println!("  plain loop:       {:>8.3} M shuffles/s", plain / 1e6);
     println!(
@@ -242,6 +304,7 @@ fn versus_plain_loop(
         ratios[0],
         ratios[ratios.len() - 1]
     );
+    (simulate, plain, ratio, ratios[0], ratios[ratios.len() - 1])
 }
 
 fn median(values: &mut [f64]) -> f64 {

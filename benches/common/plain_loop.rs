@@ -7,10 +7,24 @@
 //! of flags beyond); rayon over 1,024 chunks, each seeded from `(seed, chunk)`. It is the
 //! yardstick shuffle-audit's 52-card path must beat, written as anyone would write it
 //! first, with the deck size known at compile time.
+//!
+//! The other catalogue shuffles (52 cards only, `-- all52`) come in two kinds:
+//! - **written by hand** on rand's `random_range`, like the two above: the swap loops
+//!   (Fisher–Yates forward, Sattolo, roguelike, ASF poker, the naive pass repeated 52
+//!   times), and the carried deck of `dealer-riffles` (the deck is not reset between
+//!   deals; each deal riffles the previous one);
+//! - **the catalogue's own public function** on the plain `u8` deck (sorts, insertion
+//!   with retry, riffles, overhand): writing these again by hand would only test whether
+//!   two copies of the same shuffle compile alike. Its draws go through [`PlainRng`],
+//!   which answers exactly as shuffle-audit's default source does (`random_range(0..n)`
+//!   and `random::<f64>()` on Xoshiro256++, no dispatch), so the shuffle costs the same on
+//!   both sides and the ratio measures the engine and the tallies.
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use shuffle_audit::Randomness;
+use shuffle_audit::catalogue;
 
 /// Chunks of a run, as in the issue.
 const CHUNKS: u64 = 1_024;
@@ -48,6 +62,57 @@ impl Card for u16 {
 pub enum Shuffle {
     NaiveSwap,
     FisherYates,
+    // Written by hand.
+    FisherYatesForward,
+    Sattolo,
+    RoguelikeShuffle,
+    AsfPoker,
+    /// The naive pass, once per card.
+    NaiveRepeated,
+    /// The deck carried from deal to deal, riffled (GSR) this many times per deal.
+    DealerRiffles(u32),
+    // The catalogue's function.
+    SortRandomKey,
+    SortRandomKeyU8,
+    SortComparatorInsertion,
+    SortComparatorMerge,
+    InsertWithRetry,
+    Riffle,
+    Riffles(u32),
+    Overhand(u32),
+}
+
+impl Shuffle {
+    /// Whether the plain loop writes the shuffle by hand (otherwise it calls the
+    /// catalogue's function).
+    pub fn by_hand(self) -> bool {
+        !matches!(
+            self,
+            Shuffle::SortRandomKey
+                | Shuffle::SortRandomKeyU8
+                | Shuffle::SortComparatorInsertion
+                | Shuffle::SortComparatorMerge
+                | Shuffle::InsertWithRetry
+                | Shuffle::Riffle
+                | Shuffle::Riffles(_)
+                | Shuffle::Overhand(_)
+        )
+    }
+}
+
+/// Xoshiro256++ answering the catalogue's functions exactly as shuffle-audit's default
+/// source does, with nothing in between.
+pub struct PlainRng(Xoshiro256PlusPlus);
+
+impl Randomness for PlainRng {
+    #[inline(always)]
+    fn below(&mut self, n: u64) -> u64 {
+        self.0.random_range(0..n)
+    }
+    #[inline(always)]
+    fn unit(&mut self) -> f64 {
+        self.0.random::<f64>()
+    }
 }
 
 /// One worker's tables.
@@ -89,9 +154,10 @@ pub fn run<C: Card, const N: usize>(shuffle: Shuffle, trials: u64, seed: u64) ->
             || Tables::new(N),
             |mut tables, chunk| {
                 let count = trials / CHUNKS + u64::from(chunk < trials % CHUNKS);
-                let mut rng =
-                    Xoshiro256PlusPlus::seed_from_u64(seed ^ chunk.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                chunk_loop::<C, N>(shuffle, count, &mut rng, &mut tables);
+                let mut rng = PlainRng(Xoshiro256PlusPlus::seed_from_u64(
+                    seed ^ chunk.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                ));
+                dispatch::<C, N>(shuffle, count, &mut rng, &mut tables);
                 tables
             },
         )
@@ -100,31 +166,106 @@ pub fn run<C: Card, const N: usize>(shuffle: Shuffle, trials: u64, seed: u64) ->
     cells + tables.fixed_points[1] + tables.cycles[1]
 }
 
+/// Picks the shuffle once per chunk; each arm is its own loop.
+fn dispatch<C: Card, const N: usize>(shuffle: Shuffle, count: u64, rng: &mut PlainRng, tables: &mut Tables) {
+    let mut cards: Vec<C> = Vec::new();
+    let mut flags: Vec<bool> = Vec::new();
+    let mut f64_keys: Vec<(f64, C)> = Vec::new();
+    let mut u8_keys: Vec<(u8, C)> = Vec::new();
+    let fresh = true;
+    match shuffle {
+        Shuffle::NaiveSwap => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for i in 0..N {
+                let j = rng.0.random_range(0..N);
+                deck.swap(i, j);
+            }
+        }),
+        Shuffle::FisherYates => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for i in (1..N).rev() {
+                let j = rng.0.random_range(0..i + 1);
+                deck.swap(i, j);
+            }
+        }),
+        Shuffle::FisherYatesForward => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for i in 0..N - 1 {
+                let j = i + rng.0.random_range(0..N - i);
+                deck.swap(i, j);
+            }
+        }),
+        Shuffle::Sattolo => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for i in (1..N).rev() {
+                let j = rng.0.random_range(0..i);
+                deck.swap(i, j);
+            }
+        }),
+        Shuffle::RoguelikeShuffle => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for f in 1..N {
+                let g = rng.0.random_range(0..f);
+                deck.swap(f, g);
+            }
+        }),
+        Shuffle::AsfPoker => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for i in 0..N {
+                let j = rng.0.random_range(0..N - 1);
+                deck.swap(i, j);
+            }
+        }),
+        Shuffle::NaiveRepeated => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            for _ in 0..N {
+                for i in 0..N {
+                    let j = rng.0.random_range(0..N);
+                    deck.swap(i, j);
+                }
+            }
+        }),
+        Shuffle::DealerRiffles(times) => chunk_loop::<C, N>(count, rng, tables, false, |deck, rng| {
+            catalogue::riffles(deck, rng, times, &mut cards)
+        }),
+        Shuffle::SortRandomKey => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::sort_random_key(deck, rng, &mut f64_keys)
+        }),
+        Shuffle::SortRandomKeyU8 => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::sort_random_key_u8(deck, rng, &mut u8_keys)
+        }),
+        Shuffle::SortComparatorInsertion => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::sort_comparator_insertion(deck, rng)
+        }),
+        Shuffle::SortComparatorMerge => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::sort_comparator_merge(deck, rng, &mut cards)
+        }),
+        Shuffle::InsertWithRetry => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::insert_with_retry(deck, rng, &mut flags, &mut cards)
+        }),
+        Shuffle::Riffle => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::riffle(deck, rng, &mut cards)
+        }),
+        Shuffle::Riffles(times) => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::riffles(deck, rng, times, &mut cards)
+        }),
+        Shuffle::Overhand(times) => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::overhands(deck, rng, times)
+        }),
+    }
+}
+
+/// `count` shuffles and the plain tally. With `fresh` every shuffle starts from the
+/// sorted deck; without it each continues from the previous one (a dealer's deals).
 #[inline(never)]
 fn chunk_loop<C: Card, const N: usize>(
-    shuffle: Shuffle,
     count: u64,
-    rng: &mut Xoshiro256PlusPlus,
+    rng: &mut PlainRng,
     tables: &mut Tables,
+    fresh: bool,
+    mut shuffle: impl FnMut(&mut [C; N], &mut PlainRng),
 ) {
     let start: [C; N] = std::array::from_fn(C::from_index);
+    let mut deck = start;
     let mut visited = vec![false; N];
     for _ in 0..count {
-        let mut deck = start;
-        match shuffle {
-            Shuffle::NaiveSwap => {
-                for i in 0..N {
-                    let j = rng.random_range(0..N);
-                    deck.swap(i, j);
-                }
-            }
-            Shuffle::FisherYates => {
-                for i in (1..N).rev() {
-                    let j = rng.random_range(0..i + 1);
-                    deck.swap(i, j);
-                }
-            }
+        if fresh {
+            deck = start;
         }
+        shuffle(&mut deck, rng);
         let mut fixed = 0;
         for (position, &card) in deck.iter().enumerate() {
             tables.positions[card.index() * N + position] += 1;
