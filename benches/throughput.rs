@@ -114,7 +114,7 @@ fn all_shuffles_at_52(engine: &Engine) {
             PermutationAlgorithm::FisherYates => (Shuffle::FisherYates, 1_000_000),
             PermutationAlgorithm::FisherYatesForward => (Shuffle::FisherYatesForward, 1_000_000),
             PermutationAlgorithm::Sattolo => (Shuffle::Sattolo, 1_000_000),
-            PermutationAlgorithm::RoguelikeShuffle => (Shuffle::RoguelikeShuffle, 1_000_000),
+            PermutationAlgorithm::RoguelikeShuffle => (Shuffle::Roguelike, 1_000_000),
             PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, 20_000),
             PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, 400_000),
             PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, 400_000),

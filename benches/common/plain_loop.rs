@@ -65,7 +65,7 @@ pub enum Shuffle {
     // Written by hand.
     FisherYatesForward,
     Sattolo,
-    RoguelikeShuffle,
+    Roguelike,
     AsfPoker,
     /// The naive pass, once per card.
     NaiveRepeated,
@@ -198,7 +198,7 @@ fn dispatch<C: Card, const N: usize>(shuffle: Shuffle, count: u64, rng: &mut Pla
                 deck.swap(i, j);
             }
         }),
-        Shuffle::RoguelikeShuffle => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+        Shuffle::Roguelike => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
             for f in 1..N {
                 let g = rng.0.random_range(0..f);
                 deck.swap(f, g);
