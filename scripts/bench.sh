@@ -3,8 +3,10 @@
 # cores (issue 2's speed goal: 3-card Fisher-Yates with every tally at >= 0.8x its
 # draw-only loop). Prints each figure and the ratio; then (issue 15) run's default 52-card
 # naive swap and Fisher-Yates, and Fisher-Yates on 200 and 2,000 cards, beside the plain
-# loop of benches/common/plain_loop.rs, with the ratio; then shuffle-bag stream throughput
-# in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times,
+# loop of benches/common/plain_loop.rs, with the ratio; then every catalogue shuffle at 52
+# cards beside a plain loop of the same shuffle, each in full and then as one table of
+# ratios (`cargo bench --bench throughput -- all52` runs that part alone); then
+# shuffle-bag stream throughput in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times,
 # and the wall time of the default `assert_fair_shuffle` (issue 6).
 #
 # Usage: scripts/bench.sh
