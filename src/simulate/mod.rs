@@ -100,6 +100,8 @@ pub struct Engine {
     pool: rayon::ThreadPool,
     shard: Shard,
     source: SourceKind,
+    /// Chunks of a run before this one are left out ([`Engine::skip_chunks_before`]).
+    first_chunk: u64,
 }
 
 impl Engine {
@@ -118,6 +120,7 @@ impl Engine {
             pool,
             shard: Shard::WHOLE,
             source: SourceKind::Xoshiro,
+            first_chunk: 0,
         })
     }
 
@@ -132,6 +135,16 @@ impl Engine {
     /// [`SimulationSource::for_unit`] for how each chunk's stream is started).
     pub fn with_source(self, source: SourceKind) -> Self {
         Self { source, ..self }
+    }
+
+    /// From now on, leave out the chunks of a run numbered below `chunk`: a run of `T`
+    /// trials then tallies only its chunks `chunk..`, each seeded as in the whole run. A
+    /// run grown in steps (`T₁ < T₂ < …`, each step skipping the chunks the earlier steps
+    /// ran) adds up to exactly the run of the last step's trials, which is how the live
+    /// page (`serve`) shows a run as it goes and still ends with `run`'s tallies. Every
+    /// step but the last must end on a chunk boundary ([`CHUNK_TRIALS`]).
+    pub fn skip_chunks_before(&mut self, chunk: u64) {
+        self.first_chunk = chunk;
     }
 
     /// The randomness the engine's runs draw from.
@@ -174,12 +187,17 @@ impl Engine {
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
         let (shard, kind) = (self.shard, self.source);
+        // The shard's first unit at or after the first chunk not skipped.
+        let skipped = self
+            .first_chunk
+            .saturating_sub(shard.index - 1)
+            .div_ceil(shard.count);
         self.for_each_unit(
-            shard.chunk_count(trials),
+            shard.chunk_count(trials).saturating_sub(skipped),
             progress,
             make,
             |accumulator, unit, chunk_progress| {
-                let chunk = shard.chunk(unit);
+                let chunk = shard.chunk(skipped + unit);
                 let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
                 let mut source = SimulationSource::for_unit(kind, seed, chunk, chunk * CHUNK_TRIALS);
                 work(accumulator, &mut source, count, chunk_progress);
@@ -354,6 +372,45 @@ mod tests {
         );
         assert_eq!(counts.len(), 3);
         assert_eq!(counts.iter().sum::<u64>(), trials);
+    }
+
+    #[test]
+    fn a_run_grown_in_steps_adds_up_to_the_whole_run() {
+        let whole = {
+            let engine = Engine::new(2).unwrap();
+            simulate_permutations(
+                &engine,
+                PermutationAlgorithm::NaiveSwap,
+                5,
+                7 * CHUNK_TRIALS + 3,
+                42,
+                TallyOptions::default(),
+                &NoProgress,
+            )
+        };
+        let mut engine = Engine::new(2).unwrap();
+        let mut total: Option<PermutationTally> = None;
+        for (first, end) in [
+            (0, CHUNK_TRIALS),
+            (1, 4 * CHUNK_TRIALS),
+            (4, 7 * CHUNK_TRIALS + 3),
+        ] {
+            engine.skip_chunks_before(first);
+            let step = simulate_permutations(
+                &engine,
+                PermutationAlgorithm::NaiveSwap,
+                5,
+                end,
+                42,
+                TallyOptions::default(),
+                &NoProgress,
+            );
+            match &mut total {
+                Some(total) => total.add(&step),
+                None => total = Some(step),
+            }
+        }
+        assert_eq!(total.unwrap(), whole);
     }
 
     #[test]
