@@ -62,7 +62,7 @@ pub fn exact_view(request: &LiveRunSpec) -> Option<ExactView> {
                 .results
                 .into_iter()
                 .flat_map(|section| section.charts)
-                .find(|chart| chart.file_name == "positions.svg")
+                .find(|chart| chart.file_name.ends_with("positions.svg"))
                 .map(|chart| chart.svg)
         });
     Some(ExactView {
