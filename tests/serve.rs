@@ -88,8 +88,8 @@ async fn a_catalogue_runs_download_is_runs_json() {
     assert!(events.contains("event: exact"), "{events}");
     let last = events
         .lines()
-        .filter_map(|line| line.strip_prefix("data: "))
-        .last()
+        .rev()
+        .find_map(|line| line.strip_prefix("data: "))
         .unwrap();
     let snapshot: Value = serde_json::from_str(last).unwrap();
     assert_eq!(snapshot["phase"], "done");

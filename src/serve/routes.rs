@@ -195,18 +195,19 @@ async fn start_run(
     }
 }
 
-fn find(served: &Served, id: &str) -> Result<Arc<LiveRun>, Response> {
+/// The run numbered `id`, or the 404 that says there is none (boxed: a response is large).
+fn find(served: &Served, id: &str) -> Result<Arc<LiveRun>, Box<Response>> {
     id.parse::<u64>()
         .ok()
         .and_then(|id| served.jobs.get(id))
         .ok_or_else(|| {
-            error_response(
+            Box::new(error_response(
                 StatusCode::NOT_FOUND,
                 format!(
                     "no run '{}' (it may have been forgotten)",
                     crate::format::escaped_for_terminals(id)
                 ),
-            )
+            ))
         })
 }
 
@@ -216,14 +217,14 @@ async fn stop_run(State(served): State<Arc<Served>>, Path(id): Path<String>) -> 
             run.stop();
             StatusCode::NO_CONTENT.into_response()
         }
-        Err(response) => response,
+        Err(response) => *response,
     }
 }
 
 async fn run_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
     let run = match find(&served, &id) {
         Ok(run) => run,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let rendered = tokio::task::spawn_blocking(move || {
         let report = run.report(true)?;
@@ -324,7 +325,7 @@ async fn watch_run(
     State(served): State<Arc<Served>>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
-    let run = find(&served, &id)?;
+    let run = find(&served, &id).map_err(|response| *response)?;
     let watcher = Watcher {
         changes: run.watch(),
         run,
