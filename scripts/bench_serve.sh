@@ -6,7 +6,7 @@
 # everything watching costs). Each case runs twice, alternating, and the best of each
 # is compared; the machine's other load moves both alike.
 #
-# Usage: scripts/bench_serve.sh [THREADS]   (default: all cores)
+# Usage: [CASE="ALGORITHM N TRIALS"] scripts/bench_serve.sh [THREADS]   (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --release
@@ -32,7 +32,7 @@ serve_rate() { # algorithm n trials
         -d "{\"algorithm\":\"$1\",\"n\":\"$2\",\"trials\":\"$3\",\"seed\":\"1\"}" | sed 's/.*"id":\([0-9]*\).*/\1/')
     curl -sfN "$url/api/runs/$id/events" >"$out/events"
     finished=$(now)
-    grep -q '"phase":"done"' "$out/events" || { echo "serve: the run did not finish" >&2; exit 1; }
+    grep -q "\"phase\":\"done\"" "$out/events" || { echo "serve: the run did not finish: $(tail -c 300 "$out/events")" >&2; exit 1; }
     curl -sf "$url/api/runs/$id/json" >"$out/serve.json"
     awk -v t="$3" -v a="$started" -v b="$finished" 'BEGIN { printf "%.0f", t / (b - a) }'
 }
@@ -44,7 +44,13 @@ run_rate() { # algorithm n trials
 
 best() { tr ' ' '\n' | sort -n | tail -1; }
 
-for case in "naive-swap 3 4e8" "fisher-yates 52 2e7" "naive-swap 10 5e7"; do
+# CASE="ALGORITHM N TRIALS" runs that one case only.
+if [[ -n ${CASE:-} ]]; then
+    cases=("$CASE")
+else
+    cases=("naive-swap 3 4e8" "fisher-yates 52 2e7" "naive-swap 10 5e7")
+fi
+for case in "${cases[@]}"; do
     set -- $case
     runs=""; serves=""
     for _ in 1 2; do

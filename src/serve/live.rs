@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::analyse_permutations;
 use crate::run::{About, AlgorithmResult, RunReport, RunSettings, shuffle_result, tally_options};
-use crate::simulate::{CHUNK_TRIALS, Engine, NoProgress, simulate_permutations};
-use crate::tally::PermutationTally;
+use crate::simulate::{CHUNK_TRIALS, Engine, NoProgress, record_permutations};
+use crate::tally::PermutationRecorder;
 
 use super::request::LiveRunSpec;
 
@@ -45,8 +45,11 @@ pub enum Phase {
 /// The state after the last step.
 #[derive(Clone, Debug, Default)]
 pub struct Progress {
-    /// The tally of every trial so far (`None` before the first step ends).
-    pub tally: Option<Arc<PermutationTally>>,
+    /// The tallies of every trial so far (`None` before the first step ends), not yet
+    /// finished: finishing them is left to whoever wants the tables ([`LiveRun::tally`]).
+    pub recorder: Option<Arc<PermutationRecorder>>,
+    /// Trials tallied so far.
+    pub trials: u64,
     /// Time spent simulating.
     pub elapsed: Duration,
     /// Threads the engine used.
@@ -119,7 +122,7 @@ impl LiveRun {
     /// the page shows as the run goes.
     pub fn report(&self, simulator_check: bool) -> Option<RunReport> {
         let progress = self.progress();
-        let tally = progress.tally?;
+        let tally = Arc::unwrap_or_clone(progress.recorder?).finish();
         let LiveRunSpec {
             spec,
             settings,
@@ -131,7 +134,6 @@ impl LiveRun {
             ..settings.clone()
         };
         let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
-        let tally = (*tally).clone();
         let result = if simulator_check {
             let engine = Engine::new(1).ok()?.with_source(settings.source);
             shuffle_result(&engine, spec, tally, &thresholds)
@@ -179,7 +181,9 @@ impl LiveRun {
         let chunks = trials.div_ceil(CHUNK_TRIALS);
         let created = Instant::now();
         let (mut done, mut step, mut elapsed) = (0u64, threads, Duration::ZERO);
-        let mut tally: Option<PermutationTally> = None;
+        let mut tally: Option<PermutationRecorder> = None;
+        let mut previous_end = None;
+        let mut last_step = (0, Duration::ZERO);
         while done < chunks {
             if self.stop.load(Ordering::Acquire)
                 || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
@@ -189,7 +193,8 @@ impl LiveRun {
             let end = (done + step).min(chunks);
             engine.skip_chunks_before(done);
             let started = Instant::now();
-            let part = simulate_permutations(
+            let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
+            let part = record_permutations(
                 &engine,
                 algorithm,
                 n,
@@ -201,17 +206,25 @@ impl LiveRun {
             let took = started.elapsed();
             elapsed += took;
             match &mut tally {
-                Some(tally) => tally.add(&part),
+                Some(tally) => tally.merge(&part),
                 None => tally = Some(part),
             }
-            step = next_step(end - done, took, threads);
+            // What a step costs besides its chunks (a large deck's tables derived from its
+            // order counts, the tallies added and copied for the page) must stay a few
+            // percent of the step: steps of 10-card decks take seconds, not 100 ms.
+            let fixed = fixed_cost(last_step, (end - done, took));
+            last_step = (end - done, took);
+            let target = STEP_TARGET.max((overhead + fixed) * 30);
+            step = next_step(end - done, took, threads, target);
             done = end;
             let snapshot = Arc::new(tally.clone().expect("a step ran"));
             self.update(|progress| {
-                progress.tally = Some(snapshot);
+                progress.recorder = Some(snapshot);
+                progress.trials = (end * CHUNK_TRIALS).min(trials);
                 progress.elapsed = elapsed;
                 progress.threads = threads as usize;
             });
+            previous_end = Some(started + took);
         }
         self.set_phase(Phase::Done);
     }
@@ -226,12 +239,23 @@ impl LiveRun {
     }
 }
 
-/// The chunks of the next step: as many as fit in [`STEP_TARGET`] at the pace of the
-/// last one (`chunks` took `took`), growing at most fourfold, a multiple of the threads.
-fn next_step(chunks: u64, took: Duration, threads: u64) -> u64 {
+/// The time a step takes whatever its chunks, estimated from two steps of different
+/// sizes (`(chunks, took)` each) as the intercept of the line through them.
+fn fixed_cost((chunks_a, took_a): (u64, Duration), (chunks_b, took_b): (u64, Duration)) -> Duration {
+    if chunks_a == 0 || chunks_a == chunks_b {
+        return Duration::ZERO;
+    }
+    let per_chunk = (took_b.as_secs_f64() - took_a.as_secs_f64()) / (chunks_b as f64 - chunks_a as f64);
+    let fixed = took_b.as_secs_f64() - per_chunk.max(0.0) * chunks_b as f64;
+    Duration::from_secs_f64(fixed.clamp(0.0, 60.0))
+}
+
+/// The chunks of the next step: as many as fit in `target` at the pace of the last one
+/// (`chunks` took `took`), growing at most fourfold, a multiple of the threads.
+fn next_step(chunks: u64, took: Duration, threads: u64, target: Duration) -> u64 {
     let per_chunk = took.as_secs_f64() / chunks as f64;
     let fit = if per_chunk > 0.0 {
-        (STEP_TARGET.as_secs_f64() / per_chunk) as u64
+        (target.as_secs_f64() / per_chunk) as u64
     } else {
         u64::MAX
     };

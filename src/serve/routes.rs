@@ -285,7 +285,7 @@ fn snapshot(run: &LiveRun) -> String {
     let progress = run.progress();
     let report = run.report(false);
     let seconds = progress.elapsed.as_secs_f64();
-    let deals = progress.tally.as_ref().map_or(0, |tally| tally.trials);
+    let deals = progress.trials;
     let snapshot = Snapshot {
         phase,
         deals,
@@ -347,7 +347,10 @@ async fn watch_run(
             let data = serde_json::to_string(&exact).unwrap_or_else(|_| "null".to_string());
             return Some((Ok(Event::default().event("exact").data(data)), watcher));
         }
-        tokio::time::sleep_until(watcher.next.into()).await;
+        // Wait for the next update's time, but not past the end of the run.
+        while Instant::now() < watcher.next && watcher.run.phase() == Phase::Running {
+            tokio::time::sleep(MIN_INTERVAL.min(watcher.next - Instant::now())).await;
+        }
         if watcher.run.phase() == Phase::Running {
             // The sender lives as long as the run, which the watcher holds.
             let _ = watcher.changes.changed().await;
@@ -358,9 +361,9 @@ async fn watch_run(
         let (data, phase) = tokio::task::spawn_blocking(move || (snapshot(&run), run.phase()))
             .await
             .unwrap_or_else(|_| ("{}".to_string(), Phase::Failed));
-        // Rendering may not take more than a tenth of the time: a large deck's charts
-        // are drawn less often rather than slowing the run.
-        watcher.next = Instant::now() + MIN_INTERVAL.max(started.elapsed() * 10);
+        // Drawing may take at most a twentieth of the time (it shares the cores with the
+        // run): a large deck's charts are drawn less often rather than slowing the run.
+        watcher.next = Instant::now() + MIN_INTERVAL.max(started.elapsed() * 20);
         watcher.finished = phase != Phase::Running;
         Some((Ok(Event::default().event("snapshot").data(data)), watcher))
     });

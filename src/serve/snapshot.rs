@@ -1,7 +1,7 @@
 //! What the page draws, made from a report by the code the HTML report uses.
 //!
 //! The heat map, the fixed-point and cycle bars and the tests table come from
-//! [`shuffle_section`] (the report's own section for a shuffle), so the colour scale, the
+//! [`glance_section`] (the report's own section for a shuffle, with only those charts), so the colour scale, the
 //! diverging legend and the p-value formats are the report's by construction; the page
 //! only places the SVGs. The verdict is the result's, the one `run` or `ingest` prints.
 
@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::analysis::caught_by;
 use crate::catalogue::Expectation;
 use crate::report::document::ResultSection;
-use crate::report::sections::shuffle_section;
+use crate::report::sections::glance_section;
 use crate::run::RunReport;
 use crate::stats::Verdict;
 
@@ -64,7 +64,7 @@ pub fn view(report: &RunReport, catalogue: bool) -> View {
             ..View::default()
         };
     };
-    let section = shuffle_section(report, result);
+    let section = glance_section(report, result);
     View {
         deals: result.tally.trials,
         verdict: Some(result.analysis.verdict),

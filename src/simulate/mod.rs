@@ -287,6 +287,23 @@ pub fn simulate_permutations(
     options: TallyOptions,
     progress: &dyn Progress,
 ) -> PermutationTally {
+    record_permutations(engine, algorithm, n, trials, seed, options, progress).finish()
+}
+
+/// [`simulate_permutations`]' tallies before the tables derived from them are made: a
+/// recorder that more steps of the same run can be merged into
+/// ([`PermutationRecorder::merge`]) and that is finished once, when the tables are wanted.
+/// (Deriving the tables of a 10-card deck walks its 10! orders: the live page would pay
+/// that at every step.)
+pub fn record_permutations(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    trials: u64,
+    seed: u64,
+    options: TallyOptions,
+    progress: &dyn Progress,
+) -> PermutationRecorder {
     Simulation {
         engine,
         algorithm: algorithm.resolve(n),
@@ -297,7 +314,6 @@ pub fn simulate_permutations(
         by_path: true,
     }
     .run(n)
-    .finish()
 }
 
 /// One simulation's parameters, shared by the loop shapes.
