@@ -8,7 +8,7 @@
 // Prints one line per step; exits 1 on the first step that fails, 2 when it cannot run.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const [url, shots] = process.argv.slice(2);
@@ -103,9 +103,10 @@ await step("own-endless-loop-message", async () => {
 
 await step("file-oversized-upload-message", async () => {
   await page.click('#tabs button[data-tab="file"]');
-  const line = "1 2 3\n";
-  const big = Buffer.alloc(65 * 1024 * 1024, line);
-  await page.setInputFiles("#deals-file", { name: "deals.txt", mimeType: "text/plain", buffer: big });
+  const big = join(shots, "oversized-deals.txt");
+  writeFileSync(big, Buffer.alloc(65 * 1024 * 1024, "1 2 3\n"));
+  await page.setInputFiles("#deals-file", big);
+  rmSync(big);
   await page.locator("#message", { hasText: "larger than 64 MB" }).waitFor({ timeout: 60000 });
   return await message();
 });

@@ -89,15 +89,17 @@ async fn asset(content_type: &'static str, body: &'static str, policy: &'static 
 async fn too_large(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return error_response(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the upload is larger than {} MB: send fewer deals, or run `shuffle-audit ingest FILE` on it",
-                MAX_BODY >> 20
-            ),
-        );
+        return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
     }
     response
+}
+
+/// What a body over [`MAX_BODY`] is told (the page says it too, before sending one).
+fn too_large_message() -> String {
+    format!(
+        "the upload is larger than {} MB: send fewer deals, or run `shuffle-audit ingest FILE` on it",
+        MAX_BODY >> 20
+    )
 }
 
 /// A body read whole, or the refusal for one too large.
@@ -107,7 +109,7 @@ fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
         .is_some()
         || error.status() == StatusCode::PAYLOAD_TOO_LARGE;
     if too_large {
-        error_response(StatusCode::PAYLOAD_TOO_LARGE, "too large")
+        error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message())
     } else {
         error_response(
             StatusCode::BAD_REQUEST,
@@ -129,6 +131,7 @@ struct CatalogueJson {
     sources: Vec<SourceJson>,
     threads: usize,
     max_body: usize,
+    too_large: String,
 }
 
 #[derive(Serialize)]
@@ -162,6 +165,7 @@ async fn catalogue(State(served): State<Arc<Served>>) -> Response {
         sources,
         threads: served.threads,
         max_body: MAX_BODY,
+        too_large: too_large_message(),
     })
     .into_response()
 }

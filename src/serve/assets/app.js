@@ -107,6 +107,7 @@ async function loadCatalogue() {
   $("algorithm").value = "naive-swap";
   showSummary();
   current.maxBody = catalogue.max_body;
+  current.tooLarge = catalogue.too_large;
 }
 
 function showSummary() {
@@ -179,10 +180,15 @@ function ingestQuery(n, kind) {
 }
 
 async function testDeals(text, query, label) {
-  if (current.maxBody && text.length > current.maxBody) {
-    // Sent anyway: the server's refusal is the message.
+  // The server refuses it too (413), but a browser may see only the closed connection.
+  if (current.maxBody && new Blob([text]).size > current.maxBody) { say(current.tooLarge); return null; }
+  let response;
+  try {
+    response = await fetch("/api/ingest?" + query, { method: "POST", body: text });
+  } catch (error) {
+    say("the deals could not be sent: " + error.message);
+    return null;
   }
-  const response = await fetch("/api/ingest?" + query, { method: "POST", body: text });
   if (!response.ok) { say(await errorOf(response)); return null; }
   const result = await response.json();
   showView(result.view, result.samples.toLocaleString() + " " + label + " · " + result.verdict +
@@ -354,6 +360,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("file-download").onclick = () => download($("deals").value, ingestQuery(0, $("kind").value));
   $("deals-file").onchange = async () => {
     const file = $("deals-file").files[0];
+    if (file && current.maxBody && file.size > current.maxBody) { say(current.tooLarge); return; }
     if (file) { $("deals").value = await file.text(); $("file").requestSubmit(); }
   };
   const area = $("deals");
@@ -363,6 +370,7 @@ window.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     area.classList.remove("drop");
     const file = event.dataTransfer.files[0];
+    if (file && current.maxBody && file.size > current.maxBody) { say(current.tooLarge); return; }
     if (file) { area.value = await file.text(); $("file").requestSubmit(); }
   };
   $("step-next").onclick = nextStep;
