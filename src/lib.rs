@@ -26,6 +26,8 @@
 //!   biased.
 //! - [`merge`]: the `shuffle-audit merge` command, adding the shards of a run spread over
 //!   several machines (`run --shard I/K`) into exactly the single run's report.
+//! - [`serve`]: the `shuffle-audit serve` live page: a catalogue run watched as it goes,
+//!   and deals from a user's JavaScript or a file, tested as `ingest` tests them.
 //! - [`check`]: the `shuffle-audit check` CI gate, a suite of cases each with the verdict
 //!   it should get, a suspicious result confirmed before it counts.
 //! - [`ingest`]: the `shuffle-audit ingest` command: samples written by another program,
@@ -54,6 +56,7 @@
 //! entries, its name parsing and its code; a generator's spec and its state machine).
 //!
 //! ```text
+//! serve       the live page: a local server over the engine, ingest and the report's charts
 //! report      HTML and Markdown documents with SVG charts; the teaching report
 //! assertion   assert_fair_shuffle, for a user's `cargo test`
 //! output      every command's report rendered as text, JSON, CSV and JUnit XML
@@ -117,6 +120,7 @@ pub mod randomness;
 pub mod report;
 pub mod run;
 pub mod seeds;
+pub mod serve;
 pub mod simulate;
 pub mod stats;
 pub mod stream;

@@ -69,6 +69,9 @@ enum Command {
     /// Regenerate the teaching report: the source texts' claims, run with fixed seeds and
     /// written as HTML, Markdown and SVG charts (the same bytes every time).
     Report(cli::report::ReportArgs),
+    /// Serve the live page on this machine: watch a catalogue run's heat map and verdict
+    /// fill in, test your own JavaScript shuffle or a file of deals (`serve --open`).
+    Serve(cli::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Report(args) => cli::report::execute(&args),
         Command::Check(args) => cli::check::execute(&args),
         Command::Seeds(args) => cli::seeds::execute(args),
+        Command::Serve(args) => cli::serve::execute(args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,4 +1,5 @@
-//! Reading counts the way people write them: `600000`, `600_000`, `6e5`, `1.5e6`.
+//! Reading counts the way people write them: `600000`, `600_000`, `6e5`, `1.5e6`; and
+//! `--alpha`, a probability, read the same way by the command line and the live page.
 //!
 //! Trial counts are integers, and a float parse would silently round `1e20` or accept
 //! `1.5`; this parser works on the decimal digits, so every accepted value is exact and
@@ -47,6 +48,25 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         value = value.checked_mul(10).ok_or_else(too_large)?;
     }
     Ok(value)
+}
+
+/// `--alpha`, refused with the user's own text when it is not a usable probability.
+pub fn parse_alpha(text: &str) -> std::result::Result<f64, String> {
+    let alpha: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if alpha > 0.0 && alpha < 1.0 {
+        Ok(alpha)
+    } else if alpha == 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        Err(format!(
+            "'{text}' is too small to represent (the smallest is about 1e-308)"
+        ))
+    } else {
+        Err(format!(
+            "'{text}' is not a probability between 0 and 1 (exclusive)"
+        ))
+    }
 }
 
 #[cfg(test)]

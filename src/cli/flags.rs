@@ -94,24 +94,7 @@ pub struct ExportArgs {
     pub force: bool,
 }
 
-/// `--alpha`, refused with the user's own text when it is not a usable probability.
-pub fn parse_alpha(text: &str) -> std::result::Result<f64, String> {
-    let alpha: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if alpha > 0.0 && alpha < 1.0 {
-        Ok(alpha)
-    } else if alpha == 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
-        Err(format!(
-            "'{text}' is too small to represent (the smallest is about 1e-308)"
-        ))
-    } else {
-        Err(format!(
-            "'{text}' is not a probability between 0 and 1 (exclusive)"
-        ))
-    }
-}
+pub use shuffle_audit::parse::parse_alpha;
 
 /// `--threads` when not given: every core (results never depend on it).
 pub fn default_threads() -> usize {

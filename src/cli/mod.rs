@@ -18,6 +18,7 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod seeds;
+pub mod serve;
 pub mod signals;
 pub mod status;
 pub mod stream;

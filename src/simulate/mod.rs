@@ -104,6 +104,8 @@ pub struct Engine {
     pool: rayon::ThreadPool,
     shard: Shard,
     source: SourceKind,
+    /// Chunks of a run before this one are left out ([`Engine::skip_chunks_before`]).
+    first_chunk: u64,
 }
 
 impl Engine {
@@ -122,6 +124,7 @@ impl Engine {
             pool,
             shard: Shard::WHOLE,
             source: SourceKind::Xoshiro,
+            first_chunk: 0,
         })
     }
 
@@ -136,6 +139,16 @@ impl Engine {
     /// [`SimulationSource::for_unit`] for how each chunk's stream is started).
     pub fn with_source(self, source: SourceKind) -> Self {
         Self { source, ..self }
+    }
+
+    /// From now on, leave out the chunks of a run numbered below `chunk`: a run of `T`
+    /// trials then tallies only its chunks `chunk..`, each seeded as in the whole run. A
+    /// run grown in steps (`T₁ < T₂ < …`, each step skipping the chunks the earlier steps
+    /// ran) adds up to exactly the run of the last step's trials, which is how the live
+    /// page (`serve`) shows a run as it goes and still ends with `run`'s tallies. Every
+    /// step but the last must end on a chunk boundary ([`CHUNK_TRIALS`]).
+    pub fn skip_chunks_before(&mut self, chunk: u64) {
+        self.first_chunk = chunk;
     }
 
     /// The randomness the engine's runs draw from.
@@ -178,12 +191,17 @@ impl Engine {
         Work: Fn(&mut A, &mut SimulationSource, u64, &ChunkProgress) + Sync,
     {
         let (shard, kind) = (self.shard, self.source);
+        // The shard's first unit at or after the first chunk not skipped.
+        let skipped = self
+            .first_chunk
+            .saturating_sub(shard.index - 1)
+            .div_ceil(shard.count);
         self.for_each_unit(
-            shard.chunk_count(trials),
+            shard.chunk_count(trials).saturating_sub(skipped),
             progress,
             make,
             |accumulator, unit, chunk_progress| {
-                let chunk = shard.chunk(unit);
+                let chunk = shard.chunk(skipped + unit);
                 let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
                 let mut source = SimulationSource::for_unit(kind, seed, chunk, chunk * CHUNK_TRIALS);
                 work(accumulator, &mut source, count, chunk_progress);
@@ -273,6 +291,23 @@ pub fn simulate_permutations(
     options: TallyOptions,
     progress: &dyn Progress,
 ) -> PermutationTally {
+    record_permutations(engine, algorithm, n, trials, seed, options, progress).finish()
+}
+
+/// [`simulate_permutations`]' tallies before the tables derived from them are made: a
+/// recorder that more steps of the same run can be merged into
+/// ([`PermutationRecorder::merge`]) and that is finished once, when the tables are wanted.
+/// (Deriving the tables of a 10-card deck walks its 10! orders: the live page would pay
+/// that at every step.)
+pub fn record_permutations(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    trials: u64,
+    seed: u64,
+    options: TallyOptions,
+    progress: &dyn Progress,
+) -> PermutationRecorder {
     Simulation {
         engine,
         algorithm: algorithm.resolve(n),
@@ -284,7 +319,6 @@ pub fn simulate_permutations(
         batched: true,
     }
     .run(n)
-    .finish()
 }
 
 /// One simulation's parameters, shared by the loop shapes.
@@ -346,250 +380,4 @@ fn merged(recorders: Vec<PermutationRecorder>) -> PermutationRecorder {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_trial_runs_exactly_once() {
-        let engine = Engine::new(3).unwrap();
-        let trials = 5 * CHUNK_TRIALS + 17;
-        let counts = engine.run_chunks(
-            trials,
-            1,
-            &NoProgress,
-            || 0u64,
-            |total, _, count, _| *total += count,
-        );
-        assert_eq!(counts.len(), 3);
-        assert_eq!(counts.iter().sum::<u64>(), trials);
-    }
-
-    #[test]
-    fn tallies_do_not_depend_on_the_thread_count() {
-        let run = |threads| {
-            let engine = Engine::new(threads).unwrap();
-            simulate_permutations(
-                &engine,
-                PermutationAlgorithm::NaiveSwap,
-                4,
-                3 * CHUNK_TRIALS + 5,
-                99,
-                TallyOptions::default(),
-                &NoProgress,
-            )
-        };
-        let one = run(1);
-        assert_eq!(one.trials, 3 * CHUNK_TRIALS + 5);
-        assert_eq!(one, run(2));
-        assert_eq!(one, run(8));
-    }
-
-    #[test]
-    fn tallying_by_path_gives_exactly_the_deck_by_deck_tally() {
-        let engine = Engine::new(2).unwrap();
-        let mut compared = 0;
-        for entry in crate::catalogue::SHUFFLES {
-            for n in 2..=10 {
-                let Some(schedule) = entry_algorithm(entry).resolve(n).draw_schedule(n) else {
-                    continue;
-                };
-                if paths::path_count(&schedule) > paths::MAX_PATHS {
-                    continue;
-                }
-                let simulation = |by_path| {
-                    Simulation {
-                        engine: &engine,
-                        algorithm: entry_algorithm(entry).resolve(n),
-                        trials: 2 * CHUNK_TRIALS + 99,
-                        seed: 17,
-                        options: TallyOptions::default(),
-                        progress: &NoProgress,
-                        by_path,
-                        batched: true,
-                    }
-                    .run(n)
-                    .finish()
-                };
-                let by_path = simulation(true);
-                assert_eq!(by_path, simulation(false), "{} on {n} cards", entry.name);
-                assert_eq!(by_path.trials, 2 * CHUNK_TRIALS + 99);
-                compared += 1;
-            }
-        }
-        // fisher-yates (both) 2..=8, sattolo and roguelike 2..=9, naive 2..=6, naive-repeated:n
-        // 2..=3, asf-poker 2..=6 ((n-1)^n paths), overhand:1 2..=10 (2^(n-1) paths).
-        assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5 + 9);
-    }
-
-    fn entry_algorithm(entry: &crate::catalogue::CatalogueEntry) -> PermutationAlgorithm {
-        crate::catalogue::AlgorithmSpec::parse(entry.name)
-            .unwrap()
-            .algorithm
-            .as_permutation()
-            .expect("SHUFFLES lists shuffles")
-    }
-
-    #[test]
-    fn the_shards_of_a_run_add_up_to_the_whole_run() {
-        // 5 chunks, the last one partial; tallied by path (4 cards), deck by deck in a
-        // loop compiled for the size (7 cards) and for any size (12 cards).
-        let trials = 4 * CHUNK_TRIALS + 3;
-        for n in [4, 7, 12] {
-            let simulate = |engine: &Engine| {
-                simulate_permutations(
-                    engine,
-                    PermutationAlgorithm::NaiveSwap,
-                    n,
-                    trials,
-                    5,
-                    TallyOptions::default(),
-                    &NoProgress,
-                )
-            };
-            let whole = simulate(&Engine::new(2).unwrap());
-            for count in [2, 5] {
-                let mut added = simulate(&Engine::new(1).unwrap().for_shard(Shard::new(1, count).unwrap()));
-                for index in 2..=count {
-                    let engine = Engine::new(2)
-                        .unwrap()
-                        .for_shard(Shard::new(index, count).unwrap());
-                    added.add(&simulate(&engine));
-                }
-                assert_eq!(added, whole, "{count} shards of {n} cards");
-            }
-        }
-    }
-
-    /// The new shuffles of issue 14 (riffles, a dealer who carries the deck, overhand) give
-    /// the same tallies for 1 and 3 threads and for a run cut into shards, on a deck
-    /// tallied by a loop compiled for its size (5 cards) and one of any size (12 cards),
-    /// over chunks of which the last is partial.
-    #[test]
-    fn riffles_dealers_and_overhands_do_not_depend_on_threads_or_shards() {
-        let trials = 3 * CHUNK_TRIALS + 11;
-        for algorithm in [
-            PermutationAlgorithm::Riffles { times: 2 },
-            PermutationAlgorithm::DealerRiffles { times: 1 },
-            PermutationAlgorithm::Overhand { times: 3 },
-        ] {
-            for n in [5, 12] {
-                let simulate = |engine: &Engine| {
-                    simulate_permutations(
-                        engine,
-                        algorithm,
-                        n,
-                        trials,
-                        31,
-                        TallyOptions::default(),
-                        &NoProgress,
-                    )
-                };
-                let one = simulate(&Engine::new(1).unwrap());
-                assert_eq!(one.trials, trials);
-                assert_eq!(
-                    one,
-                    simulate(&Engine::new(3).unwrap()),
-                    "{algorithm:?} on {n} cards"
-                );
-                let mut shards = simulate(&Engine::new(2).unwrap().for_shard(Shard::new(1, 3).unwrap()));
-                for index in 2..=3 {
-                    shards.add(&simulate(
-                        &Engine::new(1).unwrap().for_shard(Shard::new(index, 3).unwrap()),
-                    ));
-                }
-                assert_eq!(one, shards, "{algorithm:?} on {n} cards, 3 shards");
-            }
-        }
-    }
-
-    /// The engine's dealer is exactly one dealer per chunk, each starting from the fresh
-    /// deck with the chunk's own stream: the tally equals the one rebuilt chunk by chunk
-    /// by hand. Without the reset at each chunk start a worker would carry its deck from
-    /// one chunk into the next, and this would differ (and depend on the thread count).
-    #[test]
-    fn a_dealer_starts_every_chunk_from_the_fresh_deck() {
-        use crate::catalogue::Workspace;
-        use crate::tally::PermutationRecorder;
-        let algorithm = PermutationAlgorithm::DealerRiffles { times: 1 };
-        let (n, seed, trials) = (6usize, 5u64, 2 * CHUNK_TRIALS + 100);
-        let engine = Engine::new(2).unwrap();
-        let tally = simulate_permutations(
-            &engine,
-            algorithm,
-            n,
-            trials,
-            seed,
-            TallyOptions::default(),
-            &NoProgress,
-        );
-
-        let mut by_hand = PermutationRecorder::new(n, TallyOptions::default());
-        let mut workspace = Workspace::default();
-        let mut first_deals_riffled_once = 0;
-        for chunk in 0..3u64 {
-            let mut source = SimulationSource::for_chunk(seed, chunk);
-            workspace.start_dealing();
-            let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-            for deal in 0..count {
-                let mut deck: Vec<u16> = (0..n as u16).collect();
-                algorithm.shuffle(&mut deck, &mut source, &mut workspace);
-                if deal == 0 && crate::tally::rising::rising_sequences(&deck) <= 2 {
-                    first_deals_riffled_once += 1;
-                }
-                by_hand.record(&deck);
-            }
-        }
-        assert_eq!(
-            first_deals_riffled_once, 3,
-            "each chunk's first deal is one riffle of the fresh deck"
-        );
-        assert_eq!(tally, by_hand.finish());
-
-        // The deck really is carried: one riffle alone never deals more than two rising
-        // sequences, the dealer's later deals often do.
-        let riffled_once = simulate_permutations(
-            &engine,
-            PermutationAlgorithm::Riffles { times: 1 },
-            n,
-            trials,
-            seed,
-            TallyOptions::default(),
-            &NoProgress,
-        );
-        assert_ne!(tally, riffled_once);
-    }
-
-    #[test]
-    fn thread_counts_outside_the_range_are_errors() {
-        assert!(Engine::new(0).is_err());
-        assert!(Engine::new(MAX_THREADS + 1).is_err());
-        assert_eq!(Engine::new(3).unwrap().threads(), 3);
-    }
-
-    #[test]
-    fn progress_counts_every_trial_once_whether_chunks_report_or_not() {
-        struct Count(std::sync::atomic::AtomicU64);
-        impl Progress for Count {
-            fn advance(&self, trials: u64) {
-                self.0.fetch_add(trials, std::sync::atomic::Ordering::Relaxed);
-            }
-        }
-        let engine = Engine::new(2).unwrap();
-        let trials = 3 * CHUNK_TRIALS + 7;
-        for report_partially in [false, true] {
-            let count = Count(std::sync::atomic::AtomicU64::new(0));
-            engine.run_chunks(
-                trials,
-                1,
-                &count,
-                || (),
-                |_, _, chunk, progress| {
-                    if report_partially {
-                        progress.done(chunk / 2);
-                    }
-                },
-            );
-            assert_eq!(count.0.into_inner(), trials);
-        }
-    }
-}
+mod tests;

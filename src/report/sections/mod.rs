@@ -17,7 +17,7 @@ mod streams;
 pub use exact::exact_part;
 pub use samplers::sampler_section;
 pub use seven_shuffles::seven_shuffles_part;
-pub use shuffles::shuffle_section;
+pub use shuffles::{glance_section, shuffle_section};
 pub use streams::{stream_part, stream_settings_line};
 
 use crate::analysis::{TestOutcome, TestReport};

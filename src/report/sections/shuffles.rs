@@ -34,6 +34,19 @@ pub const SLICES_FROM_N: usize = 7;
 
 /// The section of `result`, a shuffle of `report`.
 pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSection {
+    section(report, result, true)
+}
+
+/// The section of `result` with only the charts a glance needs, each drawn as in the
+/// report: the card × position heat map and the fixed-point and cycle bars (the live
+/// page redraws them several times a second; the orders chart of a 10-card deck alone
+/// takes most of a second).
+pub fn glance_section(report: &RunReport, result: &AlgorithmResult) -> ResultSection {
+    section(report, result, false)
+}
+
+/// The section, with every chart (`everything`) or only the glance's.
+fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> ResultSection {
     let tally = &result.tally;
     let (n, trials) = (tally.n, tally.trials);
     let title = format!(
@@ -44,7 +57,7 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
     );
     let titles = titled(title);
     let mut charts = Vec::new();
-    if let Some(counts) = &tally.permutation_counts {
+    if everything && let Some(counts) = &tally.permutation_counts {
         let table = UniformTable {
             noun: "order",
             described: format!("the {n}! orders"),
@@ -69,7 +82,7 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
                 ("card (starting position)", "position after the shuffle"),
             )),
         ));
-        if n >= SLICES_FROM_N {
+        if everything && n >= SLICES_FROM_N {
             let card_one: Vec<u64> = matrix[..n].to_vec();
             let top: Vec<u64> = (0..n).map(|card| matrix[card * n]).collect();
             charts.push(chart_file(
@@ -127,10 +140,10 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
             )),
         ));
     }
-    if let Some(counts) = &tally.rising_sequence_counts {
+    if everything && let Some(counts) = &tally.rising_sequence_counts {
         charts.push(rising_chart(&titles, counts, n, trials, false));
     }
-    if let Some(serial) = &tally.serial {
+    if everything && let Some(serial) = &tally.serial {
         charts.extend(serial_charts(&titles, serial));
     }
     ResultSection {

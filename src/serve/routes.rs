@@ -1,0 +1,517 @@
+//! The routes: the page and its assets (embedded in the binary: no network needed), the
+//! catalogue, live runs (start, watch as server-sent events, stop, download) and deals
+//! from the page (tested as `ingest` tests them).
+
+use std::convert::Infallible;
+use std::io::Cursor;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::LengthLimitError;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+
+use super::exact::{ExactView, exact_view};
+use super::live::{LiveRun, Phase};
+use super::request::RunRequest;
+use super::snapshot::{View, view};
+use super::{MAX_BODY, Served, error_response, guard};
+use crate::catalogue::{Kind, entries};
+use crate::error::Error;
+use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck};
+use crate::randomness::SourceKind;
+use crate::simulate::NoProgress;
+
+const INDEX: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/app.js");
+const WORKER: &str = include_str!("assets/worker.js");
+const STYLES: &str = include_str!("assets/app.css");
+
+/// The page may load only its own script, styles and the SVGs it is sent.
+const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data:; connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; \
+    frame-ancestors 'none'";
+/// The worker runs the user's function (compiled with `new Function`) and may reach
+/// nothing: it answers the page by messages only.
+const WORKER_POLICY: &str = "default-src 'none'; script-src 'self' 'unsafe-eval'";
+
+/// Every route, behind the host check and the body limit.
+pub fn router(served: Arc<Served>) -> Router {
+    Router::new()
+        .route("/", get(|| asset("text/html; charset=utf-8", INDEX, PAGE_POLICY)))
+        .route(
+            "/app.js",
+            get(|| asset("text/javascript; charset=utf-8", SCRIPT, PAGE_POLICY)),
+        )
+        .route(
+            "/worker.js",
+            get(|| asset("text/javascript; charset=utf-8", WORKER, WORKER_POLICY)),
+        )
+        .route(
+            "/app.css",
+            get(|| asset("text/css; charset=utf-8", STYLES, PAGE_POLICY)),
+        )
+        .route("/api/catalogue", get(catalogue))
+        .route("/api/runs", post(start_run))
+        .route("/api/runs/{id}/events", get(watch_run))
+        .route("/api/runs/{id}/stop", post(stop_run))
+        .route("/api/runs/{id}/json", get(run_json))
+        .route("/api/ingest", post(ingest_view))
+        .route("/api/ingest/json", post(ingest_json))
+        .fallback(|| async { error_response(StatusCode::NOT_FOUND, "no such page") })
+        .layer(middleware::from_fn(too_large))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(served.clone(), guard::same_host))
+        .with_state(served)
+}
+
+async fn asset(content_type: &'static str, body: &'static str, policy: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_SECURITY_POLICY, policy),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Turns axum's plain-text 413 into the page's one-line message.
+async fn too_large(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
+    }
+    response
+}
+
+/// What a body over [`MAX_BODY`] is told (the page says it too, before sending one).
+fn too_large_message() -> String {
+    format!(
+        "the upload is larger than {} MB: send fewer deals, or run `shuffle-audit ingest FILE` on it",
+        MAX_BODY >> 20
+    )
+}
+
+/// A body read whole, or the refusal for one too large.
+fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
+    let too_large = std::error::Error::source(error)
+        .and_then(|source| source.downcast_ref::<LengthLimitError>())
+        .is_some()
+        || error.status() == StatusCode::PAYLOAD_TOO_LARGE;
+    if too_large {
+        error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message())
+    } else {
+        error_response(
+            StatusCode::BAD_REQUEST,
+            format!("the request body could not be read: {error}"),
+        )
+    }
+}
+
+fn usage(error: &Error) -> Response {
+    error_response(
+        StatusCode::BAD_REQUEST,
+        crate::format::escaped_for_terminals(&error.to_string()),
+    )
+}
+
+#[derive(Serialize)]
+struct CatalogueJson {
+    shuffles: Vec<EntryJson>,
+    sources: Vec<SourceJson>,
+    threads: usize,
+    max_body: usize,
+    too_large: String,
+}
+
+#[derive(Serialize)]
+struct EntryJson {
+    name: &'static str,
+    summary: &'static str,
+    expected: String,
+}
+
+#[derive(Serialize)]
+struct SourceJson {
+    name: &'static str,
+}
+
+async fn catalogue(State(served): State<Arc<Served>>) -> Response {
+    let shuffles = entries()
+        .filter(|entry| {
+            crate::catalogue::AlgorithmSpec::parse(entry.name).is_ok_and(|spec| spec.kind() == Kind::Shuffle)
+        })
+        .map(|entry| EntryJson {
+            name: entry.name,
+            summary: entry.summary,
+            expected: entry.expected_in_words(),
+        })
+        .collect();
+    let sources = SourceKind::all()
+        .map(|source| SourceJson { name: source.name() })
+        .collect();
+    axum::Json(CatalogueJson {
+        shuffles,
+        sources,
+        threads: served.threads,
+        max_body: MAX_BODY,
+        too_large: too_large_message(),
+    })
+    .into_response()
+}
+
+async fn start_run(
+    State(served): State<Arc<Served>>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(error) => return body_error(&error),
+    };
+    let threads = served.threads;
+    let resolved = tokio::task::spawn_blocking(move || RunRequest::from_json(&body)?.resolve(threads)).await;
+    let request = match resolved {
+        Ok(Ok(request)) => request,
+        Ok(Err(error)) => return usage(&error),
+        Err(_) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, "the request could not be read"),
+    };
+    match served.jobs.start(request) {
+        Ok((id, run)) => (
+            StatusCode::CREATED,
+            axum::Json(serde_json::json!({
+                "id": id,
+                "seed": run.request.settings.seed,
+                "trials": run.request.settings.trials,
+            })),
+        )
+            .into_response(),
+        Err(message) => error_response(StatusCode::SERVICE_UNAVAILABLE, message),
+    }
+}
+
+/// The run numbered `id`, or the 404 that says there is none (boxed: a response is large).
+fn find(served: &Served, id: &str) -> Result<Arc<LiveRun>, Box<Response>> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| served.jobs.get(id))
+        .ok_or_else(|| {
+            Box::new(error_response(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no run '{}' (it may have been forgotten)",
+                    crate::format::escaped_for_terminals(id)
+                ),
+            ))
+        })
+}
+
+async fn stop_run(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
+    match find(&served, &id) {
+        Ok(run) => {
+            run.stop();
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(response) => *response,
+    }
+}
+
+async fn run_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
+    let run = match find(&served, &id) {
+        Ok(run) => run,
+        Err(response) => return *response,
+    };
+    let rendered = tokio::task::spawn_blocking(move || {
+        let report = run.report(true)?;
+        let mut out = Vec::new();
+        crate::output::json::run::write(&report, &mut out).ok()?;
+        Some((out, report.results[0].name.clone(), report.settings.trials))
+    })
+    .await
+    .ok()
+    .flatten();
+    match rendered {
+        Some((json, name, trials)) => json_download(json, &format!("{name}-{trials}.json")),
+        None => error_response(
+            StatusCode::CONFLICT,
+            "nothing has been tallied yet: wait for the first deals",
+        ),
+    }
+}
+
+fn json_download(json: Vec<u8>, file_name: &str) -> Response {
+    let safe: String = file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    (
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{safe}\""),
+            ),
+        ],
+        json,
+    )
+        .into_response()
+}
+
+/// One update of a run for the page.
+#[derive(Serialize)]
+struct Snapshot {
+    phase: Phase,
+    deals: u64,
+    trials: u64,
+    seconds: f64,
+    rate: f64,
+    error: Option<String>,
+    view: View,
+}
+
+fn snapshot(run: &LiveRun) -> String {
+    let phase = run.phase();
+    let progress = run.progress();
+    let report = run.report(false);
+    let seconds = progress.elapsed.as_secs_f64();
+    let deals = progress.trials;
+    let snapshot = Snapshot {
+        phase,
+        deals,
+        trials: run.request.settings.trials,
+        seconds,
+        rate: if seconds > 0.0 {
+            deals as f64 / seconds
+        } else {
+            0.0
+        },
+        error: progress.error,
+        view: report.map(|report| view(&report, true)).unwrap_or_default(),
+    };
+    serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string())
+}
+
+/// The fewest milliseconds between two updates (at most 20 a second).
+const MIN_INTERVAL: Duration = Duration::from_millis(50);
+
+/// A page watching a run: its updates as server-sent events. When the page goes (the
+/// tab closed, the stream dropped), the run stops.
+struct Watcher {
+    run: Arc<LiveRun>,
+    changes: tokio::sync::watch::Receiver<u64>,
+    next: Instant,
+    sent_exact: bool,
+    finished: bool,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.run.stop();
+    }
+}
+
+async fn watch_run(
+    State(served): State<Arc<Served>>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
+    let run = find(&served, &id).map_err(|response| *response)?;
+    let watcher = Watcher {
+        changes: run.watch(),
+        run,
+        next: Instant::now(),
+        sent_exact: false,
+        finished: false,
+    };
+    let stream = futures_util::stream::unfold(watcher, |mut watcher| async move {
+        if watcher.finished {
+            return None;
+        }
+        if !watcher.sent_exact {
+            watcher.sent_exact = true;
+            let request = watcher.run.request.clone();
+            let exact: Option<ExactView> = tokio::task::spawn_blocking(move || exact_view(&request))
+                .await
+                .ok()
+                .flatten();
+            let data = serde_json::to_string(&exact).unwrap_or_else(|_| "null".to_string());
+            return Some((Ok(Event::default().event("exact").data(data)), watcher));
+        }
+        // Wait for the next update's time, but not past the end of the run.
+        while Instant::now() < watcher.next && watcher.run.phase() == Phase::Running {
+            tokio::time::sleep(MIN_INTERVAL.min(watcher.next - Instant::now())).await;
+        }
+        if watcher.run.phase() == Phase::Running {
+            // The sender lives as long as the run, which the watcher holds.
+            let _ = watcher.changes.changed().await;
+        }
+        watcher.changes.borrow_and_update();
+        let run = watcher.run.clone();
+        let started = Instant::now();
+        let (data, phase) = tokio::task::spawn_blocking(move || (snapshot(&run), run.phase()))
+            .await
+            .unwrap_or_else(|_| ("{}".to_string(), Phase::Failed));
+        // Drawing may take at most a twentieth of the time (it shares the cores with the
+        // run): a large deck's charts are drawn less often rather than slowing the run.
+        watcher.next = Instant::now() + MIN_INTERVAL.max(started.elapsed() * 20);
+        watcher.finished = phase != Phase::Running;
+        Some((Ok(Event::default().event("snapshot").data(data)), watcher))
+    });
+    Ok(Sse::new(stream))
+}
+
+/// How the page's deals are to be read: `ingest`'s flags.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IngestQuery {
+    kind: Option<String>,
+    k: Option<String>,
+    deck: Option<String>,
+    ordered: Option<bool>,
+    skip_invalid: Option<bool>,
+    alpha: Option<String>,
+}
+
+fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::error::Result<IngestSettings> {
+    let invalid = |flag: &str, text: &str, why: String| {
+        Error::Usage(format!("invalid value '{text}' for '{flag}': {why}"))
+    };
+    let kind = match query.kind.as_deref().unwrap_or("permutations") {
+        "permutations" => SampleKind::Permutations,
+        "selections" => SampleKind::Selections,
+        other => {
+            return Err(invalid(
+                "--kind <KIND>",
+                other,
+                "the page reads [possible values: permutations, selections]".to_string(),
+            ));
+        }
+    };
+    let k = match query.k.as_deref().filter(|k| !k.trim().is_empty()) {
+        None => None,
+        Some(text) => Some(
+            text.trim()
+                .parse::<usize>()
+                .map_err(|error| invalid("--k <K>", text, error.to_string()))?,
+        ),
+    };
+    let alpha = match query.alpha.as_deref() {
+        None => 1e-6,
+        Some(text) => crate::parse::parse_alpha(text).map_err(|why| invalid("--alpha <A>", text, why))?,
+    };
+    Ok(IngestSettings {
+        kind,
+        k,
+        deck: query
+            .deck
+            .as_deref()
+            .filter(|deck| !deck.trim().is_empty())
+            .map(parse_deck)
+            .transpose()?,
+        weights: None,
+        ordered: query.ordered.unwrap_or(false),
+        skip_invalid: query.skip_invalid.unwrap_or(false),
+        threads,
+        alpha,
+    })
+}
+
+/// Reads the deals of `body` as `ingest -` reads standard input.
+async fn ingested(
+    served: &Served,
+    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<IngestReport, Response> {
+    let Query(query) = query.map_err(|error| {
+        error_response(
+            StatusCode::BAD_REQUEST,
+            format!("bad options: {}", error.body_text()),
+        )
+    })?;
+    let body = body.map_err(|error| body_error(&error))?;
+    let threads = served.threads;
+    tokio::task::spawn_blocking(move || {
+        let settings = ingest_settings(&query, threads)?;
+        let mut report = ingest(
+            Input::reader(Cursor::new(body)),
+            "standard input",
+            &settings,
+            &NoProgress,
+        )?;
+        report.input_mut().command = settings.command("-");
+        Ok(report)
+    })
+    .await
+    .map_err(|_| error_response(StatusCode::INTERNAL_SERVER_ERROR, "the deals could not be read"))?
+    .map_err(|error: Error| usage(&error))
+}
+
+#[derive(Serialize)]
+struct IngestView {
+    verdict: crate::stats::Verdict,
+    samples: u64,
+    samples_needed: Option<u64>,
+    view: View,
+}
+
+async fn ingest_view(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let report = match ingested(&served, query, body).await {
+        Ok(report) => report,
+        Err(response) => return response,
+    };
+    let rendered = tokio::task::spawn_blocking(move || {
+        let view = match &report {
+            IngestReport::Samples(run) => view(run, false),
+            IngestReport::Stream(_) => View::default(),
+        };
+        IngestView {
+            verdict: report.verdict(),
+            samples: report.samples(),
+            samples_needed: report.samples_needed(),
+            view,
+        }
+    })
+    .await;
+    match rendered {
+        Ok(view) => axum::Json(view).into_response(),
+        Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the deals could not be drawn"),
+    }
+}
+
+async fn ingest_json(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let report = match ingested(&served, query, body).await {
+        Ok(report) => report,
+        Err(response) => return response,
+    };
+    let mut out = Vec::new();
+    let written = match &report {
+        IngestReport::Samples(run) => crate::output::json::run::write(run, &mut out),
+        IngestReport::Stream(stream) => crate::output::json::stream::write(stream, &mut out),
+    };
+    match written {
+        Ok(()) => json_download(out, "ingest.json"),
+        Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the JSON could not be written"),
+    }
+}
