@@ -9,9 +9,9 @@
 // Chromium is Debian's (`apt-get install chromium`), found at $CHROMIUM or on the PATH;
 // playwright-core drives it and never downloads a browser.
 import { chromium } from "playwright-core";
+import { find_chromium } from "./chromium.mjs";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 
 const page_path = process.argv[2];
@@ -20,21 +20,8 @@ if (!page_path || !existsSync(page_path)) {
   process.exit(2);
 }
 
-function find_chromium() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
-    try {
-      return execFileSync("which", [name], { encoding: "utf8" }).trim();
-    } catch {
-      // not this one
-    }
-  }
-  console.error("check_report: no Chromium (install the Debian package chromium, or set CHROMIUM)");
-  process.exit(2);
-}
-
 const browser = await chromium.launch({
-  executablePath: find_chromium(),
+  executablePath: find_chromium("check_report"),
   args: ["--no-sandbox", "--allow-file-access-from-files"],
 });
 const problems = [];

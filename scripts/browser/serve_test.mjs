@@ -7,7 +7,7 @@
 //
 // Prints one line per step; exits 1 on the first step that fails, 2 when it cannot run.
 import { chromium } from "playwright-core";
-import { execFileSync } from "node:child_process";
+import { find_chromium } from "./chromium.mjs";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -18,20 +18,7 @@ if (!url || !shots) {
 }
 mkdirSync(shots, { recursive: true });
 
-function find_chromium() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
-    try {
-      return execFileSync("which", [name], { encoding: "utf8" }).trim();
-    } catch {
-      // not this one
-    }
-  }
-  console.error("serve_test: no Chromium (install the Debian package chromium, or set CHROMIUM)");
-  process.exit(2);
-}
-
-const browser = await chromium.launch({ executablePath: find_chromium(), args: ["--no-sandbox"] });
+const browser = await chromium.launch({ executablePath: find_chromium("serve_test"), args: ["--no-sandbox"] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const console_errors = [];
 page.on("pageerror", (error) => console_errors.push(String(error)));
