@@ -318,9 +318,16 @@ fn the_exit_status_is_the_verdicts_whatever_happens_to_standard_output() {
     );
 }
 
+/// What the export target holds before each signalled run: a run that is stopped must
+/// leave it as it is.
+const OLD_EXPORT: &str = "the old export";
+
 /// Starts `args`, waits until a temporary appears in `dir` (the export is being
-/// written), and sends `signal`; gives the exit code.
-fn signal_while_writing(args: &[&str], dir: &Path, signal: i32) -> Option<i32> {
+/// written), and sends `signal`; gives the exit code. `None` when the signal missed the
+/// write: the run ended before a temporary was seen, or it finished writing `target`
+/// (which is then reset to [`OLD_EXPORT`]) before the signal landed, as an idle machine
+/// can when the write takes only some milliseconds.
+fn signal_while_writing(args: &[&str], dir: &Path, target: &Path, signal: i32) -> Option<i32> {
     let mut child = Command::new(BINARY)
         .args(args)
         .stdout(Stdio::null())
@@ -335,13 +342,18 @@ fn signal_while_writing(args: &[&str], dir: &Path, signal: i32) -> Option<i32> {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
-    let pid = child.id().to_string();
-    Command::new("kill")
-        .args([&format!("-{signal}"), &pid])
-        .status()
-        .unwrap();
+    // Sent directly, not through a `kill` process, so that it lands while the write lasts.
+    let pid = i32::try_from(child.id()).expect("a process id fits in pid_t");
+    // SAFETY: kill(2) with the pid of our own child, which has not been waited for yet.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill -{signal} {pid}");
     let status = child.wait().unwrap();
     use std::os::unix::process::ExitStatusExt;
+    let finished_first =
+        status.signal().is_none() && std::fs::read_to_string(target).map_or(true, |text| text != OLD_EXPORT);
+    if finished_first {
+        std::fs::write(target, OLD_EXPORT).unwrap();
+        return None;
+    }
     Some(status.code().unwrap_or_else(|| 128 + status.signal().unwrap()))
 }
 
@@ -364,21 +376,21 @@ fn signals_remove_the_temporary_and_leave_the_target_untouched() {
         &target_text,
     ];
     for (signal, wanted) in [(15, 143), (1, 129), (2, 130)] {
-        std::fs::write(&target, "the old export").unwrap();
+        std::fs::write(&target, OLD_EXPORT).unwrap();
         let mut caught = None;
         // The writing lasts a fraction of a second: try again in the unlikely case the
         // whole write fell between two looks.
         for _ in 0..5 {
-            caught = signal_while_writing(&args, dir.path(), signal);
+            caught = signal_while_writing(&args, dir.path(), &target, signal);
             if caught.is_some() {
                 break;
             }
-            std::fs::write(&target, "the old export").unwrap();
+            std::fs::write(&target, OLD_EXPORT).unwrap();
         }
         assert_eq!(caught, Some(wanted), "signal {signal}");
         assert_eq!(
             std::fs::read_to_string(&target).unwrap(),
-            "the old export",
+            OLD_EXPORT,
             "signal {signal}: the target is untouched"
         );
         assert_eq!(
@@ -391,7 +403,7 @@ fn signals_remove_the_temporary_and_leave_the_target_untouched() {
     // the same folder removes it.
     let mut caught = None;
     for _ in 0..5 {
-        caught = signal_while_writing(&args, dir.path(), 9);
+        caught = signal_while_writing(&args, dir.path(), &target, 9);
         if caught.is_some() {
             break;
         }
@@ -411,7 +423,7 @@ fn signals_remove_the_temporary_and_leave_the_target_untouched() {
         Vec::<String>::new(),
         "swept by the next run"
     );
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "the old export");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), OLD_EXPORT);
 }
 
 #[test]
