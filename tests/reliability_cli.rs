@@ -328,7 +328,22 @@ const OLD_EXPORT: &str = "the old export";
 /// (which is then reset to [`OLD_EXPORT`]) before the signal landed, as an idle machine
 /// can when the write takes only some milliseconds.
 fn signal_while_writing(args: &[&str], dir: &Path, target: &Path, signal: i32) -> Option<i32> {
-    let mut child = Command::new(BINARY)
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(BINARY);
+    // The program keeps a signal that was ignored when it started ignored (as `nohup`
+    // asks for SIGHUP), and a test run under `nohup` or as a shell's background job
+    // passes such dispositions on: give the child the defaults, so that what is tested is
+    // the handler and not the test's surroundings.
+    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            for handled in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+                libc::signal(handled, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
