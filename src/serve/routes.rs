@@ -362,9 +362,14 @@ async fn watch_run(
         watcher.changes.borrow_and_update();
         let run = watcher.run.clone();
         let started = Instant::now();
-        let (data, phase) = tokio::task::spawn_blocking(move || (snapshot(&run), run.phase()))
-            .await
-            .unwrap_or_else(|_| ("{}".to_string(), Phase::Failed));
+        // The phase is read before the snapshot is made: a run that ends meanwhile then
+        // gets one more snapshot, so that the stream's last one always says how it ended.
+        let (data, phase) = tokio::task::spawn_blocking(move || {
+            let phase = run.phase();
+            (snapshot(&run), phase)
+        })
+        .await
+        .unwrap_or_else(|_| ("{}".to_string(), Phase::Failed));
         // Drawing may take at most a twentieth of the time (it shares the cores with the
         // run): a large deck's charts are drawn less often rather than slowing the run.
         watcher.next = Instant::now() + MIN_INTERVAL.max(started.elapsed() * 20);
