@@ -77,8 +77,8 @@ pub struct ResultSection {
     pub charts: Vec<ChartFile>,
 }
 
-/// One line of a tests table.
-#[derive(Clone, Debug, PartialEq)]
+/// One line of a tests table (also sent as is to the live page, `serve`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TestRow {
     /// Short name (`permutations`).
     pub name: String,

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::analysis::caught_by;
 use crate::catalogue::Expectation;
-use crate::report::document::ResultSection;
+use crate::report::document::{ResultSection, TestRow};
 use crate::report::sections::glance_section;
 use crate::run::RunReport;
 use crate::stats::Verdict;
@@ -30,21 +30,10 @@ pub struct View {
     pub caught: Option<String>,
     /// The smallest Holm-adjusted p-value, formatted.
     pub smallest_p: Option<String>,
-    pub tests: Vec<TestView>,
+    /// The tests table's rows, as the report shows them.
+    pub tests: Vec<TestRow>,
     pub charts: Vec<ChartView>,
     pub notes: Vec<String>,
-}
-
-/// One row of the tests table.
-#[derive(Debug, Serialize)]
-pub struct TestView {
-    pub name: String,
-    pub description: String,
-    pub statistic: String,
-    pub df: String,
-    pub p: String,
-    pub adjusted: String,
-    pub rejects: bool,
 }
 
 /// One chart, as an SVG document.
@@ -73,26 +62,10 @@ pub fn view(report: &RunReport, catalogue: bool) -> View {
             .then(|| caught_by(&result.analysis.tests))
             .flatten(),
         smallest_p: result.analysis.smallest_p_adjusted().map(|p| p.to_string()),
-        tests: tests_of(&section),
+        tests: section.tests.clone(),
         charts: charts_of(section),
         notes: report.notes.clone(),
     }
-}
-
-fn tests_of(section: &ResultSection) -> Vec<TestView> {
-    section
-        .tests
-        .iter()
-        .map(|row| TestView {
-            name: row.name.clone(),
-            description: row.description.clone(),
-            statistic: row.statistic.clone(),
-            df: row.df.clone(),
-            p: row.p.clone(),
-            adjusted: row.adjusted.clone(),
-            rejects: row.rejects,
-        })
-        .collect()
 }
 
 fn charts_of(section: ResultSection) -> Vec<ChartView> {
