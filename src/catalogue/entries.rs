@@ -151,6 +151,36 @@ pub const SHUFFLES: &[CatalogueEntry] = &[
         }),
         algorithm: Algorithm::Permutation(PermutationAlgorithm::Overhand { times: 1 }),
     },
+    CatalogueEntry {
+        name: "shelf",
+        summary: "one pass of a casino shelf shuffler: each card, fed from the bottom, goes on top of or under the pile of a random one of S shelves; the piles are stacked",
+        origin: "P. Diaconis, J. Fulman & S. Holmes, \"Analysis of casino shelf shuffling machines\", Ann. Appl. Probab. 23(4) (2013) 1692-1720 (10 shelves tested: about 9.5 of 52 cards guessed)",
+        biased_from: Some(3),
+        parameter: Some(Parameter {
+            name: "S",
+            meaning: "number of shelves, 1 to 1000",
+            default: "10",
+        }),
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::Shelf {
+            shelves: 10,
+            passes: 1,
+        }),
+    },
+    CatalogueEntry {
+        name: "shelf-passes",
+        summary: "P passes of the shelf shuffler with S shelves (the manufacturer's remedy: two passes)",
+        origin: "P. Diaconis, J. Fulman & S. Holmes, \"Analysis of casino shelf shuffling machines\", Ann. Appl. Probab. 23(4) (2013) 1692-1720",
+        biased_from: Some(3),
+        parameter: Some(Parameter {
+            name: "S,P",
+            meaning: "shelves (1 to 1000) and passes (1 to 64)",
+            default: "10,2",
+        }),
+        algorithm: Algorithm::Permutation(PermutationAlgorithm::Shelf {
+            shelves: 10,
+            passes: 2,
+        }),
+    },
 ];
 
 /// Every sampler in the catalogue, in the order `list` prints them.

@@ -18,6 +18,7 @@ mod names;
 mod overhand;
 mod riffles;
 mod samplers;
+mod shelf;
 mod shuffles;
 mod sorts;
 
@@ -33,6 +34,7 @@ pub use names::AlgorithmSpec;
 pub use overhand::{overhand, overhands};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
+pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
 pub use shuffles::{
     asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
     roguelike_shuffle, sattolo,
@@ -256,6 +258,14 @@ pub enum PermutationAlgorithm {
         /// Number of overhand shuffles.
         times: u32,
     },
+    /// [`shelf_passes`]: `passes` passes through a casino shelf shuffler with `shelves`
+    /// shelves (Diaconis, Fulman & Holmes 2013).
+    Shelf {
+        /// Number of shelves (1 to [`MAX_SHELVES`]).
+        shelves: u32,
+        /// Number of passes (1 to [`MAX_PASSES`]).
+        passes: u32,
+    },
 }
 
 /// The most riffles `riffles:K` and `dealer-riffles:K` take: far past the point where
@@ -273,6 +283,7 @@ pub struct Workspace<T> {
     f64_keys: Vec<(f64, T)>,
     u8_keys: Vec<(u8, T)>,
     dealer: DealerState,
+    shelf: ShelfScratch<T>,
 }
 
 impl<T> Default for Workspace<T> {
@@ -283,6 +294,7 @@ impl<T> Default for Workspace<T> {
             f64_keys: Vec::new(),
             u8_keys: Vec::new(),
             dealer: DealerState::default(),
+            shelf: ShelfScratch::default(),
         }
     }
 }
@@ -348,6 +360,11 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::Overhand { times } => {
                 let draws = n.saturating_sub(1).checked_mul(times as usize)?;
                 (draws <= LONGEST_LISTED).then(|| vec![2; draws])
+            }
+            // One draw per card and pass: a shelf and a side.
+            PermutationAlgorithm::Shelf { shelves, passes } => {
+                let draws = n.checked_mul(passes as usize)?;
+                (draws <= LONGEST_LISTED).then(|| vec![2 * u64::from(shelves); draws])
             }
             // Riffles draw from the packets' sizes, which depend on the cut; a dealer's
             // deal depends on the previous one, so a path does not describe it.
@@ -419,6 +436,9 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::Overhand { times } => {
                 each(decks, rng, |deck, rng| overhands(deck, rng, times))
             }
+            PermutationAlgorithm::Shelf { shelves, passes } => each(decks, rng, |deck, rng| {
+                shelf_passes(deck, rng, shelves, passes, &mut workspace.shelf)
+            }),
         }
     }
 }

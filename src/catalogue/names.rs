@@ -89,6 +89,48 @@ impl AlgorithmSpec {
                 })?;
                 Algorithm::Permutation(PermutationAlgorithm::Overhand { times })
             }
+            (
+                Algorithm::Permutation(PermutationAlgorithm::Shelf {
+                    passes: default_passes,
+                    ..
+                }),
+                Some(value),
+                Some(parameter),
+            ) => {
+                let problem = || {
+                    bad(format!(
+                        "{} ({}) must be {}, not '{value}'",
+                        parameter.name,
+                        parameter.meaning,
+                        if entry.name == "shelf" {
+                            format!("a whole number from 1 to {MAX_SHELVES}")
+                        } else {
+                            format!(
+                                "two whole numbers such as 10,2 (shelves to {MAX_SHELVES}, passes to {MAX_PASSES})"
+                            )
+                        }
+                    ))
+                };
+                let shelves_text = if entry.name == "shelf" {
+                    value
+                } else {
+                    value
+                        .split_once(',')
+                        .map(|(shelves, _)| shelves)
+                        .ok_or_else(problem)?
+                };
+                let shelves = parse_positive(shelves_text)
+                    .filter(|&shelves| shelves <= MAX_SHELVES)
+                    .ok_or_else(problem)?;
+                let passes = match value.split_once(',') {
+                    _ if entry.name == "shelf" => default_passes,
+                    Some((_, passes)) => parse_positive(passes)
+                        .filter(|&passes| passes <= MAX_PASSES)
+                        .ok_or_else(problem)?,
+                    None => unreachable!("checked above"),
+                };
+                Algorithm::Permutation(PermutationAlgorithm::Shelf { shelves, passes })
+            }
             (_, Some(_), Some(_)) => unreachable!("every entry with a parameter is parsed above"),
         };
         Ok(Self { entry, algorithm })
@@ -104,6 +146,12 @@ impl AlgorithmSpec {
                 PermutationAlgorithm::Riffles { times }
                 | PermutationAlgorithm::DealerRiffles { times }
                 | PermutationAlgorithm::Overhand { times } => format!("{}:{times}", self.entry.name),
+                PermutationAlgorithm::Shelf { shelves, passes: 1 } if self.entry.name == "shelf" => {
+                    format!("{}:{shelves}", self.entry.name)
+                }
+                PermutationAlgorithm::Shelf { shelves, passes } => {
+                    format!("{}:{shelves},{passes}", self.entry.name)
+                }
                 _ => self.entry.name.to_string(),
             },
             Algorithm::Sampler(_) => self.entry.name.to_string(),

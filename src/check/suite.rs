@@ -63,6 +63,13 @@ pub fn default_suite() -> Vec<Case> {
         // adjusted p 0.85 here), but each follows from the one before (3 riffles of the
         // previous deck): the serial tests fail it at p < 1e-300 with 20,000 deals.
         ("dealer-riffles", 5, None, 20_000, 20),
+        // Biased (one pass of Diaconis, Fulman & Holmes's 10-shelf machine); exact: 228,801
+        // shuffles needed at n = 5 (3.2 M paths). 2.5 M is 10.9x.
+        ("shelf:10", 5, None, 2_500_000, 31),
+        // Biased (two passes of a 2-shelf machine: two passes of 10 shelves need about
+        // 2e11 shuffles at n = 3, and n = 4 has 2.6e10 paths to walk); exact: 184,525
+        // shuffles needed at n = 4. 2 M is 10.8x.
+        ("shelf-passes:2,2", 4, None, 2_000_000, 32),
         // Fair; C(6, 3) = 20 subsets: 5,000 expected per subset.
         ("bag-pick", 6, Some(3), 100_000, 13),
         // Biased for any k; exact: 5 samples needed at n = 6, k = 3. 10,000 is 2,000x.

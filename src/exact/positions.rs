@@ -126,7 +126,8 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm, n: usize, law: Dr
         | PermutationAlgorithm::Riffle
         | PermutationAlgorithm::Riffles { .. }
         | PermutationAlgorithm::DealerRiffles { .. }
-        | PermutationAlgorithm::Overhand { .. } => PositionMethod::Unavailable,
+        | PermutationAlgorithm::Overhand { .. }
+        | PermutationAlgorithm::Shelf { .. } => PositionMethod::Unavailable,
     }
 }
 

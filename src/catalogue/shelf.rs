@@ -1,0 +1,123 @@
+//! The casino shelf shuffler, in the model of Diaconis, Fulman and Holmes.
+//!
+//! Diaconis, Fulman and Holmes ("Analysis of casino shelf shuffling machines", Ann. Appl.
+//! Probab. 23(4) (2013) 1692–1720) were asked by a manufacturer whether one pass through
+//! its ten-shelf machine shuffles a deck. Their description of the machine: cards are dealt
+//! one at a time from the bottom of the deck onto the shelves, each to a shelf chosen
+//! uniformly at random, and each placed above or below the cards already on that shelf
+//! with probability 1/2; the piles are then assembled into one deck. They found that one
+//! pass leaves a player who guesses the cards one by one (and is shown each after the
+//! guess) about 9.5 correct guesses of 52, where a well-shuffled deck allows 4.5; the
+//! manufacturer changed the machine to two passes.
+//!
+//! The code follows that description, every draw through [`Randomness`]:
+//!
+//! - one draw `below(2S)` per card, fed from the bottom of the deck (position `n − 1`)
+//!   up: its half `d / 2` is the shelf, its parity `d % 2` the side (1: on top of the
+//!   shelf's pile, 0: under it). One draw per card makes a pass `(2S)^n` equally likely
+//!   paths, which is what `exact` walks;
+//! - the piles are stacked shelf 0 on top. The machine stacks them in a random order, but
+//!   the shelves are exchangeable (every card picks one uniformly), so the piles in a
+//!   random order have the same law as the piles in a fixed one; the fixed order saves
+//!   `S!` paths without changing a single probability.
+//!
+//! Read from the top, each shelf's pile is the cards placed on top, latest first, then the
+//! cards placed under, earliest first: in the order they were fed, a "V" that falls to the
+//! shelf's first card and rises again. A deck after one pass is at most `S` such V's one
+//! after the other, which is what a guesser exploits
+//! ([`crate::exact::guessing::shelf_strategy_value`]).
+
+use crate::randomness::Randomness;
+
+/// The most shelves `shelf:S` takes (the machine tested had 10).
+pub const MAX_SHELVES: u32 = 1000;
+
+/// The most passes `shelf-passes:S,P` takes.
+pub const MAX_PASSES: u32 = 64;
+
+/// One pass of `deck` (position 0 on top) through a machine with `shelves` shelves (see
+/// the module docs). `codes` and `counts` are scratch space owned by the caller, so that
+/// a simulation does not allocate per shuffle; `merged` holds the new deck while it is
+/// built.
+pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    shelves: u32,
+    scratch: &mut ShelfScratch<T>,
+) {
+    let n = deck.len();
+    let piles = 2 * shelves as usize;
+    let ShelfScratch {
+        codes,
+        counts,
+        merged,
+    } = scratch;
+    codes.clear();
+    counts.clear();
+    counts.resize(piles, 0);
+    // Fed from the bottom of the deck up: codes[i] is the draw of deck[n - 1 - i].
+    for _ in 0..n {
+        let code = rng.below(piles as u64) as u32;
+        codes.push(code);
+        counts[code as usize] += 1;
+    }
+    // Shelf s occupies a block of the new deck: its cards placed on top (code 2s + 1)
+    // first, then those placed under (code 2s). The counts become two cursors per shelf:
+    // [2s + 1] the end of the top-placed part, filled backwards (later cards land above),
+    // [2s] the start of the part placed under, filled forwards (later cards land below).
+    let mut start = 0;
+    for shelf in 0..shelves as usize {
+        let (under, top) = (counts[2 * shelf], counts[2 * shelf + 1]);
+        counts[2 * shelf] = start + top;
+        counts[2 * shelf + 1] = start + top;
+        start += top + under;
+    }
+    merged.clear();
+    merged.extend_from_slice(deck);
+    for (i, &code) in codes.iter().enumerate() {
+        let cursor = &mut counts[code as usize];
+        let slot = if code % 2 == 1 {
+            *cursor -= 1;
+            *cursor
+        } else {
+            *cursor += 1;
+            *cursor - 1
+        };
+        merged[slot] = deck[n - 1 - i];
+    }
+    deck.copy_from_slice(merged);
+}
+
+/// Scratch space for [`shelf_pass`].
+#[derive(Debug)]
+pub struct ShelfScratch<T> {
+    codes: Vec<u32>,
+    counts: Vec<usize>,
+    merged: Vec<T>,
+}
+
+impl<T> Default for ShelfScratch<T> {
+    fn default() -> Self {
+        Self {
+            codes: Vec::new(),
+            counts: Vec::new(),
+            merged: Vec::new(),
+        }
+    }
+}
+
+/// `passes` passes of `deck` through a machine with `shelves` shelves ([`shelf_pass`]).
+pub fn shelf_passes<T: Copy, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    shelves: u32,
+    passes: u32,
+    scratch: &mut ShelfScratch<T>,
+) {
+    for _ in 0..passes {
+        shelf_pass(deck, rng, shelves, scratch);
+    }
+}
+
+#[cfg(test)]
+mod tests;
