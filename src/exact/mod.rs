@@ -15,6 +15,7 @@
 
 pub mod check;
 pub mod enumerate;
+pub mod guessing;
 pub mod positions;
 pub mod riffles;
 
@@ -30,6 +31,7 @@ use crate::stats::Verdict;
 use crate::stats::power::{permutation_noncentrality, position_noncentrality, trials_needed};
 use crate::tally::MAX_N;
 pub use enumerate::{ExactLaw, MAX_PATHS, enumerate_permutations, enumerate_selections};
+pub use guessing::Guessing;
 use positions::{PositionMethod, exact_position_matrix, position_matrix_method};
 pub use riffles::{RiffleLaw, riffle_law};
 
@@ -103,6 +105,11 @@ pub struct ExactResult {
     /// `trials_needed` are those of the rising-sequence χ² test (the Eulerian law,
     /// pooled for that many trials), not of a test over all `n!` orders.
     pub riffle_law: Option<RiffleLaw>,
+    /// The card-guessing game against the law ([`guessing`]): the optimal player's
+    /// expected correct guesses (or, for several riffles of a large deck, a labelled lower
+    /// bound) beside a fair deck's. `None` for position matrices and unordered subsets,
+    /// which are not dealt one item at a time.
+    pub guessing: Option<Guessing>,
     /// Wall-clock time of the enumeration.
     pub elapsed: Duration,
 }
@@ -273,6 +280,12 @@ pub fn exact(
                 .map_err(|error| named(spec, n, error))?;
             let detection = law_detection(&law);
             let total_variation = Some(law.total_variation());
+            let ordered = spec.algorithm.as_sampler().is_some_and(|s| s.promises_order());
+            let guessing = match settings.k {
+                None => Some(guessing::optimal_from_law(&law, n, n)),
+                Some(k) if ordered => Some(guessing::optimal_from_law(&law, n, k)),
+                Some(_) => None,
+            };
             Ok(ExactResult {
                 name: spec.display_name(n),
                 summary: spec.entry.summary,
@@ -283,9 +296,10 @@ pub fn exact(
                 position_matrix: None,
                 trials_needed: detection.and_then(|d| d.trials_needed(settings.alpha)),
                 detection,
-                ordered: spec.algorithm.as_sampler().is_some_and(|s| s.promises_order()),
+                ordered,
                 total_variation,
                 riffle_law: None,
+                guessing,
                 elapsed: started.elapsed(),
             })
         })
@@ -327,6 +341,7 @@ fn closed_form_riffles(spec: &AlgorithmSpec, times: u32, settings: &ExactSetting
         ordered: false,
         total_variation: Some(law.total_variation),
         riffle_law: Some(law),
+        guessing: Some(guessing::riffle::riffles_guessing(n, times).map_err(|error| named(spec, n, error))?),
         elapsed: started.elapsed(),
     })
 }
@@ -358,6 +373,7 @@ pub fn exact_bags(
             }
             let started = Instant::now();
             let law = engine.install(|| enumerate::enumerate_cycle(spec, items, draw_law, progress))?;
+            let guessing = Some(guessing::optimal_from_law(&law, m, m));
             let detection = law_detection(&law);
             let total_variation = Some(law.total_variation());
             Ok(ExactResult {
@@ -373,6 +389,7 @@ pub fn exact_bags(
                 ordered: false,
                 total_variation,
                 riffle_law: None,
+                guessing,
                 elapsed: started.elapsed(),
             })
         })
@@ -427,6 +444,7 @@ fn exact_positions(
                 ordered: false,
                 total_variation: None,
                 riffle_law: None,
+                guessing: None,
                 elapsed: started.elapsed(),
             }
         })

@@ -2,7 +2,7 @@ use super::*;
 use crate::catalogue::{SHUFFLES, Workspace};
 use crate::randomness::{Randomness, SimulationSource};
 
-const ALL: [PermutationAlgorithm; 16] = [
+const ALL: [PermutationAlgorithm; 18] = [
     PermutationAlgorithm::NaiveSwap,
     PermutationAlgorithm::FisherYates,
     PermutationAlgorithm::FisherYatesForward,
@@ -19,6 +19,14 @@ const ALL: [PermutationAlgorithm; 16] = [
     PermutationAlgorithm::Riffles { times: 7 },
     PermutationAlgorithm::DealerRiffles { times: 3 },
     PermutationAlgorithm::Overhand { times: 1 },
+    PermutationAlgorithm::Shelf {
+        shelves: 10,
+        passes: 1,
+    },
+    PermutationAlgorithm::Shelf {
+        shelves: 10,
+        passes: 2,
+    },
 ];
 
 const SWAPPING: [PermutationAlgorithm; 7] = [

@@ -91,6 +91,7 @@ fn write_result(report: &ExactReport, result: &ExactResult, out: &mut dyn Write)
     writeln!(out, "      \"expected\": \"{}\",", result.expected)?;
     writeln!(out, "      \"uniform\": {},", result.is_uniform(n))?;
     writeln!(out, "      \"verdict\": \"{}\",", result.verdict(n))?;
+    writeln!(out, "{}", super::exact_guessing::line(result.guessing.as_ref()))?;
     let null = || "null".to_string();
     writeln!(
         out,

@@ -16,6 +16,7 @@ pub mod catalogue;
 pub mod check;
 pub mod crack;
 pub mod exact;
+pub mod exact_guessing;
 pub(crate) mod exact_riffles;
 pub(crate) mod provenance;
 pub mod reach;

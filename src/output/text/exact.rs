@@ -94,6 +94,9 @@ pub(crate) fn render_result(out: &mut String, report: &ExactReport, result: &Exa
         (None, Some(riffles)) => render_riffles(out, report, result, riffles),
         (None, None) => render_positions(out, report, result),
     }
+    if let Some(guessing) = &result.guessing {
+        super::exact_guessing::render(out, guessing);
+    }
     render_trials_needed(out, report, result);
 }
 

@@ -9,6 +9,7 @@ pub mod catalogue;
 pub mod check;
 pub mod crack;
 pub mod exact;
+pub mod exact_guessing;
 pub mod exact_riffles;
 pub mod reach;
 pub(crate) mod result;
