@@ -28,7 +28,7 @@ use crate::stats::verdict::DEFAULT_ALPHA;
 use crate::stream::{StreamSettings, run_streams};
 
 use super::document::{Document, Part, ResultSection};
-use super::sections::{exact_part, numbered, run_part, seven_shuffles_part, stream_part};
+use super::sections::{exact_part, guessing_part, numbered, run_part, seven_shuffles_part, stream_part};
 pub use claims::{CLAIMS, GUIDE, TITLE};
 
 /// The seed of every run in the teaching report.
@@ -66,6 +66,9 @@ pub enum Job {
     ShortSeeds { n: usize, deals: u64, bits: u32 },
     /// `exact riffles:K --n N` for `K` from 1 to `most`, as one curve.
     SevenShuffles { n: usize, most: u32 },
+    /// The card-guessing game against the naive swap, riffles and the shelf machine, and
+    /// `K` riffles of `n` cards for `K` up to `most`, as one curve.
+    Guessing { n: usize, most: u32 },
     /// `shuffle-audit stream GENERATORS --items ITEMS --length L --streams S`.
     Stream {
         generators: &'static [&'static str],
@@ -84,7 +87,11 @@ impl Job {
             } => trials * algorithms.len() as u64,
             // Enumerations report paths, not trials, and closed forms and in-memory input
             // take a fraction of a second.
-            Job::Exact { .. } | Job::Crack { .. } | Job::ShortSeeds { .. } | Job::SevenShuffles { .. } => 0,
+            Job::Exact { .. }
+            | Job::Crack { .. }
+            | Job::ShortSeeds { .. }
+            | Job::SevenShuffles { .. }
+            | Job::Guessing { .. } => 0,
             Job::Stream {
                 generators,
                 length,
@@ -181,6 +188,7 @@ pub fn teaching_document(threads: usize, progress: &dyn Progress) -> Result<Docu
                 short_seeds_part(claim, prose, (n, deals, bits), threads, next)?
             }
             Job::SevenShuffles { n, most } => seven_shuffles_part(claim.heading, prose, n, most, next)?,
+            Job::Guessing { n, most } => guessing_part(claim.heading, prose, n, most, threads, next)?,
             Job::Stream {
                 generators,
                 items,

@@ -7,6 +7,7 @@
 //! two never disagree.
 
 mod exact;
+mod guessing;
 mod rising;
 mod samplers;
 mod serial;
@@ -15,6 +16,7 @@ mod shuffles;
 mod streams;
 
 pub use exact::exact_part;
+pub use guessing::guessing_part;
 pub use samplers::sampler_section;
 pub use seven_shuffles::seven_shuffles_part;
 pub use shuffles::{glance_section, shuffle_section};

@@ -400,4 +400,29 @@ pub const CLAIMS: &[Claim] = &[
             source: SourceKind::Xoshiro,
         },
     },
+    Claim {
+        heading: "9. What a flaw is worth: the card-guessing game",
+        prose: &[
+            "A p-value says a shuffle is biased, not whether anyone can use it. Diaconis, Fulman and \
+             Holmes convinced a casino-machine maker with a game instead (Ann. Appl. Probab. 23(4), \
+             2013): turn the cards up one at a time, name each before it shows, and remember what has \
+             been seen. Against a fair deck the next card is uniform over the unseen ones whatever \
+             came before, so no strategy expects more than 1/52 + 1/51 + … + 1 = 4.54 correct \
+             guesses of 52. Where the law of orders is known exactly, so is the best any player can \
+             do: after each prefix of the deal, name the likeliest next card.",
+            "The naive swap of 6 cards is worth little at this game (2.64 where a fair deck allows \
+             2.45): a real bias, but a player gains a fifth of a card. One riffle gives away 31 \
+             of 52 cards (exact, for any deck, by a recursion over what the player knows; Liu (2020): \
+             n/2 + √(2n/π) + O(1)). Three riffles still leave at least 9 (a stated strategy, \
+             continuing the last card's rising sequence; the optimal strategy for two riffles or more \
+             is an open problem, so these are lower bounds). One pass of the 10-shelf machine gives a \
+             player following the shelves about 9.3 (the paper reports about 9.5 with its own \
+             strategy); two passes, the manufacturer's remedy, leave nothing that strategy can find.",
+            "The seven-shuffles story in cards: after K riffles a player names 31, 15, 9, 6.5 … cards, \
+             and from six riffles on the stated strategy gets within half a card of fair. The \
+             distance (part 8c) stays at 1 for four riffles and hides how fast the player's gain \
+             falls; the game says what a cheat can take home.",
+        ],
+        job: Job::Guessing { n: 52, most: 10 },
+    },
 ];
