@@ -13,7 +13,9 @@ const LONGEST_FRACTION: usize = 24;
 /// One or two lines under a result, each starting with two spaces.
 pub fn render(out: &mut String, guessing: &Guessing) {
     let excess = match guessing.excess() {
-        excess if excess.abs() < 5e-3 => "no more".to_string(),
+        excess if excess.abs() < 1e-12 => "no more".to_string(),
+        // A flawed source's few parts in 10^5 would read 0.00.
+        excess if excess.abs() < 5e-3 => format!("{excess:.1e} more"),
         excess => format!("{excess:.2} more"),
     };
     match &guessing.value {
