@@ -422,8 +422,9 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let output = command("list --json").assert().success();
     let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     let entries = entries.as_array().unwrap();
-    // 16 shuffles, 4 samplers, 10 stream generators, then the 4 sources.
-    assert_eq!(entries.len(), 34);
+    // 18 shuffles (the two shelf machines the last), 4 samplers, 10 stream generators,
+    // then the 4 sources.
+    assert_eq!(entries.len(), 36);
     for entry in entries {
         for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
@@ -433,7 +434,7 @@ fn list_prints_the_catalogue_in_text_and_json() {
     assert_eq!(
         kinds,
         [
-            ["shuffle"; 16].as_slice(),
+            ["shuffle"; 18].as_slice(),
             &["sampler"; 4],
             &["generator"; 10],
             &["source"; 4]
@@ -454,6 +455,15 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let riffles = entries.iter().find(|e| e["name"] == "riffles").unwrap();
     assert_eq!(riffles["parameter"]["default"], "7");
     assert!(riffles["origin"].as_str().unwrap().contains("Bayer & Diaconis"));
+    let shelves = entries.iter().find(|e| e["name"] == "shelf-passes").unwrap();
+    assert_eq!(shelves["parameter"]["name"], "S,P");
+    assert_eq!(shelves["parameter"]["default"], "10,2");
+    assert!(
+        shelves["origin"]
+            .as_str()
+            .unwrap()
+            .contains("shelf shuffling machines")
+    );
     let c_code = entries.iter().find(|e| e["name"] == "bag-pick-c").unwrap();
     assert_eq!(c_code["expected"], "biased");
     assert!(c_code["origin"].as_str().unwrap().contains("text 002"));

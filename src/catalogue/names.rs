@@ -105,9 +105,7 @@ impl AlgorithmSpec {
                         if entry.name == "shelf" {
                             format!("a whole number from 1 to {MAX_SHELVES}")
                         } else {
-                            format!(
-                                "two whole numbers such as 10,2 (shelves to {MAX_SHELVES}, passes to {MAX_PASSES})"
-                            )
+                            "two whole numbers such as 10,2".to_string()
                         }
                     ))
                 };

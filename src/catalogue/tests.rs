@@ -446,3 +446,65 @@ fn sattolo_and_roguelike_never_leave_a_card_in_place() {
         }
     }
 }
+
+#[test]
+fn shelf_machines_parse_and_name_their_shelves_and_passes() {
+    let parse = |text: &str| {
+        AlgorithmSpec::parse(text).map(|spec| (spec.algorithm.as_permutation(), spec.display_name(52)))
+    };
+    assert_eq!(
+        parse("shelf").unwrap(),
+        (
+            Some(PermutationAlgorithm::Shelf {
+                shelves: 10,
+                passes: 1
+            }),
+            "shelf:10".to_string()
+        )
+    );
+    assert_eq!(
+        parse("shelf:4").unwrap(),
+        (
+            Some(PermutationAlgorithm::Shelf {
+                shelves: 4,
+                passes: 1
+            }),
+            "shelf:4".to_string()
+        )
+    );
+    assert_eq!(
+        parse("shelf-passes").unwrap(),
+        (
+            Some(PermutationAlgorithm::Shelf {
+                shelves: 10,
+                passes: 2
+            }),
+            "shelf-passes:10,2".to_string()
+        )
+    );
+    assert_eq!(
+        parse("shelf-passes:6,3").unwrap(),
+        (
+            Some(PermutationAlgorithm::Shelf {
+                shelves: 6,
+                passes: 3
+            }),
+            "shelf-passes:6,3".to_string()
+        )
+    );
+    // One pass named as passes keeps the name it was given.
+    assert_eq!(parse("shelf-passes:10,1").unwrap().1, "shelf-passes:10,1");
+    for bad in [
+        "shelf:0",
+        "shelf:1001",
+        "shelf:10,2",
+        "shelf:x",
+        "shelf-passes:10",
+        "shelf-passes:10,0",
+        "shelf-passes:10,65",
+        "shelf-passes:,2",
+    ] {
+        let error = parse(bad).unwrap_err().to_string();
+        assert!(error.contains(bad) && !error.contains('\n'), "{bad}: {error}");
+    }
+}
