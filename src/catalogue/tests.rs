@@ -160,6 +160,10 @@ fn every_new_shuffle_begins_one_trial_per_deal() {
         PermutationAlgorithm::Riffles { times: 2 },
         PermutationAlgorithm::DealerRiffles { times: 2 },
         PermutationAlgorithm::Overhand { times: 2 },
+        PermutationAlgorithm::Shelf {
+            shelves: 3,
+            passes: 2,
+        },
     ] {
         let mut source = CountingTrials {
             inner: SimulationSource::from_seed(4),

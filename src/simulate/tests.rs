@@ -110,8 +110,9 @@ fn tallying_by_path_gives_exactly_the_deck_by_deck_tally() {
         }
     }
     // fisher-yates (both) 2..=8, sattolo and roguelike 2..=9, naive 2..=6, naive-repeated:n
-    // 2..=3, asf-poker 2..=6 ((n-1)^n paths), overhand:1 2..=10 (2^(n-1) paths).
-    assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5 + 9);
+    // 2..=3, asf-poker 2..=6 ((n-1)^n paths), overhand:1 2..=10 (2^(n-1) paths), shelf:10
+    // 2..=3 (20^n paths; two passes of 2 cards already make 160,000).
+    assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5 + 9 + 2);
 }
 
 fn entry_algorithm(entry: &crate::catalogue::CatalogueEntry) -> PermutationAlgorithm {
@@ -153,7 +154,8 @@ fn the_shards_of_a_run_add_up_to_the_whole_run() {
     }
 }
 
-/// The new shuffles of issue 14 (riffles, a dealer who carries the deck, overhand) give
+/// The new shuffles of issues 14 and 22 (riffles, a dealer who carries the deck, overhand,
+/// the shelf machine) give
 /// the same tallies for 1 and 3 threads and for a run cut into shards, on a deck
 /// tallied by a loop compiled for its size (5 cards) and one of any size (12 cards),
 /// over chunks of which the last is partial.
@@ -164,6 +166,10 @@ fn riffles_dealers_and_overhands_do_not_depend_on_threads_or_shards() {
         PermutationAlgorithm::Riffles { times: 2 },
         PermutationAlgorithm::DealerRiffles { times: 1 },
         PermutationAlgorithm::Overhand { times: 3 },
+        PermutationAlgorithm::Shelf {
+            shelves: 10,
+            passes: 2,
+        },
     ] {
         for n in [5, 12] {
             let simulate = |engine: &Engine| {
