@@ -155,10 +155,9 @@ fn the_shards_of_a_run_add_up_to_the_whole_run() {
 }
 
 /// The new shuffles of issues 14 and 22 (riffles, a dealer who carries the deck, overhand,
-/// the shelf machine) give
-/// the same tallies for 1 and 3 threads and for a run cut into shards, on a deck
-/// tallied by a loop compiled for its size (5 cards) and one of any size (12 cards),
-/// over chunks of which the last is partial.
+/// the shelf machine) give the same tallies for 1 and 3 threads and for a run cut into
+/// shards, on a deck tallied by a loop compiled for its size (5 cards) and one of any size
+/// (12 cards), over chunks of which the last is partial.
 #[test]
 fn riffles_dealers_and_overhands_do_not_depend_on_threads_or_shards() {
     let trials = 3 * CHUNK_TRIALS + 11;
