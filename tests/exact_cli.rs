@@ -226,3 +226,39 @@ fn one_cycle_of_each_bag_is_enumerated() {
             .stderr(predicate::str::contains(reason));
     }
 }
+
+#[test]
+fn the_guessing_game_is_in_the_text_and_the_json() {
+    // The naive swap of 3 cards: 17/9 correct guesses where a fair deck allows 11/6.
+    let json = json_of("exact naive-swap fisher-yates --n 3");
+    let game = &json["results"][0]["guessing"];
+    assert_eq!(game["optimal"], true);
+    assert_eq!(game["optimal_fraction"], "17/9");
+    assert!((game["optimal_expected_correct"].as_f64().unwrap() - 17.0 / 9.0).abs() < 1e-12);
+    assert!((game["fair_expected_correct"].as_f64().unwrap() - 11.0 / 6.0).abs() < 1e-12);
+    assert!((game["excess"].as_f64().unwrap() - 1.0 / 18.0).abs() < 1e-12);
+    assert!(game["lower_bound"].is_null());
+    assert_eq!(json["results"][1]["guessing"]["optimal_fraction"], "11/6");
+    // One riffle of 52 cards without enumeration; three riffles as a labelled bound.
+    command("exact riffles:1 riffles:3 --n 52")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "guessing game, the best player with complete feedback: 31.17 of 52 cards where a fair deck allows 4.54",
+        ))
+        .stdout(predicate::str::contains(
+            "guessing game, a lower bound (no optimal strategy is known): at least 9.",
+        ));
+    let json = json_of("exact riffles:3 --n 52");
+    let game = &json["results"][0]["guessing"];
+    assert_eq!(game["optimal"], false);
+    assert!(game["optimal_expected_correct"].is_null());
+    let bound = game["lower_bound"].as_f64().unwrap();
+    let interval = game["interval_95"].as_array().unwrap();
+    assert!(interval[0].as_f64().unwrap() < bound && bound < interval[1].as_f64().unwrap());
+    // Position matrices and unordered subsets are not dealt one by one: no game.
+    let json = json_of("exact naive-swap --n 5 --positions");
+    assert!(json["results"][0]["guessing"].is_null());
+    let json = json_of("exact bag-pick --n 5 --k 2");
+    assert!(json["results"][0]["guessing"].is_null());
+}
