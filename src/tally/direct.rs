@@ -200,21 +200,15 @@ fn descents(values: &[u16]) -> usize {
     usize::from(count)
 }
 
-/// Counts each deck's cycles, [`LANES`] decks side by side where they have at most 256
+/// Counts each deck's cycles, [`LANES`] decks side by side where they have at most 64
 /// cards.
 #[inline(never)]
 fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<bool>) {
     let mut rest = cards;
-    if n <= 256 {
+    if n <= 64 {
         let mut groups = cards.chunks_exact(LANES * n);
         for group in &mut groups {
-            // One word of visited bits up to 64 cards, four up to 256.
-            let counted = if n <= 64 {
-                cycle_counts_side_by_side::<1>(group, n)
-            } else {
-                cycle_counts_side_by_side::<4>(group, n)
-            };
-            for count in counted {
+            for count in cycle_counts_side_by_side(group, n) {
                 counts[count as usize] += 1;
             }
         }

@@ -11,7 +11,7 @@
 //! [`cycle_count`] walks one deck at a time: each step waits for the load of the step
 //! before, and each cycle's end is a branch the processor cannot predict, so a 52-card
 //! deck costs some 300 cycles of mostly waiting. [`cycle_counts_side_by_side`] walks
-//! [`LANES`] decks at once without a branch per step (every deck of up to 256 cards takes
+//! [`LANES`] decks at once without a branch per step (every deck of up to 64 cards takes
 //! exactly `n` steps), so the loads of different decks overlap; it gives the same counts.
 
 /// How many cards are still at their original position.
@@ -73,10 +73,8 @@ fn cycle_count_small(permutation: &[u16]) -> usize {
 /// Decks walked side by side by [`cycle_counts_side_by_side`].
 pub const LANES: usize = 8;
 
-/// The cycle counts of `LANES` decks of `n <= 64 * W` cards each, the `lane`-th deck
-/// being `cards[lane * n..(lane + 1) * n]`: the same numbers as [`cycle_count`] of each
-/// deck. The unvisited positions of each deck are the bits of `W` words (one word up to
-/// 64 cards, four up to 256).
+/// The cycle counts of `LANES` decks of `n <= 64` cards each, the `lane`-th deck being
+/// `cards[lane * n..(lane + 1) * n]`: the same numbers as [`cycle_count`] of each deck.
 ///
 /// Every deck takes exactly `n` steps, each visiting one unvisited position: follow the
 /// card at the position; if that card's position is already visited, it is the cycle's
@@ -84,36 +82,23 @@ pub const LANES: usize = 8;
 /// lowest unvisited position instead (a select, not a branch). The decks' walks are
 /// independent chains of loads, which the processor runs side by side.
 #[inline]
-pub fn cycle_counts_side_by_side<const W: usize>(cards: &[u16], n: usize) -> [u32; LANES] {
+pub fn cycle_counts_side_by_side(cards: &[u16], n: usize) -> [u32; LANES] {
     assert!(
-        W >= 1 && n <= 64 * W && cards.len() == LANES * n,
-        "{LANES} decks of at most {} cards",
-        64 * W
+        n <= 64 && cards.len() == LANES * n,
+        "{LANES} decks of at most 64 cards"
     );
-    // Bit `p % 64` of word `p / 64` is set while position `p` is unvisited.
-    let all: [u64; W] = std::array::from_fn(|word| {
-        let bits = n.saturating_sub(64 * word).min(64);
-        if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 }
-    });
+    let all: u64 = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let mut unvisited = [all; LANES];
     let mut position = [0usize; LANES];
     let mut cycles = [0u32; LANES];
     for _ in 0..n {
         for lane in 0..LANES {
-            let words = &mut unvisited[lane];
-            let here = position[lane];
-            words[(here / 64) % W] &= !(1u64 << (here % 64));
-            let next = usize::from(cards[lane * n + here]) % (64 * W);
-            let closed = (words[next / 64] >> (next % 64)) & 1 == 0;
+            unvisited[lane] &= !(1u64 << position[lane]);
+            let next = usize::from(cards[lane * n + position[lane]]) & 63;
+            let closed = (unvisited[lane] >> next) & 1 == 0;
             cycles[lane] += u32::from(closed);
-            // The lowest unvisited position: the first word with a bit left. After the
-            // last step nothing is left (64 * W, which is never read).
-            let mut lowest = 64 * W;
-            for word in (0..W).rev() {
-                if words[word] != 0 {
-                    lowest = 64 * word + words[word].trailing_zeros() as usize;
-                }
-            }
+            // After the last step nothing is left (64, which is never read).
+            let lowest = unvisited[lane].trailing_zeros() as usize;
             position[lane] = if closed { lowest } else { next };
         }
     }
@@ -188,7 +173,7 @@ mod tests {
             })
             .collect();
         for group in orders.chunks_exact(5 * LANES) {
-            let counts = cycle_counts_side_by_side::<1>(group, 5);
+            let counts = cycle_counts_side_by_side(group, 5);
             for (deck, count) in group.chunks_exact(5).zip(counts) {
                 assert_eq!(count as usize, cycle_count(deck, &mut visited), "{deck:?}");
             }
@@ -201,27 +186,9 @@ mod tests {
                 crate::randomness::fisher_yates_for_tests(&mut deck, &mut source);
                 cards.extend(deck);
             }
-            let counts = cycle_counts_side_by_side::<1>(&cards, n);
+            let counts = cycle_counts_side_by_side(&cards, n);
             for (deck, count) in cards.chunks_exact(n).zip(counts) {
                 assert_eq!(count as usize, cycle_count(deck, &mut visited), "{deck:?}");
-            }
-        }
-        // Four words: decks of 1 to 256 cards, fair and rotated (one long cycle, or
-        // many), and sizes at the words' edges.
-        for n in (1..=256usize).step_by(7).chain([63, 64, 65, 128, 129, 255, 256]) {
-            let mut cards = Vec::new();
-            for lane in 0..LANES {
-                let mut deck: Vec<u16> = (0..n as u16).collect();
-                if lane % 2 == 0 {
-                    crate::randomness::fisher_yates_for_tests(&mut deck, &mut source);
-                } else {
-                    deck.rotate_left(lane % n);
-                }
-                cards.extend(deck);
-            }
-            let counts = cycle_counts_side_by_side::<4>(&cards, n);
-            for (deck, count) in cards.chunks_exact(n).zip(counts) {
-                assert_eq!(count as usize, cycle_count(deck, &mut visited), "{n} cards");
             }
         }
     }
