@@ -55,7 +55,8 @@ fn main() {
     println!("threads: {threads}; {REPETITIONS} back-to-back pairs, medians");
     // `cargo bench --bench throughput -- plain` runs only the large decks against the
     // plain loop (a quicker measurement while working on them).
-    // `-- all52` runs only every catalogue shuffle at 52 cards against its plain loop.
+    // `-- all52` runs only every catalogue shuffle at 52 cards against its plain loop;
+    // names after it (`-- all52 riffles dealer-riffles`) keep only those shuffles.
     let only_plain = std::env::args().skip(1).any(|argument| argument == "plain");
     let only_all52 = std::env::args().skip(1).any(|argument| argument == "all52");
     if only_all52 {
@@ -105,8 +106,16 @@ fn main() {
 /// Every catalogue shuffle at 52 cards with `run`'s default tallies, against a plain loop
 /// of the same shuffle ([`plain_loop::Shuffle`]), then a table of the ratios.
 fn all_shuffles_at_52(engine: &Engine) {
+    let names: Vec<String> = std::env::args()
+        .skip_while(|argument| argument != "all52")
+        .skip(1)
+        .filter(|argument| !argument.starts_with('-'))
+        .collect();
     let mut rows = Vec::new();
     for entry in shuffle_audit::catalogue::SHUFFLES {
+        if !names.is_empty() && !names.iter().any(|name| name == entry.name) {
+            continue;
+        }
         let algorithm = entry.algorithm().as_permutation().expect("a shuffle");
         // Shuffles per pair, so that each side takes roughly 0.1 to 0.3 s on 2 cores.
         let (shuffle, trials) = match algorithm {

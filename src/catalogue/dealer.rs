@@ -23,9 +23,9 @@
 //! the same draws and the same result as `riffles:K`. That default is what makes
 //! a random path, or a seed, describe one deal completely.
 //!
-//! The state is the previous deal as positions in the deck handed in, not as cards: the
-//! engine hands in the fresh deck every time, and a dealer must not depend on what the
-//! caller left in the buffer.
+//! The state is the previous deal as positions in the deck handed in (16-bit ones up to
+//! 65,536 cards), not as cards: the engine hands in the fresh deck every time, and a
+//! dealer must not depend on what the caller left in the buffer.
 
 use super::riffles::riffles;
 use crate::randomness::Randomness;
@@ -35,11 +35,20 @@ use crate::randomness::Randomness;
 pub struct DealerState {
     /// Whether deals follow on from each other (set by [`DealerState::start_series`]).
     in_series: bool,
-    /// The previous deal: `arrangement[i]` is the position, in the deck handed in, of the
-    /// card at position `i`. Empty when the next deal starts from the deck handed in.
-    arrangement: Vec<u32>,
+    /// The previous deal of up to 65,536 cards, in 16-bit positions: half the bytes to
+    /// riffle and copy of 32-bit ones (a 52-card deal is riffled seven times a deal).
+    short: Arrangement<u16>,
+    /// The previous deal of a larger deck.
+    long: Arrangement<u32>,
+}
+
+/// The previous deal: `positions[i]` is the position, in the deck handed in, of the card
+/// at position `i`. Empty when the next deal starts from the deck handed in.
+#[derive(Clone, Debug, Default)]
+struct Arrangement<P> {
+    positions: Vec<P>,
     /// Scratch space for the riffles of the arrangement.
-    merged: Vec<u32>,
+    merged: Vec<P>,
 }
 
 impl DealerState {
@@ -47,7 +56,8 @@ impl DealerState {
     /// one shuffled again.
     pub fn start_series(&mut self) {
         self.in_series = true;
-        self.arrangement.clear();
+        self.short.positions.clear();
+        self.long.positions.clear();
     }
 }
 
@@ -65,16 +75,59 @@ pub fn dealer_riffles<T: Copy, R: Randomness + ?Sized>(
     dealer: &mut DealerState,
     scratch: &mut Vec<T>,
 ) {
-    let n = deck.len();
-    if !dealer.in_series || dealer.arrangement.len() != n {
-        dealer.arrangement.clear();
-        dealer.arrangement.extend(0..n as u32);
+    let in_series = dealer.in_series;
+    // A deal in one kind of positions forgets the other's: after a change of deck size
+    // the series starts again from the deck handed in, whichever sizes came before.
+    if deck.len() <= 1 << 16 {
+        dealer.long.positions.clear();
+        deal(
+            deck,
+            rng,
+            times,
+            in_series,
+            &mut dealer.short,
+            scratch,
+            |i| i as u16,
+            usize::from,
+        );
+    } else {
+        dealer.short.positions.clear();
+        deal(
+            deck,
+            rng,
+            times,
+            in_series,
+            &mut dealer.long,
+            scratch,
+            |i| i as u32,
+            |p| p as usize,
+        );
     }
-    riffles(&mut dealer.arrangement, rng, times, &mut dealer.merged);
+}
+
+/// [`dealer_riffles`] with positions of type `P` (`index` makes one, `position` reads it).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn deal<T: Copy, P: Copy, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    times: u32,
+    in_series: bool,
+    arrangement: &mut Arrangement<P>,
+    scratch: &mut Vec<T>,
+    index: impl Fn(usize) -> P,
+    position: impl Fn(P) -> usize,
+) {
+    let n = deck.len();
+    if !in_series || arrangement.positions.len() != n {
+        arrangement.positions.clear();
+        arrangement.positions.extend((0..n).map(index));
+    }
+    riffles(&mut arrangement.positions, rng, times, &mut arrangement.merged);
     scratch.clear();
     scratch.extend_from_slice(deck);
-    for (card, &from) in deck.iter_mut().zip(&dealer.arrangement) {
-        *card = scratch[from as usize];
+    for (card, &from) in deck.iter_mut().zip(&arrangement.positions) {
+        *card = scratch[position(from)];
     }
 }
 

@@ -33,27 +33,34 @@ use crate::randomness::Randomness;
 pub fn gsr_riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merged: &mut Vec<T>) {
     let n = deck.len();
     let cut = (0..n).map(|_| rng.below(2) as usize).sum::<usize>();
-    let (top, bottom) = deck.split_at(cut);
     merged.clear();
     merged.extend_from_slice(deck);
-    let (mut left_in_top, mut left_in_bottom) = (top.len(), bottom.len());
+    // The top packet is `deck[..cut]`, the bottom one `deck[cut..]`.
+    let (mut left_in_top, mut left_in_bottom) = (cut, n - cut);
     // The slot the next dropped card lands in, counted from the top: the pile grows upward.
+    // Each drop leaves one card fewer in the packets, so `slot + 1` is `L + R`.
     let mut slot = n;
     while left_in_top > 0 && left_in_bottom > 0 {
         slot -= 1;
-        if rng.below((left_in_top + left_in_bottom) as u64) < left_in_top as u64 {
-            left_in_top -= 1;
-            merged[slot] = top[left_in_top];
+        let from_top = rng.below(slot as u64 + 1) < left_in_top as u64;
+        // Which packet drops is a coin the processor cannot foresee: the card is picked
+        // by a select of its index and the counts move by arithmetic, with no branch to
+        // mispredict on every other drop (the draws and the deck are the same as with
+        // `if from_top { … } else { … }`).
+        let from = if from_top {
+            left_in_top - 1
         } else {
-            left_in_bottom -= 1;
-            merged[slot] = bottom[left_in_bottom];
-        }
+            cut + left_in_bottom - 1
+        };
+        merged[slot] = deck[from];
+        left_in_top -= usize::from(from_top);
+        left_in_bottom -= usize::from(!from_top);
     }
     // What is left of one packet lands on top, in its order.
     let rest = if left_in_top > 0 {
-        &top[..left_in_top]
+        &deck[..left_in_top]
     } else {
-        &bottom[..left_in_bottom]
+        &deck[cut..cut + left_in_bottom]
     };
     merged[..rest.len()].copy_from_slice(rest);
     deck.copy_from_slice(merged);

@@ -186,9 +186,7 @@ impl PermutationRecorder {
         match &mut self.counts {
             Counts::Direct(tables) => {
                 if let Some(sequence) = &mut self.sequence {
-                    for deck in cards.chunks_exact(n) {
-                        sequence.record(deck);
-                    }
+                    sequence.record_decks(cards);
                 }
                 tables.record_decks(cards);
                 self.trials += (cards.len() / n) as u64;

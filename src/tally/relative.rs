@@ -69,6 +69,37 @@ impl RelativePermutation {
     }
 }
 
+impl RelativePermutation {
+    /// Remembers where each card of `previous` lies, for
+    /// [`RelativePermutation::relabel_and_advance`].
+    pub fn compute_positions(&mut self, previous: &[u16]) {
+        self.positions.clear();
+        self.positions.resize(previous.len(), 0);
+        for (position, &card) in previous.iter().enumerate() {
+            self.positions[usize::from(card)] = position as u32;
+        }
+    }
+
+    /// [`RelativePermutation::compute`] of the deal last given (to
+    /// [`RelativePermutation::compute_positions`] or here) and `next`, then remembers
+    /// `next`'s positions for the pair after: a run of deals costs one pass over each.
+    /// `next` must be a permutation of `0..n` for the deal after to be paired rightly.
+    #[inline]
+    pub fn relabel_and_advance(&mut self, next: &[u16], relative: &mut [u16]) {
+        let n = self.positions.len();
+        assert!(
+            next.len() == n && relative.len() == n,
+            "consecutive deals and their relative permutation must have the same size"
+        );
+        for (slot, &card) in relative.iter_mut().zip(next) {
+            *slot = self.positions[usize::from(card)] as u16;
+        }
+        for (position, &card) in next.iter().enumerate() {
+            self.positions[usize::from(card)] = position as u32;
+        }
+    }
+}
+
 /// [`RelativePermutation::compute`] into a new vector, with a buffer of its own: for
 /// one-off use; loops should keep a [`RelativePermutation`].
 pub fn relative_permutation(previous: &[u16], next: &[u16]) -> Vec<u16> {

@@ -136,6 +136,8 @@ pub struct SequenceRecorder {
     has_previous: bool,
     relative: Vec<u16>,
     calculator: RelativePermutation,
+    /// A batch's relative permutations ([`SequenceRecorder::record_decks`]).
+    relatives: Vec<u16>,
     repeats: Option<ChunkRepeats>,
 }
 
@@ -150,6 +152,7 @@ impl SequenceRecorder {
             has_previous: false,
             relative: vec![0; n],
             calculator: RelativePermutation::new(),
+            relatives: Vec::new(),
             repeats: repeats.then(|| ChunkRepeats::new(n)),
         }
     }
@@ -190,6 +193,43 @@ impl SequenceRecorder {
         self.has_previous = true;
         if let Some(repeats) = &mut self.repeats {
             repeats.record(deck);
+        }
+    }
+
+    /// Records the next deals of the chunk, laid end to end in `cards` (whole decks), in
+    /// dealing order: the tallies of [`SequenceRecorder::record`] on each in turn, bit
+    /// for bit. The batch's relative permutations are computed into one buffer and
+    /// recorded a batch at a time ([`PermutationRecorder::record_decks`]), not one by one.
+    pub fn record_decks(&mut self, cards: &[u16]) {
+        let n = self.n;
+        if n == 0 || cards.is_empty() {
+            return;
+        }
+        assert_eq!(cards.len() % n, 0, "whole decks of {n} cards");
+        self.relatives.clear();
+        self.relatives.resize(cards.len(), 0);
+        let mut relatives = &mut self.relatives[..];
+        let mut decks = cards.chunks_exact(n);
+        if !self.has_previous {
+            // The chunk's first deal pairs with nothing.
+            let first = decks.next().expect("a whole deck");
+            relatives = &mut relatives[..cards.len() - n];
+            self.calculator.compute_positions(first);
+        } else {
+            self.calculator.compute_positions(&self.previous);
+        }
+        for (deck, relative) in decks.zip(relatives.chunks_exact_mut(n)) {
+            // Each deal's positions serve the next pair.
+            self.calculator.relabel_and_advance(deck, relative);
+        }
+        let paired = relatives.len();
+        self.serial.record_decks(&self.relatives[..paired]);
+        self.previous.copy_from_slice(&cards[cards.len() - n..]);
+        self.has_previous = true;
+        if let Some(repeats) = &mut self.repeats {
+            for deck in cards.chunks_exact(n) {
+                repeats.record(deck);
+            }
         }
     }
 
@@ -235,6 +275,48 @@ mod tests {
         assert_eq!(repeats.repeats, 1);
         assert_eq!(repeats.groups, vec![(1, 1), (3, 1)]);
         assert_eq!(repeats.deals(), 4);
+    }
+
+    #[test]
+    fn deals_recorded_a_batch_at_a_time_tally_as_one_at_a_time() {
+        // 25-card decks (hashed repeats, tables counted directly), batches of uneven sizes
+        // across two chunks, some deals repeated: every tally equal to dealing one by one.
+        let mut source = crate::randomness::SimulationSource::from_seed(17);
+        let mut decks: Vec<Vec<u16>> = Vec::new();
+        for deal in 0..300 {
+            let mut deck: Vec<u16> = (0..25).collect();
+            if deal % 7 != 3 {
+                crate::randomness::fisher_yates_for_tests(&mut deck, &mut source);
+            }
+            decks.push(deck);
+        }
+        let (mut one, mut batched) = (recorder(25), recorder(25));
+        for chunk in decks.chunks(150) {
+            one.start_chunk();
+            batched.start_chunk();
+            for deck in chunk {
+                one.record(deck);
+            }
+            let mut rest = chunk;
+            for size in [1, 2, 64, 1].into_iter().cycle() {
+                if rest.is_empty() {
+                    break;
+                }
+                let (now, later) = rest.split_at(size.min(rest.len()));
+                batched.record_decks(&now.concat());
+                rest = later;
+            }
+            one.end_chunk();
+            batched.end_chunk();
+        }
+        let (one, batched) = (one.finish(), batched.finish());
+        assert_eq!(one.0.trials, 298);
+        assert_eq!(
+            one.1.as_ref().unwrap().repeats,
+            41,
+            "the fresh deck dealt 43 times, 2 chunks"
+        );
+        assert_eq!(one, batched);
     }
 
     #[test]
