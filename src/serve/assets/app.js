@@ -98,10 +98,20 @@ function neededLine(deals) {
 async function loadCatalogue() {
   const response = await fetch("/api/catalogue");
   const catalogue = await response.json();
-  for (const entry of catalogue.shuffles) {
-    const option = new Option(entry.name + " — " + entry.summary, entry.name);
-    option.dataset.summary = entry.summary + " (" + entry.expected + ")";
-    $("algorithm").add(option);
+  // Every name of `list`: shuffles and samplers run as `run` runs them, generators as `stream`.
+  const groups = [["shuffles", "shuffle", "shuffles"], ["samplers", "sampler", "samplers (k of n items)"],
+    ["generators", "generator", "stream generators (shuffle bags and friends)"]];
+  for (const [key, kind, label] of groups) {
+    const group = document.createElement("optgroup");
+    group.label = label;
+    for (const entry of catalogue[key] || []) {
+      const option = new Option(entry.name + " — " + entry.summary, entry.name);
+      option.dataset.summary = entry.summary + " (" + (kind === "generator" ? "deserves: " : "") + entry.expected + ")" +
+        (entry.parameter ? " · takes a parameter: " + entry.name + ":" + entry.parameter : "");
+      option.dataset.kind = kind;
+      group.append(option);
+    }
+    $("algorithm").add(group);
   }
   for (const source of catalogue.sources) $("source").add(new Option(source.name, source.name));
   $("algorithm").value = "naive-swap";
@@ -110,19 +120,38 @@ async function loadCatalogue() {
   current.tooLarge = catalogue.too_large;
 }
 
+function selectedKind() {
+  const option = $("algorithm").selectedOptions[0];
+  return option ? option.dataset.kind : "shuffle";
+}
+
+// What a run counts, by kind.
+const NOUNS = { shuffle: "deals", sampler: "samples", generator: "draws" };
+
 function showSummary() {
   const option = $("algorithm").selectedOptions[0];
   $("algorithm-summary").textContent = option ? option.dataset.summary : "";
+  const kind = selectedKind();
+  for (const label of document.querySelectorAll(".for-run")) label.hidden = kind === "generator";
+  for (const label of document.querySelectorAll(".for-sampler")) label.hidden = kind !== "sampler";
+  for (const label of document.querySelectorAll(".for-stream")) label.hidden = kind !== "generator";
+  $("n-label").textContent = kind === "sampler" ? "Items (n)" : "Cards (n)";
+  $("trials-label").textContent = kind === "sampler" ? "Samples" : "Trials";
 }
 
 async function startRun(event) {
   event.preventDefault();
   stopAll();
   say("");
-  const request = {
-    algorithm: $("algorithm").value, source: $("source").value,
-    n: $("n").value, trials: $("trials").value, seed: $("seed").value,
-  };
+  const kind = selectedKind();
+  const request = { algorithm: $("algorithm").value, source: $("source").value, seed: $("seed").value };
+  if (kind === "generator") {
+    Object.assign(request, { items: $("items").value, length: $("length").value, streams: $("streams").value });
+  } else {
+    Object.assign(request, { n: $("n").value, trials: $("trials").value });
+    if (kind === "sampler") request.k = $("k").value;
+  }
+  const noun = NOUNS[kind] || "deals";
   const response = await fetch("/api/runs", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
   });
@@ -130,6 +159,7 @@ async function startRun(event) {
   const run = await response.json();
   current.runId = run.id;
   current.exact = null;
+  current.view = null;
   $("exact-toggle").hidden = true;
   $("needed").textContent = "";
   $("stop").disabled = false;
@@ -143,12 +173,20 @@ async function startRun(event) {
     current.exact = JSON.parse(message.data);
     $("exact-toggle").hidden = !(current.exact && current.exact.positions_svg);
   });
+  current.updates = 0;
   events.addEventListener("snapshot", (message) => {
     const snapshot = JSON.parse(message.data);
+    current.updates += 1;
     if (snapshot.error) say(snapshot.error);
-    const rate = snapshot.rate > 0 ? " · " + Math.round(snapshot.rate).toLocaleString() + " deals/s" : "";
-    showView(snapshot.view, snapshot.deals.toLocaleString() + " of " + snapshot.trials.toLocaleString() +
-      " deals · seed " + run.seed + rate + " · " + snapshot.phase);
+    const rate = snapshot.rate > 0 ? " · " + Math.round(snapshot.rate).toLocaleString() + " " + noun + "/s" : "";
+    // An update without a view moves the count; the charts stay those of the last view.
+    if (snapshot.view) current.view = snapshot.view;
+    const shown = current.view ? current.view.deals : 0;
+    const status = snapshot.deals.toLocaleString() + " of " + snapshot.trials.toLocaleString() + " " + noun +
+      " · seed " + run.seed + rate + " · " + snapshot.phase +
+      (snapshot.phase === "running" && shown < snapshot.deals ? " · charts and tests of the first " + shown.toLocaleString() : "");
+    if (snapshot.view) showView(snapshot.view, status); else $("status").textContent = status;
+    $("status").dataset.updates = current.updates;
     $("needed").textContent = neededLine(snapshot.deals);
     if (snapshot.deals > 0) download.classList.remove("disabled");
     if (snapshot.phase !== "running") {
