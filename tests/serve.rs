@@ -272,6 +272,65 @@ async fn a_deal_files_download_is_ingests_json() {
     assert_eq!(view["samples"], 5000);
 }
 
+/// "Your own shuffle" sends each deal once, a batch at a time; the server keeps them, so
+/// what it says after the last batch, and downloads, is `ingest`'s of all the deals (the
+/// pairs of consecutive deals across a batch boundary included).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deals_sent_in_batches_are_ingested_as_one_file() {
+    let (app, _) = app();
+    let deals = shuffled_lines("naive-swap", &["1", "2", "3", "4"], 9000, 5);
+    let (status, started) = send(
+        &app,
+        request("POST", "/api/own?kind=permutations&deck=1+2+3+4", Body::empty()),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        String::from_utf8_lossy(&started)
+    );
+    let id = serde_json::from_slice::<Value>(&started).unwrap()["id"]
+        .as_u64()
+        .unwrap();
+    let lines: Vec<&str> = deals.lines().collect();
+    let mut last = Value::Null;
+    for batch in lines.chunks(2000) {
+        let body = batch.join("\n") + "\n";
+        let (status, view) = send(&app, request("POST", &format!("/api/own/{id}/deals"), body)).await;
+        assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&view));
+        last = serde_json::from_slice(&view).unwrap();
+    }
+    assert_eq!(last["samples"], 9000);
+    assert_eq!(last["verdict"], "fail");
+    let (status, json) = send(
+        &app,
+        request("GET", &format!("/api/own/{id}/json"), Body::empty()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, whole) = send(
+        &app,
+        request("POST", "/api/ingest/json?kind=permutations&deck=1+2+3+4", deals),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        without_timing(&serde_json::from_slice(&json).unwrap()),
+        without_timing(&serde_json::from_slice(&whole).unwrap())
+    );
+    let (status, body) = send(&app, request("POST", "/api/own/999/deals", "1 2 3 4\n")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(error_of(&body).contains("no such session"));
+    let (status, body) = send(&app, request("POST", "/api/own?deck=1+1", Body::empty())).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_get_the_command_lines_message() {
     let (app, served) = app();

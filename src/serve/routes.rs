@@ -67,6 +67,9 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs/{id}/json", get(run_json))
         .route("/api/ingest", post(ingest_view))
         .route("/api/ingest/json", post(ingest_json))
+        .route("/api/own", post(own_start))
+        .route("/api/own/{id}/deals", post(own_deals))
+        .route("/api/own/{id}/json", get(own_json))
         .fallback(|| async { error_response(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(too_large))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -428,9 +431,9 @@ async fn watch_run(
 }
 
 /// How the page's deals are to be read: `ingest`'s flags.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct IngestQuery {
+pub struct IngestQuery {
     kind: Option<String>,
     k: Option<String>,
     deck: Option<String>,
@@ -496,6 +499,12 @@ async fn ingested(
         )
     })?;
     let body = body.map_err(|error| body_error(&error))?;
+    ingest_all(served, query, body.to_vec()).await
+}
+
+/// Reads `deals` as `ingest -` reads standard input, with `query`'s flags.
+async fn ingest_all(served: &Served, query: IngestQuery, deals: Vec<u8>) -> Result<IngestReport, Response> {
+    let body = deals;
     let threads = served.threads;
     tokio::task::spawn_blocking(move || {
         let settings = ingest_settings(&query, threads)?;
@@ -526,10 +535,14 @@ async fn ingest_view(
     query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    let report = match ingested(&served, query, body).await {
-        Ok(report) => report,
-        Err(response) => return response,
-    };
+    match ingested(&served, query, body).await {
+        Ok(report) => ingest_view_of(report).await,
+        Err(response) => response,
+    }
+}
+
+/// What the page shows of deals read by `ingest`.
+async fn ingest_view_of(report: IngestReport) -> Response {
     let rendered = tokio::task::spawn_blocking(move || {
         let view = match &report {
             IngestReport::Samples(run) => view(run, false),
@@ -554,17 +567,84 @@ async fn ingest_json(
     query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    let report = match ingested(&served, query, body).await {
-        Ok(report) => report,
-        Err(response) => return response,
-    };
+    match ingested(&served, query, body).await {
+        Ok(report) => ingest_json_of(&report),
+        Err(response) => response,
+    }
+}
+
+/// `ingest --json`'s JSON of deals read, as a download.
+fn ingest_json_of(report: &IngestReport) -> Response {
     let mut out = Vec::new();
-    let written = match &report {
+    let written = match report {
         IngestReport::Samples(run) => crate::output::json::run::write(run, &mut out),
         IngestReport::Stream(stream) => crate::output::json::stream::write(stream, &mut out),
     };
     match written {
         Ok(()) => json_download(out, "ingest.json"),
         Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the JSON could not be written"),
+    }
+}
+
+/// Starts a session of deals sent a batch at a time, read with `ingest`'s flags in the
+/// query (checked now, so that a bad flag is said before any deal is made).
+async fn own_start(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return error_response(StatusCode::BAD_REQUEST, "bad options for the deals");
+    };
+    if let Err(error) = ingest_settings(&query, served.threads) {
+        return usage(&error);
+    }
+    let id = served.sessions.start(query);
+    (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response()
+}
+
+fn find_session(served: &Served, id: &str) -> Result<Arc<super::own::Session>, Response> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| served.sessions.get(id))
+        .ok_or_else(|| {
+            error_response(
+                StatusCode::NOT_FOUND,
+                "no such session of deals (it may have been forgotten): press Start again",
+            )
+        })
+}
+
+/// Adds a batch of deals to a session and shows what `ingest` says of all of them.
+async fn own_deals(
+    State(served): State<Arc<Served>>,
+    Path(id): Path<String>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let session = match find_session(&served, &id) {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    let batch = match body {
+        Ok(batch) => batch,
+        Err(error) => return body_error(&error),
+    };
+    let Some(deals) = session.append(&batch, MAX_BODY) else {
+        return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
+    };
+    match ingest_all(&served, session.query.clone(), deals).await {
+        Ok(report) => ingest_view_of(report).await,
+        Err(response) => response,
+    }
+}
+
+/// `ingest --json`'s JSON of a session's deals.
+async fn own_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
+    let session = match find_session(&served, &id) {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    match ingest_all(&served, session.query.clone(), session.all()).await {
+        Ok(report) => ingest_json_of(&report),
+        Err(response) => response,
     }
 }

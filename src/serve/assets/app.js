@@ -237,17 +237,12 @@ async function testDeals(text, query, label) {
 async function download(text, query) {
   const response = await fetch("/api/ingest/json?" + query, { method: "POST", body: text });
   if (!response.ok) { say(await errorOf(response)); return; }
-  const blob = await response.blob();
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(blob);
-  link.download = "ingest.json";
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  saveBlob(await response.blob());
 }
 
 const DEAL_LIMIT_MS = 1000;
 
-function startOwn(event) {
+async function startOwn(event) {
   event.preventDefault();
   stopAll();
   say("");
@@ -258,8 +253,15 @@ function startOwn(event) {
   const total = parseInt($("own-deals").value, 10);
   if (!(n >= 2 && n <= 10)) { say("cards: give a number from 2 to 10"); return; }
   if (!(total >= 1)) { say("deals: give a number of at least 1"); return; }
-  const query = ingestQuery(n);
-  current.own = { text: "", query, sending: false, dirty: false };
+  // A session on the server keeps the deals: each batch is sent once, and the server
+  // reads all of them again as `ingest` would.
+  let response;
+  try {
+    response = await fetch("/api/own?" + ingestQuery(n), { method: "POST" });
+  } catch (error) { say("the server could not be reached: " + error.message); return; }
+  if (!response.ok) { say(await errorOf(response)); return; }
+  const session = await response.json();
+  current.own = { id: session.id, pending: [], pendingBytes: 0, sent: 0, sending: false, failed: false };
   const worker = new Worker("/worker.js");
   current.worker = worker;
   $("own-start").disabled = true;
@@ -279,7 +281,7 @@ function startOwn(event) {
     const data = message.data;
     if (data.type === "deals") {
       arm();
-      current.own.text += data.text;
+      if (data.text) { current.own.pending.push(data.text); current.own.pendingBytes += data.text.length; }
       current.own.dealt = data.done;
       sendOwn();
     } else if (data.type === "error") {
@@ -299,23 +301,60 @@ function startOwn(event) {
   worker.postMessage({ type: "start", code: $("code").value, n, deals: total, dealLimitMs: DEAL_LIMIT_MS });
 }
 
+// Sends the deals made since the last batch (each deal once), at most one request at a
+// time and five a second; the answer is what `ingest` says of every deal so far.
 async function sendOwn() {
   const own = current.own;
-  if (!own || !own.text) return;
-  if (own.sending) { own.dirty = true; return; }
+  if (!own || own.sending || own.failed || !own.pending.length) return;
   own.sending = true;
-  own.dirty = false;
-  await testDeals(own.text, own.query, "deals from your function");
+  const batch = own.pending.join("");
+  own.pending = [];
+  own.pendingBytes = 0;
+  let response;
+  try {
+    response = await fetch("/api/own/" + own.id + "/deals", { method: "POST", body: batch });
+  } catch (error) {
+    say("the deals could not be sent: " + error.message);
+    response = null;
+  }
+  if (response && response.ok) {
+    own.sent += batch.length;
+    const result = await response.json();
+    showView(result.view, result.samples.toLocaleString() + " deals from your function · " + result.verdict +
+      (result.verdict === "inconclusive" && result.samples_needed ? " (the tests need " + result.samples_needed.toLocaleString() + ")" : ""));
+    $("status").dataset.batches = (parseInt($("status").dataset.batches || "0", 10) + 1).toString();
+    $("status").dataset.sentBytes = own.sent.toString();
+  } else {
+    if (response) say(await errorOf(response));
+    own.failed = true;
+    if (current.worker) { current.worker.terminate(); current.worker = null; }
+  }
   await new Promise((resolve) => setTimeout(resolve, 200));
   own.sending = false;
-  if (own.dirty) sendOwn();
+  if (own.pending.length) sendOwn();
 }
 
 function finishOwn() {
   $("own-start").disabled = false;
   $("own-stop").disabled = true;
-  $("own-download").disabled = !(current.own && current.own.text);
-  if (current.own) { current.own.dirty = true; if (!current.own.sending) sendOwn(); }
+  $("own-download").disabled = !current.own;
+  sendOwn();
+}
+
+async function downloadOwn() {
+  const own = current.own;
+  if (!own) return;
+  const response = await fetch("/api/own/" + own.id + "/json");
+  if (!response.ok) { say(await errorOf(response)); return; }
+  saveBlob(await response.blob());
+}
+
+function saveBlob(blob) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "ingest.json";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 // ---- step through one shuffle ----
@@ -386,7 +425,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("code").value = PRESETS.naive;
   $("own").onsubmit = startOwn;
   $("own-stop").onclick = () => { if (current.worker) current.worker.postMessage({ type: "stop" }); };
-  $("own-download").onclick = () => current.own && download(current.own.text, current.own.query);
+  $("own-download").onclick = downloadOwn;
   $("file").onsubmit = async (event) => {
     event.preventDefault();
     say("");
