@@ -253,13 +253,14 @@ async function startOwn(event) {
   const total = parseInt($("own-deals").value, 10);
   if (!(n >= 2 && n <= 10)) { say("cards: give a number from 2 to 10"); return; }
   if (!(total >= 1)) { say("deals: give a number of at least 1"); return; }
+  $("own-start").disabled = true;
   // A session on the server keeps the deals: each batch is sent once, and the server
   // reads all of them again as `ingest` would.
   let response;
   try {
     response = await fetch("/api/own?" + ingestQuery(n), { method: "POST" });
-  } catch (error) { say("the server could not be reached: " + error.message); return; }
-  if (!response.ok) { say(await errorOf(response)); return; }
+  } catch (error) { say("the server could not be reached: " + error.message); $("own-start").disabled = false; return; }
+  if (!response.ok) { say(await errorOf(response)); $("own-start").disabled = false; return; }
   const session = await response.json();
   current.own = { id: session.id, pending: [], pendingBytes: 0, sent: 0, sending: false, failed: false };
   const worker = new Worker("/worker.js");
