@@ -165,6 +165,13 @@ impl LiveRun {
         self.lock().version
     }
 
+    /// Deals tallied by the last step and why the run failed, if it did (cheap: the
+    /// tallies are not copied).
+    pub fn tallied(&self) -> (u64, Option<String>) {
+        let progress = self.lock();
+        (progress.trials, progress.error.clone())
+    }
+
     /// The state after the last step.
     pub fn progress(&self) -> Progress {
         self.lock().clone()

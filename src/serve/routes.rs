@@ -323,6 +323,7 @@ struct Snapshot {
 fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
     let seconds = run.started.elapsed().as_secs_f64();
     let deals = run.counted();
+    let (tallied, error) = run.tallied();
     let view = with_view.then(|| {
         run.report(false)
             .map(|report| live_view(&report))
@@ -330,11 +331,7 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
     });
     let snapshot = Snapshot {
         phase,
-        deals: if phase == Phase::Running {
-            deals
-        } else {
-            run.progress().trials
-        },
+        deals: if phase == Phase::Running { deals } else { tallied },
         trials: run.request.total(),
         seconds,
         rate: if seconds > 0.0 {
@@ -342,7 +339,7 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
         } else {
             0.0
         },
-        error: run.progress().error,
+        error,
         view,
     };
     serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string())
@@ -602,15 +599,17 @@ async fn own_start(
     (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response()
 }
 
-fn find_session(served: &Served, id: &str) -> Result<Arc<super::own::Session>, Response> {
+/// The session numbered `id`, or the 404 that says there is none (boxed: a response is
+/// large).
+fn find_session(served: &Served, id: &str) -> Result<Arc<super::own::Session>, Box<Response>> {
     id.parse::<u64>()
         .ok()
         .and_then(|id| served.sessions.get(id))
         .ok_or_else(|| {
-            error_response(
+            Box::new(error_response(
                 StatusCode::NOT_FOUND,
                 "no such session of deals (it may have been forgotten): press Start again",
-            )
+            ))
         })
 }
 
@@ -622,7 +621,7 @@ async fn own_deals(
 ) -> Response {
     let session = match find_session(&served, &id) {
         Ok(session) => session,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let batch = match body {
         Ok(batch) => batch,
@@ -641,7 +640,7 @@ async fn own_deals(
 async fn own_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
     let session = match find_session(&served, &id) {
         Ok(session) => session,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     match ingest_all(&served, session.query.clone(), session.all()).await {
         Ok(report) => ingest_json_of(&report),
