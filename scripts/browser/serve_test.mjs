@@ -69,6 +69,7 @@ await step("catalogue-sampler-fail", async () => {
   await page.fill("#k", "2");
   await page.fill("#trials", "1e6");
   await page.click("#start");
+  await page.locator("#status", { hasText: /of 1,000,000 samples .* done/ }).waitFor({ timeout: 60000 });
   await waitBadge("FAIL", 30000);
   await page.locator('[data-chart$="inclusion"] svg').waitFor({ timeout: 10000 });
   await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
@@ -82,8 +83,9 @@ await step("catalogue-shuffle-bag-fail", async () => {
   await page.fill("#length", "10000");
   await page.fill("#streams", "200");
   await page.click("#start");
+  // The run's own last update (the badge may still show the run before).
+  await page.locator("#status", { hasText: /of 2,000,000 draws .* done/ }).waitFor({ timeout: 60000 });
   await waitBadge("FAIL", 30000);
-  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
   const charts = await page.locator("#charts figure").count();
   if (charts < 1) throw new Error("no chart of the stream");
   return `${await page.locator("#status").textContent()} (${charts} charts)`;
