@@ -113,6 +113,140 @@ async fn a_catalogue_runs_download_is_runs_json() {
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
+/// The last update of an event stream, which carries the view of everything tallied.
+fn last_snapshot(events: &str) -> Value {
+    let last = events
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("data: "))
+        .unwrap();
+    serde_json::from_str(last).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
+    let (app, served) = app();
+    // bag-pick-c keeps the wrong thing (text 002's C code): caught at once. Not a
+    // multiple of the chunk, so the last step ends on a partial chunk.
+    for (line, body, verdict, charts) in [
+        (
+            "run bag-pick-c --n 6 --k 2 --trials 100003 --seed 7",
+            r#"{"algorithm":"bag-pick-c","n":"6","k":"2","trials":"100_003","seed":"7"}"#,
+            "fail",
+            vec!["subsets", "inclusion"],
+        ),
+        (
+            "run reservoir --n 6 --k 2 --trials 100003 --seed 7",
+            r#"{"algorithm":"reservoir","n":"6","k":"2","trials":"100003","seed":"7"}"#,
+            "pass",
+            vec!["subsets", "inclusion"],
+        ),
+        // shuffle-bag-csharp never deals the cursor's slot (text 003): caught. 203 streams
+        // are stepped over in more than one step.
+        (
+            "stream shuffle-bag-csharp --items 5 --length 2000 --streams 203 --seed 7",
+            r#"{"algorithm":"shuffle-bag-csharp","items":"5","length":"2000","streams":"203","seed":"7"}"#,
+            "fail",
+            vec![],
+        ),
+    ] {
+        let (id, events) = run_to_the_end(&app, body).await;
+        let snapshot = last_snapshot(&events);
+        assert_eq!(snapshot["phase"], "done", "{line}");
+        assert_eq!(snapshot["view"]["verdict"], verdict, "{line}");
+        let names: Vec<&str> = snapshot["view"]["charts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|chart| chart["name"].as_str().unwrap())
+            .collect();
+        assert!(!names.is_empty(), "{line}: its report's charts");
+        for chart in charts {
+            assert!(
+                names.iter().any(|name| name.ends_with(chart)),
+                "{line}: {names:?}"
+            );
+        }
+        let (status, json) = send(
+            &app,
+            request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{line}");
+        let served_json: Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            without_timing(&served_json),
+            without_timing(&json_of(line)),
+            "{line}"
+        );
+    }
+    // The catalogue the page lists: every name of `list`.
+    let (status, catalogue) = send(&app, request("GET", "/api/catalogue", Body::empty())).await;
+    assert_eq!(status, StatusCode::OK);
+    let catalogue: Value = serde_json::from_slice(&catalogue).unwrap();
+    let listed = binary_command().arg("list").output().unwrap();
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    for group in ["shuffles", "samplers", "generators"] {
+        let entries = catalogue[group].as_array().unwrap();
+        assert!(!entries.is_empty(), "{group}");
+        for entry in entries {
+            let (name, summary) = (
+                entry["name"].as_str().unwrap(),
+                entry["summary"].as_str().unwrap(),
+            );
+            assert!(
+                listed.contains(name) && listed.contains(summary),
+                "{name} is not listed so"
+            );
+        }
+    }
+    assert_eq!(served.jobs.running(), 0, "nothing left running");
+}
+
+/// Updates come about 10 a second ([`UPDATE_INTERVAL`]) whatever the deck: a 10-card run,
+/// whose view (made from 10! order counts) comes every few seconds, still gets its count
+/// moved in between. Counted over the whole stream of a run of a few seconds: at most one
+/// update per interval (they are at least that far apart, by construction; +2 for the
+/// first and the last), and at least 2 a second, a fifth of the nominal rate, so that a
+/// loaded machine (the run and the test share its cores) cannot make it fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn updates_come_several_times_a_second_even_for_ten_cards() {
+    use shuffle_audit::serve::routes::UPDATE_INTERVAL;
+    let (app, served) = app();
+    let started = std::time::Instant::now();
+    let (_, events) = run_to_the_end(
+        &app,
+        r#"{"algorithm":"naive-swap","n":"10","trials":"4e7","seed":"1"}"#,
+    )
+    .await;
+    let seconds = started.elapsed().as_secs_f64();
+    let updates: Vec<Value> = events
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .filter(|data| data.get("phase").is_some())
+        .collect();
+    let count = updates.len() as f64;
+    assert!(
+        seconds > 0.5,
+        "the run took {seconds:.2} s: too short to count updates"
+    );
+    assert!(
+        count <= seconds / UPDATE_INTERVAL.as_secs_f64() + 2.0,
+        "{count} updates in {seconds:.2} s"
+    );
+    assert!(count >= 2.0 * seconds, "{count} updates in {seconds:.2} s");
+    // The count moves between views, and never goes back.
+    let deals: Vec<u64> = updates
+        .iter()
+        .map(|update| update["deals"].as_u64().unwrap())
+        .collect();
+    assert!(deals.windows(2).all(|pair| pair[0] <= pair[1]), "{deals:?}");
+    let views = updates.iter().filter(|update| !update["view"].is_null()).count();
+    assert!(views >= 1 && updates.last().unwrap()["view"]["deals"] == 40_000_000);
+    assert_eq!(served.jobs.running(), 0, "nothing left running");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_files_download_is_ingests_json() {
     let (app, _) = app();
@@ -136,6 +270,65 @@ async fn a_deal_files_download_is_ingests_json() {
     let view: Value = serde_json::from_slice(&view).unwrap();
     assert_eq!(view["verdict"], "pass");
     assert_eq!(view["samples"], 5000);
+}
+
+/// "Your own shuffle" sends each deal once, a batch at a time; the server keeps them, so
+/// what it says after the last batch, and downloads, is `ingest`'s of all the deals (the
+/// pairs of consecutive deals across a batch boundary included).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deals_sent_in_batches_are_ingested_as_one_file() {
+    let (app, _) = app();
+    let deals = shuffled_lines("naive-swap", &["1", "2", "3", "4"], 9000, 5);
+    let (status, started) = send(
+        &app,
+        request("POST", "/api/own?kind=permutations&deck=1+2+3+4", Body::empty()),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        String::from_utf8_lossy(&started)
+    );
+    let id = serde_json::from_slice::<Value>(&started).unwrap()["id"]
+        .as_u64()
+        .unwrap();
+    let lines: Vec<&str> = deals.lines().collect();
+    let mut last = Value::Null;
+    for batch in lines.chunks(2000) {
+        let body = batch.join("\n") + "\n";
+        let (status, view) = send(&app, request("POST", &format!("/api/own/{id}/deals"), body)).await;
+        assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&view));
+        last = serde_json::from_slice(&view).unwrap();
+    }
+    assert_eq!(last["samples"], 9000);
+    assert_eq!(last["verdict"], "fail");
+    let (status, json) = send(
+        &app,
+        request("GET", &format!("/api/own/{id}/json"), Body::empty()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, whole) = send(
+        &app,
+        request("POST", "/api/ingest/json?kind=permutations&deck=1+2+3+4", deals),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        without_timing(&serde_json::from_slice(&json).unwrap()),
+        without_timing(&serde_json::from_slice(&whole).unwrap())
+    );
+    let (status, body) = send(&app, request("POST", "/api/own/999/deals", "1 2 3 4\n")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(error_of(&body).contains("no such session"));
+    let (status, body) = send(&app, request("POST", "/api/own?deck=1+1", Body::empty())).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -292,7 +485,19 @@ impl Fuzz {
     }
 
     fn json(&mut self) -> String {
-        let keys = ["algorithm", "n", "trials", "seed", "source", "alpha", "x"];
+        let keys = [
+            "algorithm",
+            "n",
+            "trials",
+            "seed",
+            "source",
+            "alpha",
+            "x",
+            "k",
+            "items",
+            "length",
+            "streams",
+        ];
         let values = [
             "\"naive-swap\"",
             "\"3\"",
@@ -306,6 +511,9 @@ impl Fuzz {
             "\"1e99\"",
             "\"fisher-yates\"",
             "\"riffles:0\"",
+            "\"bag-pick\"",
+            "\"shuffle-bag\"",
+            "\"A:1,B:0\"",
             "18446744073709551616",
             "\"0.5\"",
             "true",

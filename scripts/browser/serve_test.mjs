@@ -1,7 +1,10 @@
 // Drives the live page of `shuffle-audit serve` in headless Chromium as a student would:
-// the naive swap on 3 cards until the badge reads FAIL, Fisher–Yates to PASS, the
-// sort-by-random-comparator preset caught, an endless loop stopped with its message, an
-// oversized upload refused with its message. Saves a screenshot of each state.
+// the naive swap on 3 cards until the badge reads FAIL, a sampler and a shuffle bag from
+// the catalogue caught, a 10-card run updating several times a second, Fisher–Yates to
+// PASS, the sort-by-random-comparator preset caught (its deals sent in batches), an
+// endless loop stopped with its message, pasted deals and a dropped file with their
+// verdicts, an oversized upload refused with its message, one shuffle stepped through.
+// Saves a screenshot of each state.
 //
 //   node scripts/browser/serve_test.mjs URL SCREENSHOT_DIR
 //
@@ -58,6 +61,54 @@ await step("catalogue-naive-swap-fail", async () => {
   return `${await page.locator("#status").textContent()} | ${await page.locator("#needed").textContent()}`;
 });
 
+await step("catalogue-sampler-fail", async () => {
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  await page.selectOption("#algorithm", "bag-pick-c");
+  await page.locator("#k").waitFor({ state: "visible" });
+  await page.fill("#n", "6");
+  await page.fill("#k", "2");
+  await page.fill("#trials", "1e6");
+  await page.click("#start");
+  await page.locator("#status", { hasText: /of 1,000,000 samples .* done/ }).waitFor({ timeout: 60000 });
+  await waitBadge("FAIL", 30000);
+  await page.locator('[data-chart$="inclusion"] svg').waitFor({ timeout: 10000 });
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  return await page.locator("#status").textContent();
+});
+
+await step("catalogue-shuffle-bag-fail", async () => {
+  await page.selectOption("#algorithm", "shuffle-bag-csharp");
+  await page.locator("#items").waitFor({ state: "visible" });
+  await page.fill("#items", "7");
+  await page.fill("#length", "10000");
+  await page.fill("#streams", "200");
+  await page.click("#start");
+  // The run's own last update (the badge may still show the run before).
+  await page.locator("#status", { hasText: /of 2,000,000 draws .* done/ }).waitFor({ timeout: 60000 });
+  await waitBadge("FAIL", 30000);
+  const charts = await page.locator("#charts figure").count();
+  if (charts < 1) throw new Error("no chart of the stream");
+  return `${await page.locator("#status").textContent()} (${charts} charts)`;
+});
+
+await step("catalogue-ten-cards-updates", async () => {
+  // The page gets about 10 updates a second whatever the deck; counted over 3 s of a
+  // 10-card run, at least 6 (a fifth of the nominal rate: a loaded machine is slow).
+  await page.selectOption("#algorithm", "naive-swap");
+  await page.fill("#n", "10");
+  await page.fill("#trials", "1e10");
+  await page.click("#start");
+  await page.waitForFunction(() => Number(document.getElementById("status").dataset.updates || 0) >= 2, null, { timeout: 20000 });
+  const before = Number(await page.locator("#status").getAttribute("data-updates"));
+  await page.waitForTimeout(3000);
+  const after = Number(await page.locator("#status").getAttribute("data-updates"));
+  await page.click("#stop");
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  if (after - before < 6) throw new Error(`only ${after - before} updates in 3 s`);
+  await page.fill("#n", "3");
+  return `${after - before} updates in 3 s; ${await page.locator("#status").textContent()}`;
+});
+
 async function own(preset, n, deals) {
   await page.click('#tabs button[data-tab="own"]');
   await page.selectOption("#preset", preset);
@@ -68,7 +119,7 @@ async function own(preset, n, deals) {
 
 await step("own-fisher-yates-pass", async () => {
   await own("fisher-yates", 4, 60000);
-  await page.locator("#own-start:not([disabled])").waitFor({ timeout: 60000 });
+  await page.locator("#status", { hasText: /^60,000 deals/ }).waitFor({ timeout: 60000 });
   await waitBadge("PASS", 30000);
   return await page.locator("#status").textContent();
 });
@@ -77,7 +128,14 @@ await step("own-random-comparator-caught", async () => {
   await own("sort", 5, 200000);
   await waitBadge("FAIL", 60000);
   await page.click("#own-stop");
-  return await page.locator("#status").textContent();
+  await page.locator("#own-start:not([disabled])").waitFor({ timeout: 30000 });
+  // Each deal is sent once: the bytes sent are the deals' lines, "a b c d e\n" each.
+  await page.waitForTimeout(1000);
+  const status = page.locator("#status");
+  const [batches, bytes] = [Number(await status.getAttribute("data-batches")), Number(await status.getAttribute("data-sent-bytes"))];
+  const deals = Number((await status.textContent()).split(" ")[0].replace(/[^0-9]/g, ""));
+  if (bytes !== deals * 10) throw new Error(`${bytes} bytes sent for ${deals} deals`);
+  return `${await status.textContent()} (${batches} batches, ${bytes} bytes: each deal once)`;
 });
 
 await step("own-endless-loop-message", async () => {
@@ -86,6 +144,44 @@ await step("own-endless-loop-message", async () => {
   await page.click("#own-start");
   await page.locator("#message", { hasText: "endless loop" }).waitFor({ timeout: 10000 });
   return await message();
+});
+
+// Deals from a seeded generator (xorshift), the same every run.
+function deals(algorithm, n, count, seed) {
+  let x = seed;
+  const below = (k) => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % k; };
+  const lines = [];
+  for (let d = 0; d < count; d++) {
+    const deck = Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
+    for (let i = n - 1; i > 0 && algorithm === "fisher-yates"; i--) { const j = below(i + 1); [deck[i], deck[j]] = [deck[j], deck[i]]; }
+    for (let i = 0; i < n && algorithm === "naive"; i++) { const j = below(n); [deck[i], deck[j]] = [deck[j], deck[i]]; }
+    lines.push(deck.join(" "));
+  }
+  return lines.join("\n") + "\n";
+}
+
+await step("file-pasted-naive-swap-fail", async () => {
+  await page.click('#tabs button[data-tab="file"]');
+  // Pasted: the text put in the box at once (typing 100 kB through fill() takes minutes).
+  await page.locator("#deals").evaluate((area, text) => { area.value = text; }, deals("naive", 3, 20000, 12345));
+  await page.click("#file-test");
+  await waitBadge("FAIL", 30000);
+  return await page.locator("#status").textContent();
+});
+
+await step("file-dropped-fisher-yates-pass", async () => {
+  await page.locator("#deals").evaluate((area) => { area.value = ""; });
+  const text = deals("fisher-yates", 4, 20000, 777);
+  const transfer = await page.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], "deals.txt", { type: "text/plain" }));
+    return data;
+  }, text);
+  await page.dispatchEvent("#deals", "drop", { dataTransfer: transfer });
+  await waitBadge("PASS", 30000);
+  const status = await page.locator("#status").textContent();
+  if (!status.startsWith("20,000")) throw new Error(`the dropped file was not read whole: ${status}`);
+  return status;
 });
 
 await step("file-oversized-upload-message", async () => {
@@ -105,6 +201,21 @@ await step("bad-input-message", async () => {
   await page.locator("#message", { hasText: "--n must be at least 2" }).waitFor({ timeout: 10000 });
   await page.fill("#n", "3");
   return await message();
+});
+
+await step("step-through-naive-swap", async () => {
+  await page.click('#tabs button[data-tab="step"]');
+  await page.selectOption("#step-algorithm", "naive");
+  await page.fill("#step-n", "4");
+  await page.locator("#step-n").dispatchEvent("change");
+  for (let i = 0; i < 4; i++) await page.click("#step-next");
+  const swaps = await page.locator("#step-log li").count();
+  if (swaps !== 4) throw new Error(`${swaps} swaps shown after 4 steps`);
+  const paths = await page.locator("#step-paths").textContent();
+  if (!paths.includes("256") || !paths.includes("24")) throw new Error(`paths: ${paths}`);
+  const cards = (await page.locator("#deck .card").allTextContents()).sort().join(" ");
+  if (cards !== "1 2 3 4") throw new Error(`the deck holds ${cards}`);
+  return paths;
 });
 
 await browser.close();

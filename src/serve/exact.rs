@@ -12,7 +12,7 @@ use crate::exact::{ExactSettings, POWER, enumerate::known_paths, exact};
 use crate::report::sections::exact_part;
 use crate::simulate::NoProgress;
 
-use super::request::LiveRunSpec;
+use super::request::{LiveRequest, LiveRunSpec};
 
 /// The most random paths walked for the exact view.
 pub const MAX_PATHS: u64 = 1 << 22;
@@ -33,9 +33,11 @@ pub struct ExactView {
     pub total_variation: Option<f64>,
 }
 
-/// The exact view of `request`, when it can be computed quickly.
-pub fn exact_view(request: &LiveRunSpec) -> Option<ExactView> {
-    let LiveRunSpec { spec, settings, .. } = request;
+/// The exact view of `request`, when it is a shuffle's and can be computed quickly.
+pub fn exact_view(request: &LiveRequest) -> Option<ExactView> {
+    let LiveRequest::Run(LiveRunSpec { spec, settings, .. }) = request else {
+        return None;
+    };
     let algorithm = spec.algorithm.as_permutation()?;
     if settings.n > 10 || algorithm.carries_deck_between_deals() {
         return None;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use super::live::{LiveRun, Phase};
-use super::request::LiveRunSpec;
+use super::request::LiveRequest;
 
 /// Runs that may be running at once.
 pub const MAX_RUNNING: usize = 4;
@@ -24,7 +24,7 @@ pub struct Jobs {
 
 impl Jobs {
     /// Registers a run and starts it on a thread of its own, or says why not.
-    pub fn start(&self, request: LiveRunSpec) -> Result<(u64, Arc<LiveRun>), String> {
+    pub fn start(&self, request: LiveRequest) -> Result<(u64, Arc<LiveRun>), String> {
         let mut runs = self.runs.lock().unwrap_or_else(|poison| poison.into_inner());
         let running = runs.values().filter(|run| run.phase() == Phase::Running).count();
         if running >= MAX_RUNNING {

@@ -6,21 +6,31 @@
 //! ([`Engine::skip_chunks_before`]): chunk `c` is seeded by `(seed, c)` whatever step
 //! runs it, so after the step that ends at `T` trials the tally is exactly that of
 //! `run --trials T` with the same seed, and the last step ends at the trials asked for.
+//! A generator's run steps the same way over its streams (stream `s` seeded by
+//! `(seed, s)`), and ends with `stream`'s tally.
 //!
-//! Steps grow until one takes about [`STEP_TARGET`]: short enough for 5–20 updates a
-//! second, long enough that the moment between steps (one worker idle while another
-//! finishes its last chunk, the tallies added) costs a few percent of the run.
+//! Steps grow until one takes about [`STEP_TARGET`], longer when what a step costs
+//! besides its chunks (a 10-card deck's 10! order counts allocated and added) would
+//! otherwise be more than a few percent of it. The count of deals is not tied to the
+//! steps: the engine reports each chunk as it ends ([`LiveRun::counted`]), so the page
+//! gets a fresh count several times a second whatever the step length.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::analysis::analyse_permutations;
-use crate::run::{About, AlgorithmResult, RunReport, RunSettings, shuffle_result, tally_options};
-use crate::simulate::{CHUNK_TRIALS, Engine, NoProgress, record_permutations};
-use crate::tally::PermutationRecorder;
+use crate::run::{
+    About, AlgorithmResult, RunReport, RunSettings, sampler_result, shuffle_result, tally_options,
+};
+use crate::simulate::{
+    CHUNK_TRIALS, Engine, Progress as EngineProgress, record_permutations, simulate_selections,
+};
+use crate::stream::{GeneratorRun, StreamReport, StreamSettings};
+use crate::tally::stream::StreamTally;
+use crate::tally::{PermutationRecorder, SelectionTally};
 
-use super::request::LiveRunSpec;
+use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec};
 
 /// How long a step should take once the engine's pace is known.
 pub const STEP_TARGET: Duration = Duration::from_millis(100);
@@ -42,14 +52,24 @@ pub enum Phase {
     Failed,
 }
 
+/// The tallies of every step so far, not yet finished: finishing a shuffle's tally is
+/// left to whoever wants its tables ([`LiveRun::report`]).
+#[derive(Clone, Debug)]
+pub enum Tallied {
+    Shuffle(PermutationRecorder),
+    Sampler(SelectionTally),
+    Stream(StreamTally),
+}
+
 /// The state after the last step.
 #[derive(Clone, Debug, Default)]
 pub struct Progress {
-    /// The tallies of every trial so far (`None` before the first step ends), not yet
-    /// finished: finishing them is left to whoever wants the tables ([`LiveRun::tally`]).
-    pub recorder: Option<Arc<PermutationRecorder>>,
-    /// Trials tallied so far.
+    /// The tallies so far (`None` before the first step ends).
+    pub tally: Option<Tallied>,
+    /// Deals (samples, draws) tallied so far.
     pub trials: u64,
+    /// Chunks (streams) tallied so far.
+    pub units: u64,
     /// Time spent simulating.
     pub elapsed: Duration,
     /// Threads the engine used.
@@ -60,24 +80,46 @@ pub struct Progress {
     pub version: u64,
 }
 
+/// What a run reports: `run`'s report, or `stream`'s.
+#[derive(Clone, Debug)]
+pub enum LiveReport {
+    Run(RunReport),
+    Stream(StreamReport),
+}
+
+/// Counts what the engine finishes, chunk by chunk, across every step.
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+impl EngineProgress for Counter {
+    fn advance(&self, trials: u64) {
+        self.0.fetch_add(trials, Ordering::Relaxed);
+    }
+}
+
 /// One live run, shared by the thread that runs it and the requests that watch it.
 pub struct LiveRun {
-    pub request: LiveRunSpec,
+    pub request: LiveRequest,
+    /// When the run was asked for.
+    pub started: Instant,
     phase: AtomicU8,
     stop: AtomicBool,
     watched: AtomicBool,
+    counter: Counter,
     progress: Mutex<Progress>,
     changed: tokio::sync::watch::Sender<u64>,
 }
 
 impl LiveRun {
     /// A run not started yet.
-    pub fn new(request: LiveRunSpec) -> Arc<Self> {
+    pub fn new(request: LiveRequest) -> Arc<Self> {
         Arc::new(Self {
             request,
+            started: Instant::now(),
             phase: AtomicU8::new(0),
             stop: AtomicBool::new(false),
             watched: AtomicBool::new(false),
+            counter: Counter::default(),
             progress: Mutex::new(Progress::default()),
             changed: tokio::sync::watch::channel(0).0,
         })
@@ -108,135 +150,322 @@ impl LiveRun {
         self.changed.subscribe()
     }
 
-    /// The state after the last step.
-    pub fn progress(&self) -> Progress {
-        self.progress
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .clone()
+    /// Deals (samples, draws) the engine has finished, those of the step under way
+    /// included: at least [`Progress::trials`], ahead of it during a step.
+    pub fn counted(&self) -> u64 {
+        self.counter.0.load(Ordering::Relaxed)
     }
 
-    /// The report `run --trials T` writes for the `T` trials so far, or `None` before
-    /// the first step. With `simulator_check` it is exactly `run`'s (the check enumerates
-    /// the exact law, which is worth doing once, for the download); without, it is what
-    /// the page shows as the run goes.
-    pub fn report(&self, simulator_check: bool) -> Option<RunReport> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Progress> {
+        self.progress.lock().unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    /// The step counter of the last step (cheap: nothing is copied).
+    pub fn version(&self) -> u64 {
+        self.lock().version
+    }
+
+    /// Deals tallied by the last step and why the run failed, if it did (cheap: the
+    /// tallies are not copied).
+    pub fn tallied(&self) -> (u64, Option<String>) {
+        let progress = self.lock();
+        (progress.trials, progress.error.clone())
+    }
+
+    /// The state after the last step.
+    pub fn progress(&self) -> Progress {
+        self.lock().clone()
+    }
+
+    /// The report `run --trials T` (or `stream --streams S`) writes for what is tallied
+    /// so far, or `None` before the first step. With `simulator_check` a shuffle's is
+    /// exactly `run`'s (the check enumerates the exact law, which is worth doing once, for
+    /// the download); without, it is what the page shows as the run goes. A generator's
+    /// report is `stream`'s once every stream ran (before, its cycle table keeps the bins
+    /// chosen for the whole run).
+    pub fn report(&self, simulator_check: bool) -> Option<LiveReport> {
         let progress = self.progress();
-        let tally = Arc::unwrap_or_clone(progress.recorder?).finish();
-        let LiveRunSpec {
-            spec,
-            settings,
-            seed_origin,
-        } = &self.request;
-        let settings = RunSettings {
-            trials: tally.trials,
-            threads: progress.threads.max(1),
-            ..settings.clone()
-        };
-        let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
-        let result = if simulator_check {
-            let engine = Engine::new(1).ok()?.with_source(settings.source);
-            shuffle_result(&engine, spec, tally, &thresholds)
-        } else {
-            AlgorithmResult {
-                name: spec.display_name(settings.n),
-                about: About::of(spec.entry),
-                expected: spec.entry.expected_at(settings.n),
-                analysis: analyse_permutations(&tally, &thresholds),
-                tally,
-                simulator_check: None,
-                elapsed: Duration::ZERO,
+        let base = progress.base();
+        let tally = progress.tally?;
+        match (&self.request, tally) {
+            (LiveRequest::Run(request), Tallied::Shuffle(recorder)) => Some(LiveReport::Run(shuffle_report(
+                request,
+                &base,
+                recorder,
+                simulator_check,
+            )?)),
+            (LiveRequest::Run(request), Tallied::Sampler(tally)) => {
+                Some(LiveReport::Run(sampler_report(request, &base, tally)?))
             }
-        };
-        Some(RunReport {
-            seed: settings.seed.unwrap_or(0),
-            seed_origin: *seed_origin,
-            threads: progress.threads,
-            elapsed: progress.elapsed,
-            results: vec![AlgorithmResult {
-                elapsed: progress.elapsed,
-                ..result
-            }],
-            sampler_results: Vec::new(),
-            notes: settings.notes(std::slice::from_ref(spec)),
-            input: None,
-            settings,
-        })
+            (LiveRequest::Stream(request), Tallied::Stream(tally)) => {
+                Some(LiveReport::Stream(stream_report(request, &base, tally)?))
+            }
+            _ => None,
+        }
     }
 
     /// Runs the whole run on this thread, step by step, until it ends or is stopped.
     pub fn run(&self) {
-        let LiveRunSpec { spec, settings, .. } = &self.request;
-        let algorithm = spec.algorithm.as_permutation().expect("requests hold shuffles");
-        let (n, trials, seed) = (settings.n, settings.trials, settings.seed.unwrap_or(0));
-        let mut engine = match Engine::new(settings.threads_used()) {
-            Ok(engine) => engine.with_source(settings.source),
+        let threads = match &self.request {
+            LiveRequest::Run(request) => request.settings.threads_used(),
+            LiveRequest::Stream(request) => request.settings.threads_used(),
+        };
+        let source = match &self.request {
+            LiveRequest::Run(request) => request.settings.source,
+            LiveRequest::Stream(request) => request.settings.source,
+        };
+        let mut engine = match Engine::new(threads) {
+            Ok(engine) => engine.with_source(source),
             Err(error) => {
                 self.update(|progress| progress.error = Some(error.to_string()));
                 return self.set_phase(Phase::Failed);
             }
         };
+        let seed = self.request.seed();
+        let phase = match &self.request {
+            LiveRequest::Run(LiveRunSpec { spec, settings, .. }) => {
+                let (n, trials) = (settings.n, settings.trials);
+                let done_at = |end: u64| (end * CHUNK_TRIALS).min(trials);
+                if let Some(algorithm) = spec.algorithm.as_permutation() {
+                    let options = tally_options(algorithm, n, settings.source);
+                    self.stepped(
+                        &mut engine,
+                        trials.div_ceil(CHUNK_TRIALS),
+                        done_at,
+                        |engine, end| {
+                            let part = record_permutations(
+                                engine,
+                                algorithm,
+                                n,
+                                done_at(end),
+                                seed,
+                                options,
+                                &self.counter,
+                            );
+                            move |tally: &mut Option<Tallied>| match tally {
+                                Some(Tallied::Shuffle(tally)) => tally.merge(&part),
+                                _ => *tally = Some(Tallied::Shuffle(part)),
+                            }
+                        },
+                    )
+                } else {
+                    let sampler = spec.algorithm.as_sampler().expect("a shuffle or a sampler");
+                    let k = settings.k.expect("a sampler's request has k");
+                    self.stepped(
+                        &mut engine,
+                        trials.div_ceil(CHUNK_TRIALS),
+                        done_at,
+                        |engine, end| {
+                            let part =
+                                simulate_selections(engine, sampler, n, k, done_at(end), seed, &self.counter);
+                            move |tally: &mut Option<Tallied>| match tally {
+                                Some(Tallied::Sampler(tally)) => tally.add(&part),
+                                _ => *tally = Some(Tallied::Sampler(part)),
+                            }
+                        },
+                    )
+                }
+            }
+            LiveRequest::Stream(LiveStreamSpec { spec, settings, .. }) => {
+                match GeneratorRun::new(spec, settings) {
+                    Ok(generator) => {
+                        let length = settings.length;
+                        self.stepped(
+                            &mut engine,
+                            settings.streams,
+                            |end| end * length,
+                            |engine, end| {
+                                let part = generator.tally(engine, end, seed, &self.counter);
+                                move |tally: &mut Option<Tallied>| match tally {
+                                    Some(Tallied::Stream(tally)) => tally.merge(&part),
+                                    _ => *tally = Some(Tallied::Stream(part)),
+                                }
+                            },
+                        )
+                    }
+                    Err(error) => {
+                        self.update(|progress| progress.error = Some(error.to_string()));
+                        Phase::Failed
+                    }
+                }
+            }
+        };
+        self.set_phase(phase);
+    }
+
+    /// Runs units (chunks, or streams) `0..units` in steps: `step(engine, end)` runs the
+    /// units from the first the engine does not skip up to `end` and says how to add its
+    /// tally to the others. `done_at(end)` is what the units before `end` count (deals,
+    /// draws). Returns how the run ended.
+    fn stepped<Add: FnOnce(&mut Option<Tallied>)>(
+        &self,
+        engine: &mut Engine,
+        units: u64,
+        done_at: impl Fn(u64) -> u64,
+        mut step: impl FnMut(&Engine, u64) -> Add,
+    ) -> Phase {
         let threads = engine.threads() as u64;
-        let options = tally_options(algorithm, n, settings.source);
-        let chunks = trials.div_ceil(CHUNK_TRIALS);
         let created = Instant::now();
-        let (mut done, mut step, mut elapsed) = (0u64, threads, Duration::ZERO);
-        let mut tally: Option<PermutationRecorder> = None;
+        let (mut done, mut size, mut elapsed) = (0u64, threads, Duration::ZERO);
         let mut previous_end = None;
         let mut last_step = (0, Duration::ZERO);
-        while done < chunks {
+        while done < units {
             if self.stop.load(Ordering::Acquire)
                 || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
             {
-                return self.set_phase(Phase::Stopped);
+                return Phase::Stopped;
             }
-            let end = (done + step).min(chunks);
+            let end = (done + size).min(units);
             engine.skip_chunks_before(done);
             let started = Instant::now();
             let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
-            let part = record_permutations(
-                &engine,
-                algorithm,
-                n,
-                (end * CHUNK_TRIALS).min(trials),
-                seed,
-                options,
-                &NoProgress,
-            );
+            let add = step(engine, end);
+            self.update(|progress| {
+                add(&mut progress.tally);
+                progress.trials = done_at(end);
+                progress.units = end;
+                progress.threads = threads as usize;
+            });
             let took = started.elapsed();
             elapsed += took;
-            match &mut tally {
-                Some(tally) => tally.merge(&part),
-                None => tally = Some(part),
-            }
-            // What a step costs besides its chunks (a large deck's tables derived from its
-            // order counts, the tallies added and copied for the page) must stay a few
-            // percent of the step: steps of 10-card decks take seconds, not 100 ms.
+            self.update(|progress| progress.elapsed = elapsed);
+            // What a step costs besides its chunks (a large deck's order counts allocated
+            // and added) must stay a few percent of the step: steps of 10-card decks take
+            // about a second, not 100 ms (the count of deals still moves in between).
             let fixed = fixed_cost(last_step, (end - done, took));
             last_step = (end - done, took);
             let target = STEP_TARGET.max((overhead + fixed) * 30);
-            step = next_step(end - done, took, threads, target);
+            size = next_step(end - done, took, threads, target);
             done = end;
-            let snapshot = Arc::new(tally.clone().expect("a step ran"));
-            self.update(|progress| {
-                progress.recorder = Some(snapshot);
-                progress.trials = (end * CHUNK_TRIALS).min(trials);
-                progress.elapsed = elapsed;
-                progress.threads = threads as usize;
-            });
             previous_end = Some(started + took);
         }
-        self.set_phase(Phase::Done);
+        Phase::Done
     }
 
     fn update(&self, change: impl FnOnce(&mut Progress)) {
         {
-            let mut progress = self.progress.lock().unwrap_or_else(|poison| poison.into_inner());
+            let mut progress = self.lock();
             change(&mut progress);
             progress.version += 1;
         }
         self.changed.send_modify(|version| *version += 1);
     }
+}
+
+/// What every report of a live run shares: threads, time, and what was tallied.
+struct Base {
+    threads: usize,
+    elapsed: Duration,
+    units: u64,
+}
+
+impl Progress {
+    fn base(&self) -> Base {
+        Base {
+            threads: self.threads,
+            elapsed: self.elapsed,
+            units: self.units,
+        }
+    }
+}
+
+fn run_report(request: &LiveRunSpec, base: &Base, trials: u64) -> Option<(RunSettings, RunReport)> {
+    let LiveRunSpec {
+        spec,
+        settings,
+        seed_origin,
+    } = request;
+    let settings = RunSettings {
+        trials,
+        threads: base.threads.max(1),
+        ..settings.clone()
+    };
+    settings.validate(std::slice::from_ref(spec)).ok()?;
+    let report = RunReport {
+        seed: settings.seed.unwrap_or(0),
+        seed_origin: *seed_origin,
+        threads: base.threads,
+        elapsed: base.elapsed,
+        results: Vec::new(),
+        sampler_results: Vec::new(),
+        notes: settings.notes(std::slice::from_ref(spec)),
+        input: None,
+        settings: settings.clone(),
+    };
+    Some((settings, report))
+}
+
+fn shuffle_report(
+    request: &LiveRunSpec,
+    base: &Base,
+    recorder: PermutationRecorder,
+    simulator_check: bool,
+) -> Option<RunReport> {
+    let tally = recorder.finish();
+    let (settings, report) = run_report(request, base, tally.trials)?;
+    let spec = &request.spec;
+    let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
+    let result = if simulator_check {
+        let engine = Engine::new(1).ok()?.with_source(settings.source);
+        shuffle_result(&engine, spec, tally, &thresholds)
+    } else {
+        AlgorithmResult {
+            name: spec.display_name(settings.n),
+            about: About::of(spec.entry),
+            expected: spec.entry.expected_at(settings.n),
+            analysis: analyse_permutations(&tally, &thresholds),
+            tally,
+            simulator_check: None,
+            elapsed: Duration::ZERO,
+        }
+    };
+    Some(RunReport {
+        results: vec![AlgorithmResult {
+            elapsed: base.elapsed,
+            ..result
+        }],
+        ..report
+    })
+}
+
+fn sampler_report(request: &LiveRunSpec, base: &Base, tally: SelectionTally) -> Option<RunReport> {
+    let (settings, report) = run_report(request, base, tally.trials)?;
+    let thresholds = settings.validate(std::slice::from_ref(&request.spec)).ok()?;
+    let result = sampler_result(&request.spec, tally, &thresholds);
+    Some(RunReport {
+        sampler_results: vec![crate::run::SamplerResult {
+            elapsed: base.elapsed,
+            ..result
+        }],
+        ..report
+    })
+}
+
+fn stream_report(request: &LiveStreamSpec, base: &Base, tally: StreamTally) -> Option<StreamReport> {
+    let LiveStreamSpec {
+        spec,
+        settings,
+        seed_origin,
+    } = request;
+    let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
+    // Tallied into the tables laid out for the whole run (the tallies of every step add).
+    let result = GeneratorRun::new(spec, settings)
+        .ok()?
+        .result(tally, &thresholds, base.elapsed);
+    Some(StreamReport {
+        settings: StreamSettings {
+            streams: base.units.max(1),
+            threads: base.threads.max(1),
+            ..settings.clone()
+        },
+        seed: settings.seed.unwrap_or(0),
+        seed_origin: *seed_origin,
+        threads: base.threads,
+        elapsed: base.elapsed,
+        results: vec![result],
+        input: None,
+        notes: Vec::new(),
+    })
 }
 
 /// The time a step takes whatever its chunks, estimated from two steps of different

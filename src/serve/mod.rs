@@ -19,6 +19,7 @@ pub mod exact;
 pub mod guard;
 pub mod jobs;
 pub mod live;
+pub mod own;
 pub mod request;
 pub mod routes;
 pub mod snapshot;
@@ -44,6 +45,8 @@ pub struct Served {
     pub threads: usize,
     /// The runs.
     pub jobs: Arc<jobs::Jobs>,
+    /// The deals of "your own shuffle", sent a batch at a time.
+    pub sessions: Arc<own::Sessions>,
 }
 
 impl Served {
@@ -53,6 +56,7 @@ impl Served {
             hosts,
             threads,
             jobs: Arc::default(),
+            sessions: Arc::default(),
         })
     }
 }

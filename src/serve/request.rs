@@ -1,17 +1,23 @@
 //! A catalogue run asked for by the page, read with the command line's rules.
 //!
-//! The page sends every field as the text a user typed, and each is parsed by the parser
-//! `run`'s flag uses (`parse_count` for trials, `parse_alpha` for alpha) and checked by
-//! [`RunSettings::validate`], so a value the command line refuses is refused here with
-//! the same one-line message, and one it accepts runs the same.
+//! Every name of `list` may be asked for: a shuffle or a sampler runs as `run` runs it
+//! (a sampler with `k`), a generator as `stream` runs it (with `items`, `length`,
+//! `streams`). The page sends every field as the text a user typed, and each is parsed
+//! by the parser the command's flag uses (`parse_count` for trials, `parse_alpha` for
+//! alpha) and checked by [`RunSettings::validate`] or [`StreamSettings::validate`], so a
+//! value the command line refuses is refused here with the same one-line message, and
+//! one it accepts runs the same.
 
 use serde::Deserialize;
 
-use crate::catalogue::{AlgorithmSpec, Kind};
+use crate::catalogue::AlgorithmSpec;
+use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+use crate::catalogue::items::Items;
 use crate::error::{Error, Result};
 use crate::parse::{parse_alpha, parse_count};
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, SeedOrigin};
+use crate::stream::StreamSettings;
 
 /// The fields of a run request, as typed (numbers may also come as JSON numbers).
 #[derive(Debug, Default, Deserialize)]
@@ -23,6 +29,16 @@ pub struct RunRequest {
     pub trials: Option<Field>,
     pub seed: Option<Field>,
     pub alpha: Option<Field>,
+    /// Items a sampler picks (`run --k`).
+    pub k: Option<Field>,
+    /// A generator's items (`stream --items`).
+    pub items: Option<Field>,
+    /// Draws per stream (`stream --length`).
+    pub length: Option<Field>,
+    /// Streams (`stream --streams`).
+    pub streams: Option<Field>,
+    /// `stream --add-every`.
+    pub add_every: Option<Field>,
 }
 
 /// A value typed into a form: text, or a number sent as one.
@@ -42,7 +58,42 @@ impl Field {
     }
 }
 
-/// A run the server may start: one catalogue shuffle and its settings, seed fixed.
+/// A run the server may start: a shuffle or sampler as `run` runs it, or a generator as
+/// `stream` runs it.
+#[derive(Clone, Debug)]
+pub enum LiveRequest {
+    Run(LiveRunSpec),
+    Stream(LiveStreamSpec),
+}
+
+impl LiveRequest {
+    /// The seed the run uses.
+    pub fn seed(&self) -> u64 {
+        match self {
+            LiveRequest::Run(run) => run.settings.seed.unwrap_or(0),
+            LiveRequest::Stream(stream) => stream.settings.seed.unwrap_or(0),
+        }
+    }
+
+    /// What the page counts: deals (shuffles), samples, or draws of every stream.
+    pub fn total(&self) -> u64 {
+        match self {
+            LiveRequest::Run(run) => run.settings.trials,
+            LiveRequest::Stream(stream) => stream.settings.length.saturating_mul(stream.settings.streams),
+        }
+    }
+}
+
+/// One generator and its `stream` settings, seed fixed.
+#[derive(Clone, Debug)]
+pub struct LiveStreamSpec {
+    pub spec: GeneratorSpec,
+    pub settings: StreamSettings,
+    pub seed_origin: SeedOrigin,
+}
+
+/// A run the server may start: one catalogue shuffle or sampler and its settings, seed
+/// fixed.
 #[derive(Clone, Debug)]
 pub struct LiveRunSpec {
     pub spec: AlgorithmSpec,
@@ -75,33 +126,15 @@ impl RunRequest {
     }
 
     /// The run asked for, with the seed fixed (from the OS when none was given) and
-    /// `threads` workers, checked as `run` checks its flags.
-    pub fn resolve(&self, threads: usize) -> Result<LiveRunSpec> {
+    /// `threads` workers, checked as `run` (or `stream`) checks its flags.
+    pub fn resolve(&self, threads: usize) -> Result<LiveRequest> {
         let name = self
             .algorithm
             .as_deref()
             .filter(|name| !name.trim().is_empty())
-            .ok_or_else(|| missing("<ALGORITHM>"))?;
-        let spec = AlgorithmSpec::parse(name.trim())?;
-        if spec.kind() != Kind::Shuffle {
-            return Err(Error::Usage(format!(
-                "{} is a sampler: the live page runs shuffles (use `shuffle-audit run {} --n N --k K`)",
-                spec.entry.name, spec.entry.name
-            )));
-        }
+            .ok_or_else(|| missing("<ALGORITHM>"))?
+            .trim();
         let source = SourceKind::parse(self.source.as_deref().unwrap_or("xoshiro").trim(), None)?;
-        let n_text = self.n.as_ref().ok_or_else(|| missing("--n <N>"))?.text();
-        let n: usize = n_text
-            .trim()
-            .parse()
-            .map_err(|error| invalid("--n <N>", &n_text, error))?;
-        let trials = match &self.trials {
-            None => 600_000,
-            Some(field) => {
-                let text = field.text();
-                parse_count(&text).map_err(|why| invalid("--trials <T>", &text, why))?
-            }
-        };
         let seed = match &self.seed {
             None => None,
             Some(field) if field.text().trim().is_empty() => None,
@@ -121,23 +154,97 @@ impl RunRequest {
                 parse_alpha(&text).map_err(|why| invalid("--alpha <A>", &text, why))?
             }
         };
+        let spec = match AlgorithmSpec::parse(name) {
+            Ok(spec) => spec,
+            // Not a shuffle or sampler: a generator, or the error `run` gives.
+            Err(error) => match GeneratorSpec::parse(name) {
+                Ok(generator) => return self.resolve_stream(generator, source, seed, alpha, threads),
+                Err(_) => return Err(error),
+            },
+        };
+        let n_text = self.n.as_ref().ok_or_else(|| missing("--n <N>"))?.text();
+        let n: usize = n_text
+            .trim()
+            .parse()
+            .map_err(|error| invalid("--n <N>", &n_text, error))?;
+        let trials = count_or(&self.trials, "--trials <T>", 600_000)?;
+        let k = match self.k.as_ref().map(Field::text) {
+            None => None,
+            Some(text) if text.trim().is_empty() => None,
+            Some(text) => Some(
+                text.trim()
+                    .parse::<usize>()
+                    .map_err(|error| invalid("--k <K>", &text, error))?,
+            ),
+        };
         let (seed, seed_origin) = SeedOrigin::fix(seed)?;
-        let seed = Some(seed);
         let settings = RunSettings {
             n,
-            k: None,
+            k,
             trials,
-            seed,
+            seed: Some(seed),
             threads,
             alpha,
             shard: None,
             source,
         };
         settings.validate(std::slice::from_ref(&spec))?;
-        Ok(LiveRunSpec {
+        Ok(LiveRequest::Run(LiveRunSpec {
             spec,
             settings,
             seed_origin,
-        })
+        }))
+    }
+
+    /// A generator's run, read as `stream` reads its flags.
+    fn resolve_stream(
+        &self,
+        spec: GeneratorSpec,
+        source: SourceKind,
+        seed: Option<u64>,
+        alpha: f64,
+        threads: usize,
+    ) -> Result<LiveRequest> {
+        let items = self
+            .items
+            .as_ref()
+            .map(Field::text)
+            .filter(|items| !items.trim().is_empty())
+            .ok_or_else(|| missing("--items <SPEC>"))?;
+        let add_every = match &self.add_every {
+            Some(field) if !field.text().trim().is_empty() => {
+                let text = field.text();
+                Some(parse_count(&text).map_err(|why| invalid("--add-every <M>", &text, why))?)
+            }
+            _ => None,
+        };
+        let (seed, seed_origin) = SeedOrigin::fix(seed)?;
+        let settings = StreamSettings {
+            items: Items::parse(items.trim())?,
+            length: count_or(&self.length, "--length <L>", 10_000)?,
+            streams: count_or(&self.streams, "--streams <S>", 1_000)?,
+            seed: Some(seed),
+            threads,
+            alpha,
+            scenario: StreamScenario { add_every },
+            source,
+        };
+        settings.validate(std::slice::from_ref(&spec))?;
+        Ok(LiveRequest::Stream(LiveStreamSpec {
+            spec,
+            settings,
+            seed_origin,
+        }))
+    }
+}
+
+/// A count field read as the command line reads it (`1e6`, `10_000`), or `default`.
+fn count_or(field: &Option<Field>, flag: &str, default: u64) -> Result<u64> {
+    match field {
+        None => Ok(default),
+        Some(field) => {
+            let text = field.text();
+            parse_count(&text).map_err(|why| invalid(flag, &text, why))
+        }
     }
 }

@@ -20,10 +20,11 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 
 use super::exact::{ExactView, exact_view};
-use super::live::{LiveRun, Phase};
+use super::live::{LiveReport, LiveRun, Phase};
 use super::request::RunRequest;
-use super::snapshot::{View, view};
+use super::snapshot::{View, live_view, stream_view, view};
 use super::{MAX_BODY, Served, error_response, guard};
+use crate::catalogue::generators::GENERATORS;
 use crate::catalogue::{Kind, entries};
 use crate::error::Error;
 use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck};
@@ -66,6 +67,9 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs/{id}/json", get(run_json))
         .route("/api/ingest", post(ingest_view))
         .route("/api/ingest/json", post(ingest_json))
+        .route("/api/own", post(own_start))
+        .route("/api/own/{id}/deals", post(own_deals))
+        .route("/api/own/{id}/json", get(own_json))
         .fallback(|| async { error_response(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(too_large))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -125,9 +129,13 @@ fn usage(error: &Error) -> Response {
     )
 }
 
+/// Every name of `list`, in its three tables: shuffles and samplers run as `run` runs
+/// them, generators as `stream` does.
 #[derive(Serialize)]
 struct CatalogueJson {
     shuffles: Vec<EntryJson>,
+    samplers: Vec<EntryJson>,
+    generators: Vec<EntryJson>,
     sources: Vec<SourceJson>,
     threads: usize,
     max_body: usize,
@@ -139,6 +147,8 @@ struct EntryJson {
     name: &'static str,
     summary: &'static str,
     expected: String,
+    /// The parameter its name may take after a colon (`naive-repeated:3`), if any.
+    parameter: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -147,21 +157,33 @@ struct SourceJson {
 }
 
 async fn catalogue(State(served): State<Arc<Served>>) -> Response {
-    let shuffles = entries()
-        .filter(|entry| {
-            crate::catalogue::AlgorithmSpec::parse(entry.name).is_ok_and(|spec| spec.kind() == Kind::Shuffle)
-        })
+    let of_kind = |kind: Kind| {
+        entries()
+            .filter(move |entry| entry.kind() == kind)
+            .map(|entry| EntryJson {
+                name: entry.name,
+                summary: entry.summary,
+                expected: entry.expected_in_words(),
+                parameter: entry.parameter.map(|parameter| parameter.name),
+            })
+            .collect()
+    };
+    let generators = GENERATORS
+        .iter()
         .map(|entry| EntryJson {
             name: entry.name,
             summary: entry.summary,
-            expected: entry.expected_in_words(),
+            expected: entry.deserves.to_string(),
+            parameter: entry.parameter.map(|parameter| parameter.name),
         })
         .collect();
     let sources = SourceKind::all()
         .map(|source| SourceJson { name: source.name() })
         .collect();
     axum::Json(CatalogueJson {
-        shuffles,
+        shuffles: of_kind(Kind::Shuffle),
+        samplers: of_kind(Kind::Sampler),
+        generators,
         sources,
         threads: served.threads,
         max_body: MAX_BODY,
@@ -190,8 +212,8 @@ async fn start_run(
             StatusCode::CREATED,
             axum::Json(serde_json::json!({
                 "id": id,
-                "seed": run.request.settings.seed,
-                "trials": run.request.settings.trials,
+                "seed": run.request.seed(),
+                "trials": run.request.total(),
             })),
         )
             .into_response(),
@@ -231,10 +253,19 @@ async fn run_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> 
         Err(response) => return *response,
     };
     let rendered = tokio::task::spawn_blocking(move || {
-        let report = run.report(true)?;
         let mut out = Vec::new();
-        crate::output::json::run::write(&report, &mut out).ok()?;
-        Some((out, report.results[0].name.clone(), report.settings.trials))
+        match run.report(true)? {
+            LiveReport::Run(report) => {
+                crate::output::json::run::write(&report, &mut out).ok()?;
+                let name = report.names().first()?.to_string();
+                Some((out, name, report.settings.trials))
+            }
+            LiveReport::Stream(report) => {
+                crate::output::json::stream::write(&report, &mut out).ok()?;
+                let name = report.results.first()?.name.clone();
+                Some((out, name, report.settings.streams * report.settings.length))
+            }
+        }
     })
     .await
     .ok()
@@ -276,45 +307,61 @@ fn json_download(json: Vec<u8>, file_name: &str) -> Response {
 #[derive(Serialize)]
 struct Snapshot {
     phase: Phase,
+    /// Deals (samples, draws) the engine has finished so far.
     deals: u64,
+    /// Deals (samples, draws) asked for.
     trials: u64,
     seconds: f64,
     rate: f64,
     error: Option<String>,
-    view: View,
+    /// The charts and tests of what was tallied by the last step, when they are new
+    /// (`None` in an update that only moves the count).
+    view: Option<View>,
 }
 
-fn snapshot(run: &LiveRun) -> String {
-    let phase = run.phase();
-    let progress = run.progress();
-    let report = run.report(false);
-    let seconds = progress.elapsed.as_secs_f64();
-    let deals = progress.trials;
+/// An update: the count, and the view of the last step when `with_view`.
+fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
+    let seconds = run.started.elapsed().as_secs_f64();
+    let deals = run.counted();
+    let (tallied, error) = run.tallied();
+    let view = with_view.then(|| {
+        run.report(false)
+            .map(|report| live_view(&report))
+            .unwrap_or_default()
+    });
     let snapshot = Snapshot {
         phase,
-        deals,
-        trials: run.request.settings.trials,
+        deals: if phase == Phase::Running { deals } else { tallied },
+        trials: run.request.total(),
         seconds,
         rate: if seconds > 0.0 {
             deals as f64 / seconds
         } else {
             0.0
         },
-        error: progress.error,
-        view: report.map(|report| view(&report, true)).unwrap_or_default(),
+        error,
+        view,
     };
     serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string())
 }
 
-/// The fewest milliseconds between two updates (at most 20 a second).
-const MIN_INTERVAL: Duration = Duration::from_millis(50);
+/// The time between two updates while a run runs: 10 a second (a view that takes long
+/// to make delays its update by as much).
+pub const UPDATE_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A view (charts and tests) may take at most this share of the time (it shares the
+/// cores with the run): a 10-card deck's, made from its 10! order counts, comes every
+/// few seconds rather than slowing the run; the updates between move the count.
+const VIEW_SHARE: u32 = 20;
 
 /// A page watching a run: its updates as server-sent events. When the page goes (the
 /// tab closed, the stream dropped), the run stops.
 struct Watcher {
     run: Arc<LiveRun>,
-    changes: tokio::sync::watch::Receiver<u64>,
-    next: Instant,
+    /// The step whose view was sent last.
+    drawn: Option<u64>,
+    /// No view before this time.
+    next_view: Instant,
     sent_exact: bool,
     finished: bool,
 }
@@ -330,10 +377,12 @@ async fn watch_run(
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
     let run = find(&served, &id).map_err(|response| *response)?;
+    // The sender lives as long as the run, which the watcher holds; the page is watching.
+    drop(run.watch());
     let watcher = Watcher {
-        changes: run.watch(),
         run,
-        next: Instant::now(),
+        drawn: None,
+        next_view: Instant::now(),
         sent_exact: false,
         finished: false,
     };
@@ -352,27 +401,26 @@ async fn watch_run(
             return Some((Ok(Event::default().event("exact").data(data)), watcher));
         }
         // Wait for the next update's time, but not past the end of the run.
-        while Instant::now() < watcher.next && watcher.run.phase() == Phase::Running {
-            tokio::time::sleep(MIN_INTERVAL.min(watcher.next - Instant::now())).await;
+        let due = Instant::now() + UPDATE_INTERVAL;
+        while Instant::now() < due && watcher.run.phase() == Phase::Running {
+            tokio::time::sleep(Duration::from_millis(10).min(due - Instant::now())).await;
         }
-        if watcher.run.phase() == Phase::Running {
-            // The sender lives as long as the run, which the watcher holds.
-            let _ = watcher.changes.changed().await;
-        }
-        watcher.changes.borrow_and_update();
         let run = watcher.run.clone();
         let started = Instant::now();
-        // The phase is read before the snapshot is made: a run that ends meanwhile then
-        // gets one more snapshot, so that the stream's last one always says how it ended.
-        let (data, phase) = tokio::task::spawn_blocking(move || {
-            let phase = run.phase();
-            (snapshot(&run), phase)
-        })
-        .await
-        .unwrap_or_else(|_| ("{}".to_string(), Phase::Failed));
-        // Drawing may take at most a twentieth of the time (it shares the cores with the
-        // run): a large deck's charts are drawn less often rather than slowing the run.
-        watcher.next = Instant::now() + MIN_INTERVAL.max(started.elapsed() * 20);
+        // The phase is read before the update is made: a run that ends meanwhile then
+        // gets one more, so that the stream's last update always says how it ended (and
+        // carries the view of everything tallied).
+        let phase = run.phase();
+        let version = run.version();
+        let with_view =
+            phase != Phase::Running || (watcher.drawn != Some(version) && started >= watcher.next_view);
+        let data = tokio::task::spawn_blocking(move || snapshot(&run, phase, with_view))
+            .await
+            .unwrap_or_else(|_| "{}".to_string());
+        if with_view {
+            watcher.drawn = Some(version);
+            watcher.next_view = Instant::now() + started.elapsed() * VIEW_SHARE;
+        }
         watcher.finished = phase != Phase::Running;
         Some((Ok(Event::default().event("snapshot").data(data)), watcher))
     });
@@ -380,9 +428,9 @@ async fn watch_run(
 }
 
 /// How the page's deals are to be read: `ingest`'s flags.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct IngestQuery {
+pub struct IngestQuery {
     kind: Option<String>,
     k: Option<String>,
     deck: Option<String>,
@@ -448,6 +496,12 @@ async fn ingested(
         )
     })?;
     let body = body.map_err(|error| body_error(&error))?;
+    ingest_all(served, query, body.to_vec()).await
+}
+
+/// Reads `deals` as `ingest -` reads standard input, with `query`'s flags.
+async fn ingest_all(served: &Served, query: IngestQuery, deals: Vec<u8>) -> Result<IngestReport, Response> {
+    let body = deals;
     let threads = served.threads;
     tokio::task::spawn_blocking(move || {
         let settings = ingest_settings(&query, threads)?;
@@ -478,14 +532,18 @@ async fn ingest_view(
     query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    let report = match ingested(&served, query, body).await {
-        Ok(report) => report,
-        Err(response) => return response,
-    };
+    match ingested(&served, query, body).await {
+        Ok(report) => ingest_view_of(report).await,
+        Err(response) => response,
+    }
+}
+
+/// What the page shows of deals read by `ingest`.
+async fn ingest_view_of(report: IngestReport) -> Response {
     let rendered = tokio::task::spawn_blocking(move || {
         let view = match &report {
             IngestReport::Samples(run) => view(run, false),
-            IngestReport::Stream(_) => View::default(),
+            IngestReport::Stream(stream) => stream_view(stream),
         };
         IngestView {
             verdict: report.verdict(),
@@ -506,17 +564,86 @@ async fn ingest_json(
     query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    let report = match ingested(&served, query, body).await {
-        Ok(report) => report,
-        Err(response) => return response,
-    };
+    match ingested(&served, query, body).await {
+        Ok(report) => ingest_json_of(&report),
+        Err(response) => response,
+    }
+}
+
+/// `ingest --json`'s JSON of deals read, as a download.
+fn ingest_json_of(report: &IngestReport) -> Response {
     let mut out = Vec::new();
-    let written = match &report {
+    let written = match report {
         IngestReport::Samples(run) => crate::output::json::run::write(run, &mut out),
         IngestReport::Stream(stream) => crate::output::json::stream::write(stream, &mut out),
     };
     match written {
         Ok(()) => json_download(out, "ingest.json"),
         Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the JSON could not be written"),
+    }
+}
+
+/// Starts a session of deals sent a batch at a time, read with `ingest`'s flags in the
+/// query (checked now, so that a bad flag is said before any deal is made).
+async fn own_start(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return error_response(StatusCode::BAD_REQUEST, "bad options for the deals");
+    };
+    if let Err(error) = ingest_settings(&query, served.threads) {
+        return usage(&error);
+    }
+    let id = served.sessions.start(query);
+    (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response()
+}
+
+/// The session numbered `id`, or the 404 that says there is none (boxed: a response is
+/// large).
+fn find_session(served: &Served, id: &str) -> Result<Arc<super::own::Session>, Box<Response>> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| served.sessions.get(id))
+        .ok_or_else(|| {
+            Box::new(error_response(
+                StatusCode::NOT_FOUND,
+                "no such session of deals (it may have been forgotten): press Start again",
+            ))
+        })
+}
+
+/// Adds a batch of deals to a session and shows what `ingest` says of all of them.
+async fn own_deals(
+    State(served): State<Arc<Served>>,
+    Path(id): Path<String>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let session = match find_session(&served, &id) {
+        Ok(session) => session,
+        Err(response) => return *response,
+    };
+    let batch = match body {
+        Ok(batch) => batch,
+        Err(error) => return body_error(&error),
+    };
+    let Some(deals) = session.append(&batch, MAX_BODY) else {
+        return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
+    };
+    match ingest_all(&served, session.query.clone(), deals).await {
+        Ok(report) => ingest_view_of(report).await,
+        Err(response) => response,
+    }
+}
+
+/// `ingest --json`'s JSON of a session's deals.
+async fn own_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
+    let session = match find_session(&served, &id) {
+        Ok(session) => session,
+        Err(response) => return *response,
+    };
+    match ingest_all(&served, session.query.clone(), session.all()).await {
+        Ok(report) => ingest_json_of(&report),
+        Err(response) => response,
     }
 }

@@ -1,26 +1,32 @@
 //! What the page draws, made from a report by the code the HTML report uses.
 //!
-//! The heat map, the fixed-point and cycle bars and the tests table come from
-//! [`glance_section`] (the report's own section for a shuffle, with only those charts), so the colour scale, the
-//! diverging legend and the p-value formats are the report's by construction; the page
-//! only places the SVGs. The verdict is the result's, the one `run` or `ingest` prints.
+//! A shuffle's heat map, fixed-point and cycle bars and tests table come from
+//! [`glance_section`] (the report's own section for a shuffle, with only those charts); a
+//! sampler's from [`sampler_section`], a generator's from [`stream_part`]: the colour
+//! scale, the diverging legend and the p-value formats are the report's by construction,
+//! and the page only places the SVGs. The verdict is the result's, the one `run`,
+//! `stream` or `ingest` prints.
 
 use serde::Serialize;
 
+use crate::analysis::TestReport;
 use crate::analysis::caught_by;
 use crate::catalogue::Expectation;
 use crate::report::document::{ResultSection, TestRow};
-use crate::report::sections::glance_section;
+use crate::report::sections::{glance_section, sampler_section, stream_part};
 use crate::run::RunReport;
 use crate::stats::Verdict;
+use crate::stream::StreamReport;
 
-/// The charts the page shows, by the name the report gives their files.
+use super::live::LiveReport;
+
+/// The charts the page shows of a shuffle, by the name the report gives their files.
 const SHOWN: [&str; 3] = ["positions", "fixed-points", "cycles"];
 
 /// One view of a result.
 #[derive(Debug, Default, Serialize)]
 pub struct View {
-    /// Deals tallied so far.
+    /// Deals (samples, draws) tallied so far.
     pub deals: u64,
     /// What the tests say of them; `None` with nothing tallied yet.
     pub verdict: Option<Verdict>,
@@ -44,41 +50,99 @@ pub struct ChartView {
     pub svg: String,
 }
 
-/// The view of the first shuffle result of `report` (`run` and `ingest` of decks both
-/// make one), or an empty view when it has none.
-pub fn view(report: &RunReport, catalogue: bool) -> View {
-    let Some(result) = report.results.first() else {
-        return View {
-            notes: report.notes.clone(),
-            ..View::default()
-        };
-    };
-    let section = glance_section(report, result);
-    View {
-        deals: result.tally.trials,
-        verdict: Some(result.analysis.verdict),
-        expected: catalogue.then_some(result.expected),
-        caught: (result.analysis.verdict == Verdict::Fail)
-            .then(|| caught_by(&result.analysis.tests))
-            .flatten(),
-        smallest_p: result.analysis.smallest_p_adjusted().map(|p| p.to_string()),
-        tests: section.tests.clone(),
-        charts: charts_of(section),
-        notes: report.notes.clone(),
+/// The view of a live run's report.
+pub fn live_view(report: &LiveReport) -> View {
+    match report {
+        LiveReport::Run(report) => view(report, true),
+        LiveReport::Stream(report) => stream_view(report),
     }
 }
 
-fn charts_of(section: ResultSection) -> Vec<ChartView> {
+/// The view of the first result of `report`, a shuffle's or a sampler's (`run` and
+/// `ingest` make one), or an empty view when it has none.
+pub fn view(report: &RunReport, catalogue: bool) -> View {
+    if let Some(result) = report.results.first() {
+        let section = glance_section(report, result);
+        return section_view(
+            section,
+            result.tally.trials,
+            &result.analysis.tests,
+            catalogue,
+            Some(&SHOWN),
+            &report.notes,
+        );
+    }
+    if let Some(result) = report.sampler_results.first() {
+        let section = sampler_section(report, result);
+        return section_view(
+            section,
+            result.tally.trials,
+            &result.analysis.tests,
+            catalogue,
+            None,
+            &report.notes,
+        );
+    }
+    View {
+        notes: report.notes.clone(),
+        ..View::default()
+    }
+}
+
+/// The view of a generator's streams (every chart `stream`'s report draws of it).
+pub fn stream_view(report: &StreamReport) -> View {
+    let (Some(result), Some(section)) = (
+        report.results.first(),
+        stream_part(report, "", &[], 1).results.into_iter().next(),
+    ) else {
+        return View::default();
+    };
+    let draws = result.tally.streams.saturating_mul(result.tally.length);
+    section_view(
+        section,
+        draws,
+        &result.analysis.tests,
+        report.input.is_none(),
+        None,
+        &report.notes,
+    )
+}
+
+fn section_view(
+    section: ResultSection,
+    deals: u64,
+    tests: &[TestReport],
+    catalogue: bool,
+    shown: Option<&[&str]>,
+    notes: &[String],
+) -> View {
+    View {
+        deals,
+        verdict: Some(section.verdict),
+        expected: catalogue.then_some(section.expected),
+        caught: (section.verdict == Verdict::Fail)
+            .then(|| caught_by(tests))
+            .flatten(),
+        smallest_p: section.smallest_p.map(|p| p.to_string()),
+        tests: section.tests.clone(),
+        charts: charts_of(section, shown),
+        notes: notes.to_vec(),
+    }
+}
+
+fn charts_of(section: ResultSection, shown: Option<&[&str]>) -> Vec<ChartView> {
     section
         .charts
         .into_iter()
         .filter_map(|chart| {
             let name = chart.file_name.strip_suffix(".svg")?.to_string();
-            SHOWN.contains(&name.as_str()).then_some(ChartView {
-                name,
-                caption: chart.caption,
-                svg: chart.svg,
-            })
+            shown
+                .is_none_or(|shown| shown.contains(&name.as_str()))
+                .then_some(ChartView {
+                    name,
+                    caption: chart.caption,
+                    svg: chart.svg,
+                })
         })
         .collect()
 }

@@ -215,6 +215,8 @@ impl Engine {
     /// [`SimulationSource::for_chunk`]`(seed, s)` and nothing else, so, as with chunks of
     /// trials, the accumulators add up to the same total whatever the number of workers.
     /// `work(accumulator, source, progress)` runs one stream; progress counts draws.
+    /// Streams numbered below the first not skipped ([`Engine::skip_chunks_before`]) are
+    /// left out, as chunks are.
     pub fn run_streams<A, Make, Work>(
         &self,
         streams: u64,
@@ -229,12 +231,19 @@ impl Engine {
         Make: Fn() -> A + Sync,
         Work: Fn(&mut A, &mut SimulationSource, &ChunkProgress) + Sync,
     {
-        let kind = self.source;
-        self.for_each_unit(streams, progress, make, |accumulator, stream, stream_progress| {
-            let mut source = SimulationSource::for_unit(kind, seed, stream, stream.saturating_mul(length));
-            work(accumulator, &mut source, stream_progress);
-            length
-        })
+        let (kind, first) = (self.source, self.first_chunk.min(streams));
+        self.for_each_unit(
+            streams - first,
+            progress,
+            make,
+            |accumulator, unit, stream_progress| {
+                let stream = first + unit;
+                let mut source =
+                    SimulationSource::for_unit(kind, seed, stream, stream.saturating_mul(length));
+                work(accumulator, &mut source, stream_progress);
+                length
+            },
+        )
     }
 
     /// Hands out unit numbers `0..units` to the workers, each of which runs

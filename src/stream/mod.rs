@@ -227,49 +227,9 @@ pub fn run_streams(
     let mut results = Vec::with_capacity(generators.len());
     for spec in generators {
         let generator_started = Instant::now();
-        let items = &settings.items;
-        let scenario = settings.effective_scenario();
-        let shape = spec.shape(items, &scenario)?;
-        let probabilities = items.probabilities();
-        let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
-        let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
-        let mut layout = layout(settings, shape.as_ref(), bag_slots);
-        layout.cycle_gaps = matches!(theory, Theory::OneOfEach(_));
-        let recorders = engine.run_streams(
-            settings.streams,
-            settings.length,
-            seed,
-            progress,
-            || StreamRecorder::new(&layout),
-            |recorder, source, stream_progress| {
-                let mut dealer = Dealer {
-                    generator: spec.build(items, &scenario),
-                    source,
-                    progress: stream_progress,
-                };
-                recorder.record_stream(&mut dealer);
-            },
-        );
-        let mut recorders = recorders.into_iter().map(StreamRecorder::finish);
-        let mut tally = recorders.next().expect("an engine has at least one worker");
-        for other in recorders {
-            tally.merge(&other);
-        }
-        let analysis = analyse_stream(&tally, &probabilities, shape.as_ref(), theory, &thresholds);
-        results.push(StreamResult {
-            name: spec.display_name(),
-            about: About {
-                summary: Cow::Borrowed(spec.entry.summary),
-                origin: Cow::Borrowed(spec.entry.origin),
-                labels: None,
-            },
-            expected: spec.expected(items),
-            additions: scenario.add_every.is_some() && spec.takes_additions(),
-            shape,
-            tally,
-            analysis,
-            elapsed: generator_started.elapsed(),
-        });
+        let run = GeneratorRun::new(spec, settings)?;
+        let tally = run.tally(&engine, settings.streams, seed, progress);
+        results.push(run.result(tally, &thresholds, generator_started.elapsed()));
     }
     Ok(StreamReport {
         settings: StreamSettings {
@@ -284,6 +244,96 @@ pub fn run_streams(
         input: None,
         notes: Vec::new(),
     })
+}
+
+/// One generator's run, made ready: the shape of its bag, the law it should follow and
+/// the tables its streams are tallied into. [`run_streams`] tallies all its streams at
+/// once; the live page (`serve`) tallies them a few at a time
+/// ([`Engine::skip_chunks_before`] skips the streams already tallied) and adds the
+/// tallies, which gives exactly the same tally, since tallies are counts that add.
+pub struct GeneratorRun<'a> {
+    spec: &'a GeneratorSpec,
+    settings: &'a StreamSettings,
+    scenario: StreamScenario,
+    shape: Option<BagShape>,
+    probabilities: Vec<f64>,
+    theory: Theory,
+    layout: StreamLayout,
+}
+
+impl<'a> GeneratorRun<'a> {
+    /// Prepares `spec`'s run with `settings` (validated already).
+    pub fn new(spec: &'a GeneratorSpec, settings: &'a StreamSettings) -> Result<Self> {
+        let items = &settings.items;
+        let scenario = settings.effective_scenario();
+        let shape = spec.shape(items, &scenario)?;
+        let probabilities = items.probabilities();
+        let bag_slots = spec.bag_copies(items)?.map(|copies| copies.iter().sum());
+        let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
+        let mut layout = layout(settings, shape.as_ref(), bag_slots);
+        layout.cycle_gaps = matches!(theory, Theory::OneOfEach(_));
+        Ok(Self {
+            spec,
+            settings,
+            scenario,
+            shape,
+            probabilities,
+            theory,
+            layout,
+        })
+    }
+
+    /// Tallies the streams before `end` that `engine` runs (all of them, or those from
+    /// the first it does not skip).
+    pub fn tally(&self, engine: &Engine, end: u64, seed: u64, progress: &dyn Progress) -> StreamTally {
+        let (spec, items, scenario) = (self.spec, &self.settings.items, &self.scenario);
+        let recorders = engine.run_streams(
+            end.min(self.settings.streams),
+            self.settings.length,
+            seed,
+            progress,
+            || StreamRecorder::new(&self.layout),
+            |recorder, source, stream_progress| {
+                let mut dealer = Dealer {
+                    generator: spec.build(items, scenario),
+                    source,
+                    progress: stream_progress,
+                };
+                recorder.record_stream(&mut dealer);
+            },
+        );
+        let mut recorders = recorders.into_iter().map(StreamRecorder::finish);
+        let mut tally = recorders.next().expect("an engine has at least one worker");
+        for other in recorders {
+            tally.merge(&other);
+        }
+        tally
+    }
+
+    /// The tally with what the statistics say about it.
+    pub fn result(&self, tally: StreamTally, thresholds: &Thresholds, elapsed: Duration) -> StreamResult {
+        let analysis = analyse_stream(
+            &tally,
+            &self.probabilities,
+            self.shape.as_ref(),
+            self.theory.clone(),
+            thresholds,
+        );
+        StreamResult {
+            name: self.spec.display_name(),
+            about: About {
+                summary: Cow::Borrowed(self.spec.entry.summary),
+                origin: Cow::Borrowed(self.spec.entry.origin),
+                labels: None,
+            },
+            expected: self.spec.expected(&self.settings.items),
+            additions: self.scenario.add_every.is_some() && self.spec.takes_additions(),
+            shape: self.shape.clone(),
+            tally,
+            analysis,
+            elapsed,
+        }
+    }
 }
 
 /// What a generator's streams are tallied into: cycle positions binned so that every

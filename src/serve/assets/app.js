@@ -98,10 +98,20 @@ function neededLine(deals) {
 async function loadCatalogue() {
   const response = await fetch("/api/catalogue");
   const catalogue = await response.json();
-  for (const entry of catalogue.shuffles) {
-    const option = new Option(entry.name + " — " + entry.summary, entry.name);
-    option.dataset.summary = entry.summary + " (" + entry.expected + ")";
-    $("algorithm").add(option);
+  // Every name of `list`: shuffles and samplers run as `run` runs them, generators as `stream`.
+  const groups = [["shuffles", "shuffle", "shuffles"], ["samplers", "sampler", "samplers (k of n items)"],
+    ["generators", "generator", "stream generators (shuffle bags and friends)"]];
+  for (const [key, kind, label] of groups) {
+    const group = document.createElement("optgroup");
+    group.label = label;
+    for (const entry of catalogue[key] || []) {
+      const option = new Option(entry.name + " — " + entry.summary, entry.name);
+      option.dataset.summary = entry.summary + " (" + (kind === "generator" ? "deserves: " : "") + entry.expected + ")" +
+        (entry.parameter ? " · takes a parameter: " + entry.name + ":" + entry.parameter : "");
+      option.dataset.kind = kind;
+      group.append(option);
+    }
+    $("algorithm").add(group);
   }
   for (const source of catalogue.sources) $("source").add(new Option(source.name, source.name));
   $("algorithm").value = "naive-swap";
@@ -110,19 +120,38 @@ async function loadCatalogue() {
   current.tooLarge = catalogue.too_large;
 }
 
+function selectedKind() {
+  const option = $("algorithm").selectedOptions[0];
+  return option ? option.dataset.kind : "shuffle";
+}
+
+// What a run counts, by kind.
+const NOUNS = { shuffle: "deals", sampler: "samples", generator: "draws" };
+
 function showSummary() {
   const option = $("algorithm").selectedOptions[0];
   $("algorithm-summary").textContent = option ? option.dataset.summary : "";
+  const kind = selectedKind();
+  for (const label of document.querySelectorAll(".for-run")) label.hidden = kind === "generator";
+  for (const label of document.querySelectorAll(".for-sampler")) label.hidden = kind !== "sampler";
+  for (const label of document.querySelectorAll(".for-stream")) label.hidden = kind !== "generator";
+  $("n-label").textContent = kind === "sampler" ? "Items (n)" : "Cards (n)";
+  $("trials-label").textContent = kind === "sampler" ? "Samples" : "Trials";
 }
 
 async function startRun(event) {
   event.preventDefault();
   stopAll();
   say("");
-  const request = {
-    algorithm: $("algorithm").value, source: $("source").value,
-    n: $("n").value, trials: $("trials").value, seed: $("seed").value,
-  };
+  const kind = selectedKind();
+  const request = { algorithm: $("algorithm").value, source: $("source").value, seed: $("seed").value };
+  if (kind === "generator") {
+    Object.assign(request, { items: $("items").value, length: $("length").value, streams: $("streams").value });
+  } else {
+    Object.assign(request, { n: $("n").value, trials: $("trials").value });
+    if (kind === "sampler") request.k = $("k").value;
+  }
+  const noun = NOUNS[kind] || "deals";
   const response = await fetch("/api/runs", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request),
   });
@@ -130,6 +159,7 @@ async function startRun(event) {
   const run = await response.json();
   current.runId = run.id;
   current.exact = null;
+  current.view = null;
   $("exact-toggle").hidden = true;
   $("needed").textContent = "";
   $("stop").disabled = false;
@@ -143,12 +173,20 @@ async function startRun(event) {
     current.exact = JSON.parse(message.data);
     $("exact-toggle").hidden = !(current.exact && current.exact.positions_svg);
   });
+  current.updates = 0;
   events.addEventListener("snapshot", (message) => {
     const snapshot = JSON.parse(message.data);
+    current.updates += 1;
     if (snapshot.error) say(snapshot.error);
-    const rate = snapshot.rate > 0 ? " · " + Math.round(snapshot.rate).toLocaleString() + " deals/s" : "";
-    showView(snapshot.view, snapshot.deals.toLocaleString() + " of " + snapshot.trials.toLocaleString() +
-      " deals · seed " + run.seed + rate + " · " + snapshot.phase);
+    const rate = snapshot.rate > 0 ? " · " + Math.round(snapshot.rate).toLocaleString() + " " + noun + "/s" : "";
+    // An update without a view moves the count; the charts stay those of the last view.
+    if (snapshot.view) current.view = snapshot.view;
+    const shown = current.view ? current.view.deals : 0;
+    const status = snapshot.deals.toLocaleString() + " of " + snapshot.trials.toLocaleString() + " " + noun +
+      " · seed " + run.seed + rate + " · " + snapshot.phase +
+      (snapshot.phase === "running" && shown < snapshot.deals ? " · charts and tests of the first " + shown.toLocaleString() : "");
+    if (snapshot.view) showView(snapshot.view, status); else $("status").textContent = status;
+    $("status").dataset.updates = current.updates;
     $("needed").textContent = neededLine(snapshot.deals);
     if (snapshot.deals > 0) download.classList.remove("disabled");
     if (snapshot.phase !== "running") {
@@ -199,17 +237,12 @@ async function testDeals(text, query, label) {
 async function download(text, query) {
   const response = await fetch("/api/ingest/json?" + query, { method: "POST", body: text });
   if (!response.ok) { say(await errorOf(response)); return; }
-  const blob = await response.blob();
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(blob);
-  link.download = "ingest.json";
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  saveBlob(await response.blob());
 }
 
 const DEAL_LIMIT_MS = 1000;
 
-function startOwn(event) {
+async function startOwn(event) {
   event.preventDefault();
   stopAll();
   say("");
@@ -220,8 +253,16 @@ function startOwn(event) {
   const total = parseInt($("own-deals").value, 10);
   if (!(n >= 2 && n <= 10)) { say("cards: give a number from 2 to 10"); return; }
   if (!(total >= 1)) { say("deals: give a number of at least 1"); return; }
-  const query = ingestQuery(n);
-  current.own = { text: "", query, sending: false, dirty: false };
+  $("own-start").disabled = true;
+  // A session on the server keeps the deals: each batch is sent once, and the server
+  // reads all of them again as `ingest` would.
+  let response;
+  try {
+    response = await fetch("/api/own?" + ingestQuery(n), { method: "POST" });
+  } catch (error) { say("the server could not be reached: " + error.message); $("own-start").disabled = false; return; }
+  if (!response.ok) { say(await errorOf(response)); $("own-start").disabled = false; return; }
+  const session = await response.json();
+  current.own = { id: session.id, pending: [], pendingBytes: 0, sent: 0, sending: false, failed: false };
   const worker = new Worker("/worker.js");
   current.worker = worker;
   $("own-start").disabled = true;
@@ -241,7 +282,7 @@ function startOwn(event) {
     const data = message.data;
     if (data.type === "deals") {
       arm();
-      current.own.text += data.text;
+      if (data.text) { current.own.pending.push(data.text); current.own.pendingBytes += data.text.length; }
       current.own.dealt = data.done;
       sendOwn();
     } else if (data.type === "error") {
@@ -261,23 +302,60 @@ function startOwn(event) {
   worker.postMessage({ type: "start", code: $("code").value, n, deals: total, dealLimitMs: DEAL_LIMIT_MS });
 }
 
+// Sends the deals made since the last batch (each deal once), at most one request at a
+// time and five a second; the answer is what `ingest` says of every deal so far.
 async function sendOwn() {
   const own = current.own;
-  if (!own || !own.text) return;
-  if (own.sending) { own.dirty = true; return; }
+  if (!own || own.sending || own.failed || !own.pending.length) return;
   own.sending = true;
-  own.dirty = false;
-  await testDeals(own.text, own.query, "deals from your function");
+  const batch = own.pending.join("");
+  own.pending = [];
+  own.pendingBytes = 0;
+  let response;
+  try {
+    response = await fetch("/api/own/" + own.id + "/deals", { method: "POST", body: batch });
+  } catch (error) {
+    say("the deals could not be sent: " + error.message);
+    response = null;
+  }
+  if (response && response.ok) {
+    own.sent += batch.length;
+    const result = await response.json();
+    showView(result.view, result.samples.toLocaleString() + " deals from your function · " + result.verdict +
+      (result.verdict === "inconclusive" && result.samples_needed ? " (the tests need " + result.samples_needed.toLocaleString() + ")" : ""));
+    $("status").dataset.batches = (parseInt($("status").dataset.batches || "0", 10) + 1).toString();
+    $("status").dataset.sentBytes = own.sent.toString();
+  } else {
+    if (response) say(await errorOf(response));
+    own.failed = true;
+    if (current.worker) { current.worker.terminate(); current.worker = null; }
+  }
   await new Promise((resolve) => setTimeout(resolve, 200));
   own.sending = false;
-  if (own.dirty) sendOwn();
+  if (own.pending.length) sendOwn();
 }
 
 function finishOwn() {
   $("own-start").disabled = false;
   $("own-stop").disabled = true;
-  $("own-download").disabled = !(current.own && current.own.text);
-  if (current.own) { current.own.dirty = true; if (!current.own.sending) sendOwn(); }
+  $("own-download").disabled = !current.own;
+  sendOwn();
+}
+
+async function downloadOwn() {
+  const own = current.own;
+  if (!own) return;
+  const response = await fetch("/api/own/" + own.id + "/json");
+  if (!response.ok) { say(await errorOf(response)); return; }
+  saveBlob(await response.blob());
+}
+
+function saveBlob(blob) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "ingest.json";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 // ---- step through one shuffle ----
@@ -348,7 +426,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("code").value = PRESETS.naive;
   $("own").onsubmit = startOwn;
   $("own-stop").onclick = () => { if (current.worker) current.worker.postMessage({ type: "stop" }); };
-  $("own-download").onclick = () => current.own && download(current.own.text, current.own.query);
+  $("own-download").onclick = downloadOwn;
   $("file").onsubmit = async (event) => {
     event.preventDefault();
     say("");
