@@ -13,6 +13,7 @@
 //! earlier one in bounded memory (how many different decks a program can deal).
 
 pub mod combinadic;
+pub mod guessing;
 mod direct;
 pub mod lehmer;
 mod permutation;
