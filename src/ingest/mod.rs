@@ -34,6 +34,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::tally::guessing::play_guessing_game;
 use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
 use crate::catalogue::Expectation;
 use crate::catalogue::items::{Items, MAX_ITEMS};
@@ -239,6 +240,9 @@ pub fn ingest(
             // across blocks are added in input order below.
             recorder.start_chunk();
             let mut deals = BlockDeals::new(n, count_repeats);
+            if settings.kind != SampleKind::Selections {
+                deals = deals.keeping_game_deals(n);
+            }
             let mut last: Vec<u16> = Vec::new();
             let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
                 recorder.record(cards);
@@ -294,6 +298,10 @@ pub fn ingest(
                 skip_invalid: settings.skip_invalid,
                 source_name,
             };
+            // The guessing game on the input's first deals (the lines are the deals in
+            // order: a program's dealer may carry the deck).
+            let game = sequence.take_game();
+            tally.guessing = play_guessing_game(n, &game, samples, true).map(Box::new);
             let (boundary, repeats) = engine.install(|| sequence.finish(&mut reread))?;
             if let Some(serial) = &mut tally.serial {
                 serial.add(&boundary);

@@ -17,6 +17,7 @@ pub mod check;
 pub mod crack;
 pub mod exact;
 pub(crate) mod exact_riffles;
+pub(crate) mod guessing;
 pub(crate) mod provenance;
 pub mod reach;
 pub mod run;
