@@ -93,13 +93,24 @@ fn json_has_the_documented_fields_and_consistent_tallies() {
             "fixed-points",
             "cycles",
             "rising-sequences",
-            "serial"
+            "serial",
+            "guessing"
         ]
     );
     assert_eq!(
         tests[5]["status"], "not_applicable",
         "independent by construction"
     );
+    // The guessing game: a test of its own, and the figure for a player.
+    assert_eq!(tests[6]["tail"], "count");
+    let game = &result["guessing"];
+    assert_eq!(game["training_deals"], 8_192);
+    assert_eq!(game["played_deals"], 8_192);
+    let fair = game["fair_expected_correct"].as_f64().unwrap();
+    assert!((fair - (1.0 + 0.5 + 1.0 / 3.0)).abs() < 1e-12);
+    let mean = game["mean_correct"].as_f64().unwrap();
+    assert!((game["excess"].as_f64().unwrap() - (mean - fair)).abs() < 1e-12);
+    assert_eq!(game["correct_by_position"].as_array().unwrap().len(), 3);
     assert_eq!(tests[0]["tail"], "both");
     assert!(
         tests[0]["p_lower"].as_f64().unwrap() > 0.99,

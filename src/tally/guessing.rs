@@ -21,6 +21,9 @@ pub const GAME_TRAINING_DEALS: u64 = 8_192;
 pub const GAME_PLAYED_DEALS: u64 = 8_192;
 /// The deals the game looks at, at most: one chunk of the engine.
 pub const GAME_DEALS: u64 = GAME_TRAINING_DEALS + GAME_PLAYED_DEALS;
+/// The fewest deals the game is played on: a hundred to study and a hundred to play.
+/// Fewer make a study of nothing, and a run of a handful of deals ran no test.
+pub const GAME_MIN_DEALS: u64 = 200;
 
 /// Which of a run's first deals the game studies and which it plays: the first
 /// `training`, then the next `played`. A rule on deal numbers alone.
@@ -34,8 +37,15 @@ pub struct GameSplit {
 
 impl GameSplit {
     /// The split of a run or input of `deals` deals: half studied (at most
-    /// [`GAME_TRAINING_DEALS`]), the rest played (at most [`GAME_PLAYED_DEALS`]).
+    /// [`GAME_TRAINING_DEALS`]), the rest played (at most [`GAME_PLAYED_DEALS`]); none of
+    /// either below [`GAME_MIN_DEALS`].
     pub fn of(deals: u64) -> Self {
+        if deals < GAME_MIN_DEALS {
+            return Self {
+                training: 0,
+                played: 0,
+            };
+        }
         let training = (deals / 2).min(GAME_TRAINING_DEALS);
         let played = (deals - training).min(GAME_PLAYED_DEALS);
         Self { training, played }
