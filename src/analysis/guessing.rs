@@ -7,8 +7,8 @@
 //! people is the mean per deal beside the fair `H_n`: "a player who studied 8,192 of these
 //! deals names 6.10 of the next 52 cards (fair: 4.54)".
 
-use std::sync::{Mutex, OnceLock};
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use super::TestOutcome;
 use crate::stats::PValue;
@@ -94,10 +94,16 @@ impl GuessingFinding {
 /// [`guessing_p_value`], remembered: the live page analyses the same game at every step,
 /// and the exact law of 8,192 deals takes a good part of a second to compute.
 fn cached_p_value(n: usize, deals: u64, correct: u64) -> PValue {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, u64, u64), PValue>>> = OnceLock::new();
+    /// `(n, deals, correct)` to its p-value.
+    type Cache = Mutex<HashMap<(usize, u64, u64), PValue>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (n, deals, correct);
-    if let Some(&p) = cache.lock().unwrap_or_else(|poison| poison.into_inner()).get(&key) {
+    if let Some(&p) = cache
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+        .get(&key)
+    {
         return p;
     }
     let p = guessing_p_value(n, deals, correct);

@@ -34,7 +34,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::tally::guessing::play_guessing_game;
 use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
 use crate::catalogue::Expectation;
 use crate::catalogue::items::{Items, MAX_ITEMS};
@@ -46,6 +45,7 @@ use crate::run::{
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
+use crate::tally::guessing::play_guessing_game;
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::repeats::MAX_RANKED_CARDS;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};

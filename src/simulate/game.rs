@@ -16,7 +16,13 @@ use crate::tally::guessing::{GameSplit, GuessingTally, play_guessing_game};
 /// The first `count` deals of a run of `algorithm` (already resolved for `n` cards) with
 /// `seed`, drawing from the engine's source, laid end to end: the first deals of chunk 0,
 /// dealt as the engine deals them deck by deck.
-pub fn first_deals(engine: &Engine, algorithm: PermutationAlgorithm, n: usize, count: u64, seed: u64) -> Vec<u16> {
+pub fn first_deals(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    count: u64,
+    seed: u64,
+) -> Vec<u16> {
     assert!(count <= CHUNK_TRIALS, "the game's deals are in the first chunk");
     let count = count as usize;
     let start: Vec<u16> = (0..n as u16).collect();

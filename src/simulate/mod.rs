@@ -325,7 +325,14 @@ pub fn record_permutations(
     // The game plays the run's first deals: a part of the run that starts at chunk 0
     // (every shard, the live page's first step) plays it, the same for all.
     if engine.first_chunk == 0 {
-        recorder.set_guessing(play_catalogue_game(engine, algorithm, n, trials, seed, options.serial));
+        recorder.set_guessing(play_catalogue_game(
+            engine,
+            algorithm,
+            n,
+            trials,
+            seed,
+            options.serial,
+        ));
     }
     recorder
 }

@@ -310,7 +310,10 @@ fn the_guessing_game_is_the_same_for_every_thread_count_and_shard() {
     };
     let whole = run(2, Shard::WHOLE);
     let game = whole.guessing.clone().expect("the game was played");
-    assert_eq!(game.training_deals + game.deals, crate::tally::guessing::GAME_DEALS);
+    assert_eq!(
+        game.training_deals + game.deals,
+        crate::tally::guessing::GAME_DEALS
+    );
     assert_eq!(run(1, Shard::WHOLE).guessing, Some(game.clone()));
     let mut added = run(1, Shard::new(1, 3).unwrap());
     for index in 2..=3 {

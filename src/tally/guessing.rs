@@ -118,7 +118,9 @@ impl Strategy {
     /// Its name and what the player does, in a few words.
     pub fn description(self) -> &'static str {
         match self {
-            Strategy::Position => "position, the unseen card most often at this position in the studied deals",
+            Strategy::Position => {
+                "position, the unseen card most often at this position in the studied deals"
+            }
             Strategy::Successor => "successor, the unseen card that most often followed the last card seen",
             Strategy::RisingSequence => {
                 "rising-sequence, the card after the last one seen in the starting order (a rising sequence goes on)"
@@ -233,7 +235,13 @@ impl Player {
     /// Plays `strategy` on `deck` (dealt after `before`, if known): the positions where
     /// the guess was right, or `None` when the strategy needs a previous deal and there
     /// is none.
-    fn play(&mut self, strategy: Strategy, deck: &[u16], before: Option<&[u16]>, hits: &mut Vec<usize>) -> Option<()> {
+    fn play(
+        &mut self,
+        strategy: Strategy,
+        deck: &[u16],
+        before: Option<&[u16]>,
+        hits: &mut Vec<usize>,
+    ) -> Option<()> {
         let n = self.n;
         hits.clear();
         let (cards, rankings) = match strategy.frame() {
@@ -290,7 +298,12 @@ impl Player {
 /// split of `total_deals`). With `in_order`, consecutive deals may depend on each other
 /// (a dealer who carries the deck, a program's own generator), and the carried strategies
 /// join. `None` when the split leaves nothing to study or to play.
-pub fn play_guessing_game(n: usize, decks: &[u16], total_deals: u64, in_order: bool) -> Option<GuessingTally> {
+pub fn play_guessing_game(
+    n: usize,
+    decks: &[u16],
+    total_deals: u64,
+    in_order: bool,
+) -> Option<GuessingTally> {
     let split = GameSplit::of(total_deals);
     if n < 2 || split.training == 0 || split.played == 0 {
         return None;
@@ -332,7 +345,9 @@ pub fn play_guessing_game(n: usize, decks: &[u16], total_deals: u64, in_order: b
         let better = match best {
             None => deals > 0,
             Some((_, best_deals, best_correct)) => {
-                deals > 0 && u128::from(correct) * u128::from(best_deals) > u128::from(best_correct) * u128::from(deals)
+                deals > 0
+                    && u128::from(correct) * u128::from(best_deals)
+                        > u128::from(best_correct) * u128::from(deals)
             }
         };
         if better {
@@ -352,7 +367,11 @@ pub fn play_guessing_game(n: usize, decks: &[u16], total_deals: u64, in_order: b
         by_position: vec![0; n],
     };
     for (index, deck) in played.iter().enumerate() {
-        let before = if index == 0 { training.last().copied() } else { Some(played[index - 1]) };
+        let before = if index == 0 {
+            training.last().copied()
+        } else {
+            Some(played[index - 1])
+        };
         if player.play(strategy, deck, before, &mut hits).is_some() {
             let right = hits.len() as u64;
             tally.deals += 1;

@@ -13,8 +13,8 @@
 //! earlier one in bounded memory (how many different decks a program can deal).
 
 pub mod combinadic;
-pub mod guessing;
 mod direct;
+pub mod guessing;
 pub mod lehmer;
 mod permutation;
 pub mod relative;

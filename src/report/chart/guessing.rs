@@ -95,9 +95,8 @@ fn draw(canvas: &Canvas<'_>, curves: &GuessingCurves, plot: super::canvas::Area,
     let y_step = step(highest);
     let top = (highest / y_step).ceil() * y_step;
     let y = |value: f64| plot.bottom() - (value / top * f64::from(plot.height)).round() as i32;
-    let x = |place: usize| {
-        plot.left + ((place as f64 + 0.5) / n as f64 * f64::from(plot.width)).round() as i32
-    };
+    let x =
+        |place: usize| plot.left + ((place as f64 + 0.5) / n as f64 * f64::from(plot.width)).round() as i32;
     let y_ticks: Vec<(i32, String)> = (0..=((top / y_step).round() as i32))
         .map(|tick| {
             let value = f64::from(tick) * y_step;
@@ -106,7 +105,11 @@ fn draw(canvas: &Canvas<'_>, curves: &GuessingCurves, plot: super::canvas::Area,
         .collect();
     canvas.y_ticks(plot, &y_ticks)?;
     let line = |values: &[f64]| -> Vec<(i32, i32)> {
-        values.iter().enumerate().map(|(place, &v)| (x(place), y(v))).collect()
+        values
+            .iter()
+            .enumerate()
+            .map(|(place, &v)| (x(place), y(v)))
+            .collect()
     };
     canvas.line(line(&curves.fair), SOFT_INK, 2)?;
     canvas.line(line(&curves.learned), OUTSIDE, 3)?;

@@ -48,7 +48,11 @@ fn one_deal_is_the_law_of_cycles_with_mean_h_n() {
         }
         let mean: f64 = law.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
         assert!((mean - fair_expected_correct(n)).abs() < 1e-12);
-        let variance: f64 = law.iter().enumerate().map(|(k, p)| (k as f64 - mean).powi(2) * p).sum();
+        let variance: f64 = law
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (k as f64 - mean).powi(2) * p)
+            .sum();
         assert!((variance - fair_variance(n)).abs() < 1e-12);
     }
     // H_52, the figure of the 2013 paper.

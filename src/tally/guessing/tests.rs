@@ -16,8 +16,20 @@ fn fair_decks(n: usize, deals: usize, seed: u64) -> Vec<u16> {
 
 #[test]
 fn the_split_is_a_rule_on_deal_numbers() {
-    assert_eq!(GameSplit::of(199), GameSplit { training: 0, played: 0 });
-    assert_eq!(GameSplit::of(201), GameSplit { training: 100, played: 101 });
+    assert_eq!(
+        GameSplit::of(199),
+        GameSplit {
+            training: 0,
+            played: 0
+        }
+    );
+    assert_eq!(
+        GameSplit::of(201),
+        GameSplit {
+            training: 100,
+            played: 101
+        }
+    );
     assert_eq!(
         GameSplit::of(1_000_000),
         GameSplit {
@@ -36,7 +48,11 @@ fn a_deck_always_in_the_same_order_is_guessed_completely() {
     let deck: Vec<u16> = vec![3, 1, 4, 0, 5, 7, 2, 6];
     let decks = deck.repeat(200);
     let tally = play_guessing_game(n, &decks, 200, false).unwrap();
-    assert_eq!(tally.strategy, Strategy::Position, "ties go to the first strategy");
+    assert_eq!(
+        tally.strategy,
+        Strategy::Position,
+        "ties go to the first strategy"
+    );
     assert_eq!((tally.training_deals, tally.deals), (100, 100));
     assert_eq!(tally.correct, 100 * 8);
     assert_eq!(tally.correct_squares, 100 * 64);
@@ -94,6 +110,10 @@ fn a_fair_shuffle_gives_about_h_n_per_deal_whatever_the_strategy() {
         assert!((mean - 2.928_968).abs() < 0.1, "{mean} {tally:?}");
         // The first card: 1/10 right.
         assert!((tally.by_position[0] as f64 / 8_192.0 - 0.1).abs() < 0.03);
-        assert_eq!(tally.by_position[n - 1], tally.deals, "the last card is always named");
+        assert_eq!(
+            tally.by_position[n - 1],
+            tally.deals,
+            "the last card is always named"
+        );
     }
 }
