@@ -60,7 +60,7 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
                 table.row(
                     name,
                     "guessing",
-                    &(place + 1).to_string(),
+                    place + 1,
                     game.strategy.name(),
                     Some(hits),
                     Some(game.deals as f64 / (game.n - place) as f64),
