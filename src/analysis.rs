@@ -9,10 +9,12 @@
 //! (Holm's correction over the tests that ran, then [`Thresholds::verdict`]).
 
 mod caught;
+mod guessing;
 mod repeats;
 mod selections;
 
 pub use caught::{caught_by, what_it_shows};
+pub use guessing::GuessingFinding;
 pub use repeats::RepeatsFinding;
 pub use selections::{
     SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,
@@ -108,6 +110,8 @@ pub struct PermutationAnalysis {
     pub under_represented: Vec<Deviation>,
     /// The repeated decks, when they were counted.
     pub repeats: Option<RepeatsFinding>,
+    /// The card-guessing game, when it was played.
+    pub guessing: Option<GuessingFinding>,
 }
 
 /// The names and descriptions of the tests of one table of deals: the deals themselves,
@@ -217,6 +221,14 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
             finding.outcome(),
         ));
     }
+    let guessing = tally.guessing.as_deref().map(GuessingFinding::of);
+    if let Some(finding) = &guessing {
+        tests.push(report(
+            "guessing",
+            finding.strategy.description(),
+            finding.outcome(),
+        ));
+    }
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match (&tally.permutation_counts, &tally.position_counts) {
@@ -248,6 +260,7 @@ pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -
         over_represented,
         under_represented,
         repeats,
+        guessing,
     }
 }
 

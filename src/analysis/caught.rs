@@ -67,6 +67,13 @@ pub fn what_it_shows(test: &TestReport) -> String {
         "repeats" => {
             "decks are dealt twice far more often than a fair shuffle allows: the program can deal only a small set of decks, as from a short seed"
         }
+        "guessing" => {
+            return format!(
+                "a player who studied some deals names more cards of the next deals than chance allows: \
+                 the flaw can be exploited (strategy: {})",
+                test.description
+            );
+        }
         "subsets" => "some subsets come out more often than others",
         "ordered" => "the order within a selection is not uniform",
         "inclusion" => "some items are picked more often than others",

@@ -45,6 +45,7 @@ use crate::run::{
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
+use crate::tally::guessing::play_guessing_game;
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::repeats::MAX_RANKED_CARDS;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
@@ -239,6 +240,9 @@ pub fn ingest(
             // across blocks are added in input order below.
             recorder.start_chunk();
             let mut deals = BlockDeals::new(n, count_repeats);
+            if settings.kind != SampleKind::Selections {
+                deals = deals.keeping_game_deals(n);
+            }
             let mut last: Vec<u16> = Vec::new();
             let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
                 recorder.record(cards);
@@ -294,6 +298,10 @@ pub fn ingest(
                 skip_invalid: settings.skip_invalid,
                 source_name,
             };
+            // The guessing game on the input's first deals (the lines are the deals in
+            // order: a program's dealer may carry the deck).
+            let game = sequence.take_game();
+            tally.guessing = play_guessing_game(n, &game, samples, true).map(Box::new);
             let (boundary, repeats) = engine.install(|| sequence.finish(&mut reread))?;
             if let Some(serial) = &mut tally.serial {
                 serial.add(&boundary);

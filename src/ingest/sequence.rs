@@ -18,6 +18,7 @@ use super::deck::Deck;
 use super::lines::BlockReader;
 use super::samples::parse_block;
 use crate::error::{Error, Result};
+use crate::tally::guessing::GAME_DEALS;
 use crate::tally::relative::RelativePermutation;
 use crate::tally::repeats::{DealLookup, RepeatCount, RepeatCounter};
 use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
@@ -32,6 +33,10 @@ pub(super) struct BlockDeals {
     pub samples: u64,
     /// Its deals' keys, numbered from 0, when repeats are counted.
     pub repeats: Option<RepeatCounter>,
+    /// Its first deals laid end to end, at most `game_cards` cards, for the guessing game
+    /// (the input's first deals: see [`InputSequence::take_game`]).
+    pub game: Vec<u16>,
+    game_cards: usize,
 }
 
 impl BlockDeals {
@@ -43,6 +48,14 @@ impl BlockDeals {
         }
     }
 
+    /// The same, keeping its first deals of `n` cards for the guessing game.
+    pub fn keeping_game_deals(self, n: usize) -> Self {
+        Self {
+            game_cards: n * GAME_DEALS as usize,
+            ..self
+        }
+    }
+
     /// The block's next deal.
     pub fn record(&mut self, deck: &[u16]) {
         if self.first.is_none() {
@@ -50,6 +63,9 @@ impl BlockDeals {
         }
         if let Some(repeats) = &mut self.repeats {
             repeats.record(self.samples, deck);
+        }
+        if self.game.len() < self.game_cards {
+            self.game.extend_from_slice(deck);
         }
         self.samples += 1;
     }
@@ -71,6 +87,8 @@ pub(super) struct InputSequence {
     calculator: RelativePermutation,
     repeats: Option<RepeatCounter>,
     samples: u64,
+    /// The input's first deals laid end to end (up to [`GAME_DEALS`]), for the game.
+    game: Vec<u16>,
 }
 
 impl InputSequence {
@@ -102,7 +120,15 @@ impl InputSequence {
                 counter
             }),
             samples: 0,
+            game: Vec::new(),
         }
+    }
+
+    /// The input's first deals (up to [`GAME_DEALS`] of them), laid end to end: the
+    /// blocks' first deals in input order. A block keeps its first `GAME_DEALS` deals, so
+    /// the blocks before the one that fills the buffer gave all of theirs.
+    pub fn take_game(&mut self) -> Vec<u16> {
+        std::mem::take(&mut self.game)
     }
 
     /// The next block, in input order.
@@ -126,6 +152,9 @@ impl InputSequence {
             all.merge_shifted(block_repeats, self.samples);
         }
         self.samples += block.samples;
+        let room = (block.game_cards).saturating_sub(self.game.len());
+        self.game
+            .extend_from_slice(&block.game[..room.min(block.game.len())]);
     }
 
     /// The pairs across block boundaries (to add to the blocks' own pairs), and the

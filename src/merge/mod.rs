@@ -34,8 +34,8 @@ use shard_file::{ResultTally, ShardFile, read};
 
 use crate::error::{Error, Result};
 use crate::format::group_thousands;
-use crate::run::{RunReport, RunSettings, sampler_result, shuffle_result};
-use crate::simulate::{Engine, check_thread_count};
+use crate::run::{RunReport, RunSettings, sampler_result, shuffle_result, tally_options};
+use crate::simulate::{Engine, check_thread_count, play_catalogue_game};
 
 /// What the merge may change.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,10 +214,25 @@ fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
     let mut sampler_results = Vec::new();
     for result in total.results {
         match result.tally {
-            ResultTally::Shuffle(tally) => results.push(crate::run::AlgorithmResult {
-                elapsed: result.elapsed,
-                ..shuffle_result(&engine, &result.spec, tally, &thresholds)
-            }),
+            ResultTally::Shuffle(mut tally) => {
+                // The guessing game is the run's first deals, not a count the shards add:
+                // dealt again from the seed, as every shard dealt it.
+                let algorithm = result.spec.algorithm.as_permutation().expect("a shuffle's tally");
+                let in_order = tally_options(algorithm, total.n, total.source).serial;
+                tally.guessing = play_catalogue_game(
+                    &engine,
+                    algorithm.resolve(total.n),
+                    total.n,
+                    total.run_trials,
+                    total.seed,
+                    in_order,
+                )
+                .map(Box::new);
+                results.push(crate::run::AlgorithmResult {
+                    elapsed: result.elapsed,
+                    ..shuffle_result(&engine, &result.spec, tally, &thresholds)
+                })
+            }
             ResultTally::Sampler(tally) => sampler_results.push(crate::run::SamplerResult {
                 elapsed: result.elapsed,
                 ..sampler_result(&result.spec, tally, &thresholds)

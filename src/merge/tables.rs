@@ -195,6 +195,7 @@ pub(super) fn shuffle_tally(
             rising_sequence_counts: Some(rising),
             serial: None,
             repeats: None,
+            guessing: None,
         });
     }
     let orders = factorial(n).expect("n <= 10");

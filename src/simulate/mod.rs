@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod audit_rng;
 mod decks;
+mod game;
 mod paths;
 pub mod scheduler;
 mod selections;
@@ -28,6 +29,7 @@ mod shard;
 mod user;
 
 pub use audit_rng::AuditRng;
+pub use game::{first_deals, play_catalogue_game};
 pub use scheduler::ShardRequest;
 pub use selections::simulate_selections;
 pub use shard::Shard;
@@ -317,9 +319,10 @@ pub fn record_permutations(
     options: TallyOptions,
     progress: &dyn Progress,
 ) -> PermutationRecorder {
-    Simulation {
+    let algorithm = algorithm.resolve(n);
+    let mut recorder = Simulation {
         engine,
-        algorithm: algorithm.resolve(n),
+        algorithm,
         trials,
         seed,
         options,
@@ -327,7 +330,20 @@ pub fn record_permutations(
         by_path: true,
         batched: true,
     }
-    .run(n)
+    .run(n);
+    // The game plays the run's first deals: a part of the run that starts at chunk 0
+    // (every shard, the live page's first step) plays it, the same for all.
+    if engine.first_chunk == 0 {
+        recorder.set_guessing(play_catalogue_game(
+            engine,
+            algorithm,
+            n,
+            trials,
+            seed,
+            options.serial,
+        ));
+    }
+    recorder
 }
 
 /// One simulation's parameters, shared by the loop shapes.

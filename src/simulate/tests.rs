@@ -208,6 +208,7 @@ fn riffles_dealers_and_overhands_do_not_depend_on_threads_or_shards() {
 fn a_dealer_starts_every_chunk_from_the_fresh_deck() {
     use crate::catalogue::Workspace;
     use crate::tally::PermutationRecorder;
+    use crate::tally::guessing::{GameSplit, play_guessing_game};
     let algorithm = PermutationAlgorithm::DealerRiffles { times: 1 };
     let (n, seed, trials) = (6usize, 5u64, 2 * CHUNK_TRIALS + 100);
     let engine = Engine::new(2).unwrap();
@@ -224,6 +225,7 @@ fn a_dealer_starts_every_chunk_from_the_fresh_deck() {
     let mut by_hand = PermutationRecorder::new(n, TallyOptions::default());
     let mut workspace = Workspace::default();
     let mut first_deals_riffled_once = 0;
+    let mut game_deals = Vec::new();
     for chunk in 0..3u64 {
         let mut source = SimulationSource::for_chunk(seed, chunk);
         workspace.start_dealing();
@@ -235,8 +237,14 @@ fn a_dealer_starts_every_chunk_from_the_fresh_deck() {
                 first_deals_riffled_once += 1;
             }
             by_hand.record(&deck);
+            if chunk == 0 && deal < GameSplit::of(trials).deals() {
+                game_deals.extend_from_slice(&deck);
+            }
         }
     }
+    // The guessing game plays chunk 0's first deals, dealt again: the same deals as the
+    // tally's, one by one.
+    by_hand.set_guessing(play_guessing_game(n, &game_deals, trials, false));
     assert_eq!(
         first_deals_riffled_once, 3,
         "each chunk's first deal is one riffle of the fresh deck"
@@ -289,4 +297,36 @@ fn progress_counts_every_trial_once_whether_chunks_report_or_not() {
         );
         assert_eq!(count.0.into_inner(), trials);
     }
+}
+
+/// The guessing game is played on the run's first deals by every part of a run: any
+/// thread count, every shard, and the shards' tallies added keep it once.
+#[test]
+fn the_guessing_game_is_the_same_for_every_thread_count_and_shard() {
+    let algorithm = PermutationAlgorithm::DealerRiffles { times: 3 };
+    let (n, seed, trials) = (12usize, 9u64, 3 * CHUNK_TRIALS);
+    let options = TallyOptions {
+        serial: true,
+        ..TallyOptions::default()
+    };
+    let run = |threads: usize, shard: Shard| {
+        let engine = Engine::new(threads).unwrap().for_shard(shard);
+        simulate_permutations(&engine, algorithm, n, trials, seed, options, &NoProgress)
+    };
+    let whole = run(2, Shard::WHOLE);
+    let game = whole.guessing.clone().expect("the game was played");
+    assert_eq!(
+        game.training_deals + game.deals,
+        crate::tally::guessing::GAME_DEALS
+    );
+    assert_eq!(run(1, Shard::WHOLE).guessing, Some(game.clone()));
+    let mut added = run(1, Shard::new(1, 3).unwrap());
+    for index in 2..=3 {
+        let shard = run(2, Shard::new(index, 3).unwrap());
+        assert_eq!(shard.guessing, Some(game.clone()), "shard {index}/3");
+        added.add(&shard);
+    }
+    assert_eq!(added, whole);
+    // Three riffles of the previous deck: the carried strategies see it.
+    assert!(game.strategy.name().starts_with("carried-"), "{game:?}");
 }

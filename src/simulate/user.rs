@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{AuditRng, CHUNK_TRIALS, Engine, NoProgress};
+use crate::tally::guessing::{GameSplit, play_guessing_game};
 use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
 
 /// The first trial whose deck was not a permutation of `0..n`.
@@ -47,7 +48,7 @@ where
     let workers = engine.for_each_unit(
         chunks,
         &NoProgress,
-        || ChunkState::new(n),
+        || ChunkState::new(n, GameSplit::of(trials).deals()),
         |state, chunk, _| {
             // A chunk after a broken one cannot hold the first broken trial: skip it.
             // Chunks before it always run, so the first broken trial is always found.
@@ -71,8 +72,12 @@ where
     );
     let mut total = PermutationRecorder::new(n, user_tally_options(n));
     let mut broken: Option<BrokenShuffle> = None;
+    let mut game = Vec::new();
     for worker in workers {
         total.merge(&worker.recorder);
+        if !worker.game.is_empty() {
+            game = worker.game;
+        }
         if let Some(found) = worker.broken
             && broken.as_ref().is_none_or(|known| found.trial < known.trial)
         {
@@ -81,7 +86,11 @@ where
     }
     match broken {
         Some(broken) => Err(broken),
-        None => Ok(total.finish()),
+        None => {
+            // The closure may carry state from deal to deal: the carried strategies join.
+            total.set_guessing(play_guessing_game(n, &game, trials, true));
+            Ok(total.finish())
+        }
     }
 }
 
@@ -104,11 +113,17 @@ struct ChunkState {
     cards: Vec<u16>,
     seen: Vec<bool>,
     broken: Option<BrokenShuffle>,
+    /// The run's first deals (trials `0..game_deals`, all in chunk 0), for the guessing
+    /// game.
+    game: Vec<u16>,
+    game_deals: u64,
 }
 
 impl ChunkState {
-    fn new(n: usize) -> Self {
+    fn new(n: usize, game_deals: u64) -> Self {
         Self {
+            game: Vec::new(),
+            game_deals,
             recorder: PermutationRecorder::new(n, user_tally_options(n)),
             deck: Vec::with_capacity(n),
             cards: vec![0; n],
@@ -159,6 +174,9 @@ impl ChunkState {
                 });
             }
             self.recorder.record(&self.cards);
+            if trial < self.game_deals {
+                self.game.extend_from_slice(&self.cards);
+            }
         }
         None
     }

@@ -16,6 +16,7 @@ pub mod chi_square;
 pub mod confirm;
 pub mod effect;
 pub mod eulerian;
+pub mod guessing;
 pub mod holm;
 pub mod laws;
 pub mod noncentral;

@@ -14,6 +14,7 @@
 
 pub mod combinadic;
 mod direct;
+pub mod guessing;
 pub mod lehmer;
 mod permutation;
 pub mod relative;

@@ -11,6 +11,7 @@
 //! up to exactly the tally of a single run.
 
 use super::direct::{DirectTables, add_counts, add_optional_counts};
+use super::guessing::GuessingTally;
 use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
 use super::rising::RisingSequences;
 use super::sequence::{RepeatTally, SequenceRecorder};
@@ -71,6 +72,8 @@ pub struct PermutationRecorder {
     counts: Counts,
     /// The deals in order, when their dependence is to be tested.
     sequence: Option<Box<SequenceRecorder>>,
+    /// The guessing game played on the run's first deals, once attached.
+    guessing: Option<Box<GuessingTally>>,
 }
 
 impl PermutationRecorder {
@@ -102,7 +105,15 @@ impl PermutationRecorder {
             trials: 0,
             counts,
             sequence,
+            guessing: None,
         }
+    }
+
+    /// Attaches the guessing game played on the run's first deals (see
+    /// [`crate::tally::guessing`]): not a count, but a property of the whole run, which
+    /// every part of it computes alike and adding keeps once.
+    pub fn set_guessing(&mut self, game: Option<GuessingTally>) {
+        self.guessing = game.map(Box::new);
     }
 
     /// Whether deals are tallied in order too.
@@ -245,6 +256,9 @@ impl PermutationRecorder {
             (None, None) => {}
             _ => unreachable!("recorders of one run tally the same things"),
         }
+        if self.guessing.is_none() {
+            self.guessing.clone_from(&other.guessing);
+        }
     }
 
     /// The finished tally, with every table that can be derived filled in.
@@ -270,6 +284,7 @@ impl PermutationRecorder {
                     rising_sequence_counts: rising,
                     serial,
                     repeats,
+                    guessing: self.guessing,
                 };
             }
             Counts::Ranked(counts) => counts,
@@ -283,6 +298,7 @@ impl PermutationRecorder {
         PermutationTally {
             serial,
             repeats,
+            guessing: self.guessing,
             ..PermutationTally::from_order_counts(n, counts)
         }
     }
@@ -322,6 +338,7 @@ impl PermutationTally {
             rising_sequence_counts: Some(rising),
             serial: None,
             repeats: None,
+            guessing: None,
         }
     }
 
@@ -346,6 +363,10 @@ impl PermutationTally {
             (Some(mine), Some(theirs)) => mine.add(theirs),
             (None, None) => {}
             _ => panic!("adding a tally of repeats to one without"),
+        }
+        // The game is the run's, computed alike by every part: kept once.
+        if self.guessing.is_none() {
+            self.guessing.clone_from(&other.guessing);
         }
     }
 }
@@ -394,6 +415,8 @@ pub struct PermutationTally {
     pub serial: Option<Box<PermutationTally>>,
     /// Deals identical to an earlier deal of their chunk, when counted.
     pub repeats: Option<RepeatTally>,
+    /// The card-guessing game played on the run's first deals, where it was played.
+    pub guessing: Option<Box<GuessingTally>>,
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! `permutation` (row = the order, cards from 0 separated by spaces), `position`
 //! (row = card, column = position), `fixed_points`, `cycles` or `rising_sequences`
 //! (row = k); the same five prefixed `serial_` for each deal in terms of the one before,
-//! where deals were tallied in order, and `repeats` (the count of decks dealt before);
+//! where deals were tallied in order, `repeats` (the count of decks dealt before), and
+//! `guessing` (row = position from 1, column = the strategy played: right guesses of the
+//! card-guessing game there, against a fair shuffle's);
 //! for samplers `subset` (row = the items, sorted), `ordered` (row = the items in the
 //! order picked, for samplers that promise a random order), `serial_overlap` (row = items
 //! shared by consecutive selections) and `inclusion` (row = item). Long format
@@ -50,6 +52,20 @@ pub fn write(report: &RunReport, out: &mut dyn Write) -> std::io::Result<()> {
                 Some(repeats.test.repeats),
                 Some(repeats.test.expected),
             )?;
+        }
+        if let Some(game) = &result.analysis.guessing {
+            // The guessing game: right guesses at each position of the played deals,
+            // against a fair shuffle's `deals / (n − position)`; column = the strategy.
+            for (place, &hits) in game.by_position.iter().enumerate() {
+                table.row(
+                    name,
+                    "guessing",
+                    place + 1,
+                    game.strategy.name(),
+                    Some(hits),
+                    Some(game.deals as f64 / (game.n - place) as f64),
+                )?;
+            }
         }
         table.verdict(graded)?;
     }

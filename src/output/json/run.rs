@@ -100,6 +100,8 @@ struct ResultJson<'a> {
     serial: Option<SerialJson<'a>>,
     /// Deals identical to an earlier one, when counted.
     repeats: Option<RepeatsJson>,
+    /// The card-guessing game on the first deals, when it was played.
+    guessing: Option<super::guessing::GuessingJson>,
     tests: Vec<TestJson>,
     total_variation: Option<f64>,
     total_variation_noise_floor: Option<f64>,
@@ -336,6 +338,7 @@ fn result_json(result: &AlgorithmResult) -> ResultJson<'_> {
             tables: tables_json(serial),
         }),
         repeats: analysis.repeats.as_ref().map(repeats_json),
+        guessing: analysis.guessing.as_ref().map(super::guessing::guessing_json),
         tests: analysis
             .tests
             .iter()

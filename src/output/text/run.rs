@@ -202,6 +202,17 @@ pub(crate) fn render_tally_findings(
     about: &About,
 ) {
     let n = tally.n;
+    if let Some(game) = &analysis.guessing {
+        writeln!(
+            out,
+            "  {}: 95 % interval {:.2} to {:.2}, strategy {}",
+            game.sentence(),
+            game.interval.0,
+            game.interval.1,
+            game.strategy.name()
+        )
+        .unwrap();
+    }
     if let Some(repeats) = &analysis.repeats
         && repeats.test.repeats > 0
     {

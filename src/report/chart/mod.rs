@@ -25,6 +25,7 @@ use crate::stats::Verdict;
 mod bars;
 mod canvas;
 mod curve;
+mod guessing;
 mod heat_map;
 mod ratios;
 mod style;
@@ -32,6 +33,7 @@ mod summary;
 
 pub use bars::bars;
 pub use curve::{count_points, curve};
+pub use guessing::{GuessingCurves, guessing_chart};
 pub use heat_map::{count_cells, heat_map};
 pub use ratios::ratio_histogram;
 pub use style::{BAR_FILL, OUTSIDE_FILL, POINT_FILL, count_bars};

@@ -146,6 +146,27 @@ fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> Re
     if everything && let Some(serial) = &tally.serial {
         charts.extend(serial_charts(&titles, serial));
     }
+    if everything && let Some(game) = &result.analysis.guessing {
+        charts.push(chart_file(
+            "guessing",
+            format!(
+                "The card-guessing game: {}. The red line climbs away from the grey one where the flaw \
+                 is worth something to a player",
+                game.sentence()
+            ),
+            chart::guessing_chart(&chart::GuessingCurves::new(
+                titles("right guesses so far, per deal, as the cards are turned up"),
+                &game.by_position,
+                game.deals,
+                format!(
+                    "strategy {}, learned on {} deals, played on {}",
+                    game.strategy.name(),
+                    group_thousands(game.training_deals),
+                    group_thousands(game.deals)
+                ),
+            )),
+        ));
+    }
     ResultSection {
         name: result.name.clone(),
         id: String::new(),

@@ -1,0 +1,398 @@
+//! The card-guessing game, played on the first deals of a run: what a player who studied
+//! some deals could make of the next ones.
+//!
+//! Turn a deal's cards up one at a time and guess each before it shows, remembering what
+//! has been seen (complete feedback). The game is played on the first deals of a run or
+//! an input, split by their place in it, so that the split is the same whatever the
+//! thread count or shard layout ([`GameSplit`]): the first half (at most
+//! [`GAME_TRAINING_DEALS`]) is studied, the next deals (at most [`GAME_PLAYED_DEALS`]) are
+//! played. A few strategies a person can state in one sentence are learned from the
+//! studied deals ([`Strategy`]); the one that guesses best *on the studied deals* is
+//! played on the others, which it has never seen. Under a fair shuffle its correct guesses
+//! then follow an exact law whatever it learned (see [`crate::stats`]'s `guessing`).
+//!
+//! Everything here is counts: the strategy chosen, how many deals it played, how many
+//! guesses were right in all and at each position, and the sum of squares of each deal's
+//! right guesses (for an interval).
+
+/// Deals studied at most: the first half of the run's first [`GAME_DEALS`].
+pub const GAME_TRAINING_DEALS: u64 = 8_192;
+/// Deals played at most, right after the studied ones.
+pub const GAME_PLAYED_DEALS: u64 = 8_192;
+/// The deals the game looks at, at most: one chunk of the engine.
+pub const GAME_DEALS: u64 = GAME_TRAINING_DEALS + GAME_PLAYED_DEALS;
+/// The fewest deals the game is played on: a hundred to study and a hundred to play.
+/// Fewer make a study of nothing, and a run of a handful of deals ran no test.
+pub const GAME_MIN_DEALS: u64 = 200;
+
+/// Which of a run's first deals the game studies and which it plays: the first
+/// `training`, then the next `played`. A rule on deal numbers alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSplit {
+    /// Deals studied (numbers `0..training`).
+    pub training: u64,
+    /// Deals played (numbers `training..training + played`).
+    pub played: u64,
+}
+
+impl GameSplit {
+    /// The split of a run or input of `deals` deals: half studied (at most
+    /// [`GAME_TRAINING_DEALS`]), the rest played (at most [`GAME_PLAYED_DEALS`]); none of
+    /// either below [`GAME_MIN_DEALS`].
+    pub fn of(deals: u64) -> Self {
+        if deals < GAME_MIN_DEALS {
+            return Self {
+                training: 0,
+                played: 0,
+            };
+        }
+        let training = (deals / 2).min(GAME_TRAINING_DEALS);
+        let played = (deals - training).min(GAME_PLAYED_DEALS);
+        Self { training, played }
+    }
+
+    /// The deals the game needs, from the first.
+    pub fn deals(self) -> u64 {
+        self.training + self.played
+    }
+}
+
+/// How the deal is seen: as dealt, or written in terms of the deal before (each card
+/// named by its place in the previous deal), for a dealer who carries the deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    Fresh,
+    Carried,
+}
+
+/// What the player guesses from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    Position,
+    Successor,
+    Rising,
+}
+
+/// A strategy of the game, each stated in one sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// The unseen card that was most often at this position in the studied deals.
+    Position,
+    /// The unseen card that most often followed the last card seen.
+    Successor,
+    /// The card after the last one seen in the starting order (the lowest unseen card
+    /// when that one is gone): the continuation of a rising sequence.
+    RisingSequence,
+    /// [`Strategy::Position`] on places in the previous deal.
+    CarriedPosition,
+    /// [`Strategy::Successor`] on places in the previous deal.
+    CarriedSuccessor,
+    /// [`Strategy::RisingSequence`] on places in the previous deal: the card that followed
+    /// the last one seen in the previous deal.
+    CarriedRisingSequence,
+}
+
+impl Strategy {
+    /// Every strategy, in the order ties are broken.
+    pub const ALL: [Strategy; 6] = [
+        Strategy::Position,
+        Strategy::Successor,
+        Strategy::RisingSequence,
+        Strategy::CarriedPosition,
+        Strategy::CarriedSuccessor,
+        Strategy::CarriedRisingSequence,
+    ];
+
+    /// Its name, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Position => "position",
+            Strategy::Successor => "successor",
+            Strategy::RisingSequence => "rising-sequence",
+            Strategy::CarriedPosition => "carried-position",
+            Strategy::CarriedSuccessor => "carried-successor",
+            Strategy::CarriedRisingSequence => "carried-rising-sequence",
+        }
+    }
+
+    /// Its name and what the player does, in a few words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Strategy::Position => {
+                "position, the unseen card most often at this position in the studied deals"
+            }
+            Strategy::Successor => "successor, the unseen card that most often followed the last card seen",
+            Strategy::RisingSequence => {
+                "rising-sequence, the card after the last one seen in the starting order (a rising sequence goes on)"
+            }
+            Strategy::CarriedPosition => {
+                "carried-position, the unseen card whose place in the previous deal most often comes to this position"
+            }
+            Strategy::CarriedSuccessor => {
+                "carried-successor, the unseen card whose place in the previous deal most often followed the last one's"
+            }
+            Strategy::CarriedRisingSequence => {
+                "carried-rising-sequence, the card that followed the last one seen in the previous deal (a dealer who \
+                 carries the deck)"
+            }
+        }
+    }
+
+    /// The strategy with this name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|strategy| strategy.name() == name)
+    }
+
+    fn frame(self) -> Frame {
+        match self {
+            Strategy::Position | Strategy::Successor | Strategy::RisingSequence => Frame::Fresh,
+            _ => Frame::Carried,
+        }
+    }
+
+    fn rule(self) -> Rule {
+        match self {
+            Strategy::Position | Strategy::CarriedPosition => Rule::Position,
+            Strategy::Successor | Strategy::CarriedSuccessor => Rule::Successor,
+            Strategy::RisingSequence | Strategy::CarriedRisingSequence => Rule::Rising,
+        }
+    }
+}
+
+/// What the game gave: the strategy chosen on the studied deals and its score on the
+/// played ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuessingTally {
+    /// Cards in a deal.
+    pub n: usize,
+    /// The strategy chosen (the best on the studied deals).
+    pub strategy: Strategy,
+    /// Deals studied.
+    pub training_deals: u64,
+    /// Deals the chosen strategy played in its study (a carried strategy cannot play the
+    /// first deal: it has none before it), and its right guesses there.
+    pub training_played: u64,
+    /// Right guesses of the chosen strategy on the studied deals.
+    pub training_correct: u64,
+    /// Deals played.
+    pub deals: u64,
+    /// Right guesses on the played deals.
+    pub correct: u64,
+    /// The sum over played deals of the square of each deal's right guesses.
+    pub correct_squares: u64,
+    /// Right guesses at each position of the deal (`n` entries).
+    pub by_position: Vec<u64>,
+}
+
+/// A player's rankings of the cards: row `r` of a table lists all `n` cards, most often
+/// seen first (ties by the lower card).
+struct Rankings {
+    /// Row = position.
+    position: Vec<u16>,
+    /// Row = the last card seen.
+    successor: Vec<u16>,
+}
+
+impl Rankings {
+    fn learn(n: usize, decks: &[&[u16]]) -> Self {
+        let mut position = vec![0u32; n * n];
+        let mut successor = vec![0u32; n * n];
+        for deck in decks {
+            for (place, &card) in deck.iter().enumerate() {
+                position[place * n + usize::from(card)] += 1;
+            }
+            for pair in deck.windows(2) {
+                successor[usize::from(pair[0]) * n + usize::from(pair[1])] += 1;
+            }
+        }
+        let rank = |counts: &[u32]| -> Vec<u16> {
+            let mut ranked = Vec::with_capacity(n * n);
+            for row in counts.chunks_exact(n.max(1)) {
+                let mut cards: Vec<u16> = (0..n as u16).collect();
+                cards.sort_by(|&a, &b| row[usize::from(b)].cmp(&row[usize::from(a)]).then(a.cmp(&b)));
+                ranked.extend(cards);
+            }
+            ranked
+        };
+        Self {
+            position: rank(&position),
+            successor: rank(&successor),
+        }
+    }
+}
+
+/// A player at the table: the rankings learned, and the scratch of one deal.
+struct Player {
+    n: usize,
+    fresh: Rankings,
+    carried: Option<Rankings>,
+    seen: Vec<bool>,
+    relabelled: Vec<u16>,
+    place_before: Vec<u16>,
+}
+
+impl Player {
+    /// Plays `strategy` on `deck` (dealt after `before`, if known): the positions where
+    /// the guess was right, or `None` when the strategy needs a previous deal and there
+    /// is none.
+    fn play(
+        &mut self,
+        strategy: Strategy,
+        deck: &[u16],
+        before: Option<&[u16]>,
+        hits: &mut Vec<usize>,
+    ) -> Option<()> {
+        let n = self.n;
+        hits.clear();
+        let (cards, rankings) = match strategy.frame() {
+            Frame::Fresh => (deck, &self.fresh),
+            Frame::Carried => {
+                let before = before?;
+                for (place, &card) in before.iter().enumerate() {
+                    self.place_before[usize::from(card)] = place as u16;
+                }
+                self.relabelled.clear();
+                self.relabelled
+                    .extend(deck.iter().map(|&card| self.place_before[usize::from(card)]));
+                (&self.relabelled[..], self.carried.as_ref()?)
+            }
+        };
+        self.seen.fill(false);
+        let seen = &mut self.seen;
+        let mut lowest = 0usize;
+        let first_unseen = |row: &[u16], seen: &[bool]| -> u16 {
+            *row.iter()
+                .find(|&&card| !seen[usize::from(card)])
+                .expect("a card is left")
+        };
+        for (place, &card) in cards.iter().enumerate() {
+            let guess = match (strategy.rule(), place) {
+                (Rule::Position, _) | (Rule::Successor, 0) => {
+                    first_unseen(&rankings.position[place * n..(place + 1) * n], seen)
+                }
+                (Rule::Successor, _) => {
+                    let last = usize::from(cards[place - 1]);
+                    first_unseen(&rankings.successor[last * n..(last + 1) * n], seen)
+                }
+                (Rule::Rising, _) => {
+                    while seen[lowest] {
+                        lowest += 1;
+                    }
+                    match place.checked_sub(1).map(|last| usize::from(cards[last]) + 1) {
+                        Some(next) if next < n && !seen[next] => next as u16,
+                        _ => lowest as u16,
+                    }
+                }
+            };
+            if guess == card {
+                hits.push(place);
+            }
+            seen[usize::from(card)] = true;
+        }
+        Some(())
+    }
+}
+
+/// Plays the game on `decks`, the first deals of a run or input laid end to end (whole
+/// decks of `n` cards, in dealing order, at least [`GameSplit::deals`] of them for the
+/// split of `total_deals`). With `in_order`, consecutive deals may depend on each other
+/// (a dealer who carries the deck, a program's own generator), and the carried strategies
+/// join. `None` when the split leaves nothing to study or to play.
+pub fn play_guessing_game(
+    n: usize,
+    decks: &[u16],
+    total_deals: u64,
+    in_order: bool,
+) -> Option<GuessingTally> {
+    let split = GameSplit::of(total_deals);
+    if n < 2 || split.training == 0 || split.played == 0 {
+        return None;
+    }
+    let all: Vec<&[u16]> = decks.chunks_exact(n).take(split.deals() as usize).collect();
+    assert_eq!(all.len() as u64, split.deals(), "the game's deals are all given");
+    let (training, played) = all.split_at(split.training as usize);
+    let carried = in_order.then(|| {
+        let relabelled: Vec<Vec<u16>> = training
+            .windows(2)
+            .map(|pair| relabel(pair[1], pair[0]))
+            .collect();
+        let views: Vec<&[u16]> = relabelled.iter().map(Vec::as_slice).collect();
+        Rankings::learn(n, &views)
+    });
+    let mut player = Player {
+        n,
+        fresh: Rankings::learn(n, training),
+        carried,
+        seen: vec![false; n],
+        relabelled: Vec::with_capacity(n),
+        place_before: vec![0; n],
+    };
+    let mut hits = Vec::with_capacity(n);
+    // The best strategy on the studied deals: most right guesses per deal played.
+    let mut best: Option<(Strategy, u64, u64)> = None;
+    for strategy in Strategy::ALL {
+        if strategy.frame() == Frame::Carried && !in_order {
+            continue;
+        }
+        let (mut deals, mut correct) = (0u64, 0u64);
+        for (index, deck) in training.iter().enumerate() {
+            let before = index.checked_sub(1).map(|i| training[i]);
+            if player.play(strategy, deck, before, &mut hits).is_some() {
+                deals += 1;
+                correct += hits.len() as u64;
+            }
+        }
+        let better = match best {
+            None => deals > 0,
+            Some((_, best_deals, best_correct)) => {
+                deals > 0
+                    && u128::from(correct) * u128::from(best_deals)
+                        > u128::from(best_correct) * u128::from(deals)
+            }
+        };
+        if better {
+            best = Some((strategy, deals, correct));
+        }
+    }
+    let (strategy, training_played, training_correct) = best?;
+    let mut tally = GuessingTally {
+        n,
+        strategy,
+        training_deals: split.training,
+        training_played,
+        training_correct,
+        deals: 0,
+        correct: 0,
+        correct_squares: 0,
+        by_position: vec![0; n],
+    };
+    for (index, deck) in played.iter().enumerate() {
+        let before = if index == 0 {
+            training.last().copied()
+        } else {
+            Some(played[index - 1])
+        };
+        if player.play(strategy, deck, before, &mut hits).is_some() {
+            let right = hits.len() as u64;
+            tally.deals += 1;
+            tally.correct += right;
+            tally.correct_squares += right * right;
+            for &place in &hits {
+                tally.by_position[place] += 1;
+            }
+        }
+    }
+    Some(tally)
+}
+
+/// `deck` with each card named by its place in `before`.
+fn relabel(deck: &[u16], before: &[u16]) -> Vec<u16> {
+    let mut place = vec![0u16; before.len()];
+    for (at, &card) in before.iter().enumerate() {
+        place[usize::from(card)] = at as u16;
+    }
+    deck.iter().map(|&card| place[usize::from(card)]).collect()
+}
+
+#[cfg(test)]
+mod tests;
