@@ -1,6 +1,7 @@
 //! The routes: the page and its assets (embedded in the binary: no network needed), the
 //! catalogue, live runs (start, watch as server-sent events, stop, download) and deals
-//! from the page (tested as `ingest` tests them).
+//! from the page (tested as `ingest` tests them; the batches of "your own shuffle" are
+//! [`super::own`]'s).
 
 use std::convert::Infallible;
 use std::io::Cursor;
@@ -67,9 +68,9 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs/{id}/json", get(run_json))
         .route("/api/ingest", post(ingest_view))
         .route("/api/ingest/json", post(ingest_json))
-        .route("/api/own", post(own_start))
-        .route("/api/own/{id}/deals", post(own_deals))
-        .route("/api/own/{id}/json", get(own_json))
+        .route("/api/own", post(super::own::start))
+        .route("/api/own/{id}/deals", post(super::own::deals))
+        .route("/api/own/{id}/json", get(super::own::json))
         .fallback(|| async { error_response(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(too_large))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -99,7 +100,7 @@ async fn too_large(request: Request, next: Next) -> Response {
 }
 
 /// What a body over [`MAX_BODY`] is told (the page says it too, before sending one).
-fn too_large_message() -> String {
+pub(super) fn too_large_message() -> String {
     format!(
         "the upload is larger than {} MB: send fewer deals, or run `shuffle-audit ingest FILE` on it",
         MAX_BODY >> 20
@@ -107,7 +108,7 @@ fn too_large_message() -> String {
 }
 
 /// A body read whole, or the refusal for one too large.
-fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
+pub(super) fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
     let too_large = std::error::Error::source(error)
         .and_then(|source| source.downcast_ref::<LengthLimitError>())
         .is_some()
@@ -122,7 +123,7 @@ fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
     }
 }
 
-fn usage(error: &Error) -> Response {
+pub(super) fn usage(error: &Error) -> Response {
     error_response(
         StatusCode::BAD_REQUEST,
         crate::format::escaped_for_terminals(&error.to_string()),
@@ -439,7 +440,7 @@ pub struct IngestQuery {
     alpha: Option<String>,
 }
 
-fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::error::Result<IngestSettings> {
+pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::error::Result<IngestSettings> {
     let invalid = |flag: &str, text: &str, why: String| {
         Error::Usage(format!("invalid value '{text}' for '{flag}': {why}"))
     };
@@ -500,7 +501,11 @@ async fn ingested(
 }
 
 /// Reads `deals` as `ingest -` reads standard input, with `query`'s flags.
-async fn ingest_all(served: &Served, query: IngestQuery, deals: Vec<u8>) -> Result<IngestReport, Response> {
+pub(super) async fn ingest_all(
+    served: &Served,
+    query: IngestQuery,
+    deals: Vec<u8>,
+) -> Result<IngestReport, Response> {
     let body = deals;
     let threads = served.threads;
     tokio::task::spawn_blocking(move || {
@@ -539,7 +544,7 @@ async fn ingest_view(
 }
 
 /// What the page shows of deals read by `ingest`.
-async fn ingest_view_of(report: IngestReport) -> Response {
+pub(super) async fn ingest_view_of(report: IngestReport) -> Response {
     let rendered = tokio::task::spawn_blocking(move || {
         let view = match &report {
             IngestReport::Samples(run) => view(run, false),
@@ -571,7 +576,7 @@ async fn ingest_json(
 }
 
 /// `ingest --json`'s JSON of deals read, as a download.
-fn ingest_json_of(report: &IngestReport) -> Response {
+pub(super) fn ingest_json_of(report: &IngestReport) -> Response {
     let mut out = Vec::new();
     let written = match report {
         IngestReport::Samples(run) => crate::output::json::run::write(run, &mut out),
@@ -580,70 +585,5 @@ fn ingest_json_of(report: &IngestReport) -> Response {
     match written {
         Ok(()) => json_download(out, "ingest.json"),
         Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the JSON could not be written"),
-    }
-}
-
-/// Starts a session of deals sent a batch at a time, read with `ingest`'s flags in the
-/// query (checked now, so that a bad flag is said before any deal is made).
-async fn own_start(
-    State(served): State<Arc<Served>>,
-    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
-) -> Response {
-    let Ok(Query(query)) = query else {
-        return error_response(StatusCode::BAD_REQUEST, "bad options for the deals");
-    };
-    if let Err(error) = ingest_settings(&query, served.threads) {
-        return usage(&error);
-    }
-    let id = served.sessions.start(query);
-    (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response()
-}
-
-/// The session numbered `id`, or the 404 that says there is none (boxed: a response is
-/// large).
-fn find_session(served: &Served, id: &str) -> Result<Arc<super::own::Session>, Box<Response>> {
-    id.parse::<u64>()
-        .ok()
-        .and_then(|id| served.sessions.get(id))
-        .ok_or_else(|| {
-            Box::new(error_response(
-                StatusCode::NOT_FOUND,
-                "no such session of deals (it may have been forgotten): press Start again",
-            ))
-        })
-}
-
-/// Adds a batch of deals to a session and shows what `ingest` says of all of them.
-async fn own_deals(
-    State(served): State<Arc<Served>>,
-    Path(id): Path<String>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Response {
-    let session = match find_session(&served, &id) {
-        Ok(session) => session,
-        Err(response) => return *response,
-    };
-    let batch = match body {
-        Ok(batch) => batch,
-        Err(error) => return body_error(&error),
-    };
-    let Some(deals) = session.append(&batch, MAX_BODY) else {
-        return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
-    };
-    match ingest_all(&served, session.query.clone(), deals).await {
-        Ok(report) => ingest_view_of(report).await,
-        Err(response) => response,
-    }
-}
-
-/// `ingest --json`'s JSON of a session's deals.
-async fn own_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
-    let session = match find_session(&served, &id) {
-        Ok(session) => session,
-        Err(response) => return *response,
-    };
-    match ingest_all(&served, session.query.clone(), session.all()).await {
-        Ok(report) => ingest_json_of(&report),
-        Err(response) => response,
     }
 }
