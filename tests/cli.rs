@@ -800,3 +800,34 @@ fn a_dealer_who_riffles_three_times_is_caught_by_the_guessing_game() {
         ))
         .stdout(predicate::str::contains("strategy carried-rising-sequence"));
 }
+
+/// Issue 22's shelf machine (one pass of the 10-shelf shuffler Diaconis, Fulman and
+/// Holmes tested) fails on the guessing game with the strategy named. At seed 1 the
+/// player names 7.36 of 52 cards where chance allows 4.54 over 8,192 held-out deals: the
+/// excess is some 60 standard errors, so the p-value is below 1e-300 at any seed; the
+/// fixed seed makes the figures in the text deterministic.
+#[test]
+fn one_pass_of_the_shelf_shuffler_is_caught_by_the_guessing_game() {
+    let json = json_of("run shelf:10 --n 52 --trials 20000 --seed 1 --threads 2");
+    let result = &json["results"][0];
+    let test = result["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|test| test["name"] == "guessing")
+        .unwrap();
+    assert!(test["log10_p_adjusted"].as_f64().unwrap() < -300.0, "{test}");
+    assert!(
+        result["guessing"]["excess"].as_f64().unwrap() > 2.0,
+        "{}",
+        result["guessing"]
+    );
+    assert_eq!(result["verdict"], "fail");
+    command("run shelf:10 --n 52 --trials 20000 --seed 1")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "a player who studied 8,192 of these deals names 7.36 of the next 52 cards (fair: 4.54)",
+        ))
+        .stdout(predicate::str::contains("strategy successor"));
+}
