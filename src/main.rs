@@ -15,7 +15,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use shuffle_audit::format::escaped_for_terminals;
 
@@ -72,6 +72,12 @@ enum Command {
     /// Serve the live page on this machine: watch a catalogue run's heat map and verdict
     /// fill in, test your own JavaScript shuffle or a file of deals (`serve --open`).
     Serve(cli::serve::ServeArgs),
+    /// Print the tab-completion script of a shell (bash, zsh, fish, powershell, elvish):
+    /// `source <(shuffle-audit completions bash)`.
+    Completions(cli::completions::CompletionsArgs),
+    /// Print the manual page (roff: `shuffle-audit man | man -l -`), or write a page per
+    /// subcommand into a directory with `--out-dir`.
+    Man(cli::man::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -96,6 +102,8 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::execute(&args),
         Command::Seeds(args) => cli::seeds::execute(args),
         Command::Serve(args) => cli::serve::execute(args),
+        Command::Completions(args) => cli::completions::execute(&args, Cli::command()),
+        Command::Man(args) => cli::man::execute(&args, Cli::command()),
     };
     match outcome {
         Ok(code) => code,
