@@ -19,8 +19,8 @@ fn readme_comparison_prints_the_verdicts_and_the_text_004_table() {
     command("run naive-swap fisher-yates --n 3 --trials 600000 --seed 42")
         .assert()
         .success()
-        .stdout(predicate::str::contains("naive-swap: FAIL (deserves: biased)"))
-        .stdout(predicate::str::contains("fisher-yates: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains("naive-swap: FAIL (known to be: biased)"))
+        .stdout(predicate::str::contains("fisher-yates: PASS (known to be: fair)"))
         .stdout(predicate::str::contains(
             "order             count     expected    ratio",
         ))
@@ -384,7 +384,7 @@ fn too_few_trials_say_how_many_are_needed_instead_of_a_p_value() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "fisher-yates: INCONCLUSIVE (deserves: fair)",
+            "fisher-yates: INCONCLUSIVE (known to be: fair)",
         ))
         .stdout(
             predicate::str::is_match(
@@ -518,7 +518,7 @@ fn list_shows_the_samplers_with_their_origins() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "sampler                    deserves          what it does",
+            "sampler                    known to be       what it does",
         ))
         .stdout(predicate::str::contains(
             "bag-pick-c                 biased (any k)",
@@ -538,8 +538,8 @@ fn samplers_report_verdicts_and_name_the_items_text_002s_c_code_never_picks() {
         .stdout(predicate::str::contains(
             ": 3 of 6 items, 600,000 samples per algorithm, seed 1,",
         ))
-        .stdout(predicate::str::contains("bag-pick: PASS (deserves: fair)"))
-        .stdout(predicate::str::contains("bag-pick-c: FAIL (deserves: biased)"))
+        .stdout(predicate::str::contains("bag-pick: PASS (known to be: fair)"))
+        .stdout(predicate::str::contains("bag-pick-c: FAIL (known to be: biased)"))
         .stdout(predicate::str::contains(
             "ordered       not tested: bag-pick outputs its picks in increasing order",
         ))
