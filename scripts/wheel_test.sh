@@ -147,9 +147,9 @@ read -r -a readme_command <"$work/readme.cmd"
 echo "  \$ ${readme_command[*]}"
 status=$(run_status "$work/readme.out" "${readme_command[@]}")
 sed -n '/^summary/,/^reproduce/p' "$work/readme.out" | sed 's/^/  | /'
-check "the main command exits 0 (every verdict as deserved)" test "$status" -eq 0
-check "naive-swap: FAIL (deserves: biased)" has "$work/readme.out" "naive-swap: FAIL (deserves: biased)"
-check "fisher-yates: PASS (deserves: fair)" has "$work/readme.out" "fisher-yates: PASS (deserves: fair)"
+check "the main command exits 0 (every verdict as known)" test "$status" -eq 0
+check "naive-swap: FAIL (known to be: biased)" has "$work/readme.out" "naive-swap: FAIL (known to be: biased)"
+check "fisher-yates: PASS (known to be: fair)" has "$work/readme.out" "fisher-yates: PASS (known to be: fair)"
 # Line by line as the README shows it, `[..]` matching the rest of a line, as
 # tests/docs.rs compares it: the wheel's binary is the tool the README describes.
 check "the output is the README's, line for line" "$venv/bin/python" - "$work/readme.expected" "$work/readme.out" <<'EOF'
@@ -194,11 +194,11 @@ cd "$work" # so that the headlines name the files alone
 status=$(run_status fair.out shuffle-audit ingest python-shuffle.txt)
 grep -E '^python-shuffle.txt:|total variation|caught by' fair.out | sed 's/^/  /'
 check "random.shuffle: ingest exits 0" test "$status" -eq 0
-check "random.shuffle: PASS" has fair.out "python-shuffle.txt: PASS (deserves: fair)"
+check "random.shuffle: PASS" has fair.out "python-shuffle.txt: PASS (tested against: a fair shuffle)"
 status=$(run_status naive.out shuffle-audit ingest naive-swap.txt)
 grep -E '^naive-swap.txt:|total variation|caught by' naive.out | sed 's/^/  /'
 check "naive swap: ingest exits 1" test "$status" -eq 1
-check "naive swap: FAIL" has naive.out "naive-swap.txt: FAIL (deserves: fair)"
+check "naive swap: FAIL" has naive.out "naive-swap.txt: FAIL (tested against: a fair shuffle)"
 cd "$root"
 
 step "shuffles no one here wrote: numpy and random.sample"
@@ -234,7 +234,8 @@ for spec in "numpy-permutation.txt 0 PASS" "numpy-choice.txt 0 PASS" \
     "random-sample.txt 0 PASS" "numpy-choice-noshuffle.txt 1 FAIL"; do
     read -r file want verdict <<<"$spec"
     options=()
-    [[ $file == numpy-permutation.txt ]] || options=(--kind selections --deck "a b c d e" --ordered)
+    law="a fair shuffle"
+    [[ $file == numpy-permutation.txt ]] || { options=(--kind selections --deck "a b c d e" --ordered); law="a fair sampler"; }
     status=$(run_status "$file.out" shuffle-audit ingest "$file" "${options[@]}")
     grep -E "^$file:|caught by" "$file.out" | head -2 | sed 's/^/  /'
     # The smallest Holm-adjusted p of the test table (its last column).
@@ -242,7 +243,7 @@ for spec in "numpy-permutation.txt 0 PASS" "numpy-choice.txt 0 PASS" \
          t && $1 ~ /^[a-z-]+$/ && $2 ~ /^[0-9.]+$/ {print ($(NF-1) == "<" ? "<" : "") $NF}' "$file.out" |
         sort -g | head -1 | sed 's/^/    smallest adjusted p: /'
     check "$file: ingest exits $want" test "$status" -eq "$want"
-    check "$file: $verdict" has "$file.out" "$file: $verdict (deserves: fair)"
+    check "$file: $verdict" has "$file.out" "$file: $verdict (tested against: $law)"
 done
 cd "$root"
 

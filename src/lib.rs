@@ -9,7 +9,7 @@
 //!   draws, the Xoshiro256++ simulation source behind it, and the flawed sources of the
 //!   source texts (`rand() % n`, Delphi's `Random`, re-seeding from a clock).
 //! - [`catalogue`]: the shuffles from the source texts, fair and subtly biased, each with
-//!   its origin and the verdict it deserves.
+//!   its origin and the verdict it is known to get.
 //! - [`simulate`]: the deterministic parallel engine (same seed, same tallies, whatever the
 //!   thread count).
 //! - [`tally`]: order counts by Lehmer rank, the item × position matrix, fixed points and

@@ -15,7 +15,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ColorChoice, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use shuffle_audit::format::escaped_for_terminals;
 
@@ -38,6 +38,14 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour help and error messages: auto (on a terminal, unless NO_COLOR is
+    /// set), always, never. Nothing else the tool prints is coloured.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    #[allow(
+        dead_code,
+        reason = "read before parsing, by color_choice: clap colours while it parses"
+    )]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -72,10 +80,19 @@ enum Command {
     /// Serve the live page on this machine: watch a catalogue run's heat map and verdict
     /// fill in, test your own JavaScript shuffle or a file of deals (`serve --open`).
     Serve(cli::serve::ServeArgs),
+    /// Print the tab-completion script of a shell (bash, zsh, fish, powershell, elvish):
+    /// `source <(shuffle-audit completions bash)`.
+    Completions(cli::completions::CompletionsArgs),
+    /// Print the manual page (roff: `shuffle-audit man | man -l -`), or write a page per
+    /// subcommand into a directory with `--out-dir`.
+    Man(cli::man::ManArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let matches = Cli::command()
+        .color(color_choice(std::env::args_os()))
+        .try_get_matches();
+    let cli = match matches.and_then(|matches| Cli::from_arg_matches(&matches)) {
         Ok(cli) => cli,
         Err(error) if error.use_stderr() => {
             say!("shuffle-audit: {}", one_line(&error));
@@ -96,6 +113,8 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::execute(&args),
         Command::Seeds(args) => cli::seeds::execute(args),
         Command::Serve(args) => cli::serve::execute(args),
+        Command::Completions(args) => cli::completions::execute(&args, Cli::command()),
+        Command::Man(args) => cli::man::execute(&args, Cli::command()),
     };
     match outcome {
         Ok(code) => code,
@@ -109,6 +128,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The `--color` the command line gives (`--color WHEN` or `--color=WHEN`, before any
+/// `--`), read before parsing because clap colours its own help and errors while it
+/// parses; `auto` when absent or not a choice (the parser then says what is wrong). Under
+/// `auto` clap honours `NO_COLOR`, `CLICOLOR` and `CLICOLOR_FORCE`.
+fn color_choice(args: impl IntoIterator<Item = std::ffi::OsString>) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut args = args.into_iter().skip(1);
+    while let Some(arg) = args.next() {
+        let Some(arg) = arg.to_str() else { continue };
+        let value = match arg {
+            "--" => break,
+            "--color" => args.next().and_then(|value| value.into_string().ok()),
+            _ => arg.strip_prefix("--color=").map(str::to_string),
+        };
+        if let Some(value) = value {
+            choice = ColorChoice::from_str(&value, true).unwrap_or(ColorChoice::Auto);
+        }
+    }
+    choice
 }
 
 /// A parser error as one line: its first paragraph, without the usage block and tips.

@@ -308,7 +308,7 @@ pub struct AlgorithmResult {
     pub name: String,
     /// What it is, where it comes from, and what its cards are called.
     pub about: About,
-    /// The verdict it deserves at this deck size.
+    /// The verdict it is known to get at this deck size.
     pub expected: Expectation,
     /// What came out.
     pub tally: PermutationTally,
@@ -330,7 +330,7 @@ pub struct SamplerResult {
     pub about: About,
     /// What ran; `None` for samples read from elsewhere (`ingest`).
     pub sampler: Option<SamplerAlgorithm>,
-    /// The verdict it deserves at this size.
+    /// The verdict it is known to get at this size.
     pub expected: Expectation,
     /// What came out.
     pub tally: SelectionTally,

@@ -102,6 +102,7 @@ fn the_naive_swap_panics_with_a_readable_report() {
         "{message}"
     );
     for line in [
+        "tested against: a fair shuffle (each of the 6! orders of 6 cards equally likely)",
         "run: 300,000 shuffles, seed 24301: FAIL",
         // The name column is as wide as the longest name, serial-rising-sequences.
         "  test                         statistic        df    p-value   adjusted",

@@ -19,8 +19,8 @@ fn readme_comparison_prints_the_verdicts_and_the_text_004_table() {
     command("run naive-swap fisher-yates --n 3 --trials 600000 --seed 42")
         .assert()
         .success()
-        .stdout(predicate::str::contains("naive-swap: FAIL (deserves: biased)"))
-        .stdout(predicate::str::contains("fisher-yates: PASS (deserves: fair)"))
+        .stdout(predicate::str::contains("naive-swap: FAIL (known to be: biased)"))
+        .stdout(predicate::str::contains("fisher-yates: PASS (known to be: fair)"))
         .stdout(predicate::str::contains(
             "order             count     expected    ratio",
         ))
@@ -395,7 +395,7 @@ fn too_few_trials_say_how_many_are_needed_instead_of_a_p_value() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "fisher-yates: INCONCLUSIVE (deserves: fair)",
+            "fisher-yates: INCONCLUSIVE (known to be: fair)",
         ))
         .stdout(
             predicate::str::is_match(
@@ -539,7 +539,7 @@ fn list_shows_the_samplers_with_their_origins() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "sampler                    deserves          what it does",
+            "sampler                    known to be       what it does",
         ))
         .stdout(predicate::str::contains(
             "bag-pick-c                 biased (any k)",
@@ -559,8 +559,8 @@ fn samplers_report_verdicts_and_name_the_items_text_002s_c_code_never_picks() {
         .stdout(predicate::str::contains(
             ": 3 of 6 items, 600,000 samples per algorithm, seed 1,",
         ))
-        .stdout(predicate::str::contains("bag-pick: PASS (deserves: fair)"))
-        .stdout(predicate::str::contains("bag-pick-c: FAIL (deserves: biased)"))
+        .stdout(predicate::str::contains("bag-pick: PASS (known to be: fair)"))
+        .stdout(predicate::str::contains("bag-pick-c: FAIL (known to be: biased)"))
         .stdout(predicate::str::contains(
             "ordered       not tested: bag-pick outputs its picks in increasing order",
         ))
@@ -791,7 +791,7 @@ fn a_dealer_who_riffles_three_times_is_caught_by_the_guessing_game() {
     assert!(game["excess"].as_f64().unwrap().abs() < 0.1, "{game}");
     assert_eq!(results[1]["verdict"], "pass");
     // The text says what the flaw is worth, and names the strategy (exit 0: the dealer
-    // deserves its fail).
+    // is known to be biased and fails).
     command("run dealer-riffles:3 --n 52 --trials 16384 --seed 1")
         .assert()
         .code(0)

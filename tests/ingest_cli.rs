@@ -107,7 +107,7 @@ fn naive_swap_samples_fail_with_status_1() {
         .args(["ingest", &file])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("naive.txt: FAIL (deserves: fair)"))
+        .stdout(predicate::str::contains("naive.txt: FAIL (tested against: a fair shuffle)"))
         .stdout(predicate::str::contains("most frequent orders: ♥K"))
         // The last line names the test that caught it, and what that means.
         .stderr(predicate::str::contains(

@@ -70,7 +70,7 @@ fn shards_of_a_small_deck_add_up_to_the_single_run() {
         &format!("run naive-swap fisher-yates --n 4 --trials {TRIALS} --seed 11"),
         &[1, 3, 4],
     );
-    // The merged verdicts are the single run's, which are what each algorithm deserves:
+    // The merged verdicts are the single run's, which are what each algorithm is known to be:
     // the naive swap's bias on 4 cards is over 10 standard errors at 49,157 shuffles
     // (its worst order has ratio about 1.5), Fisher-Yates is uniform.
     assert_eq!(whole["results"][0]["verdict"], "fail");

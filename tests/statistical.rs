@@ -49,13 +49,13 @@ fn assert_verdict(algorithm: &str, n: usize, trials: u64, seed: u64, expected: V
         "{algorithm} on {n} cards, {trials} shuffles, seed {seed}: {}",
         summary(&result)
     );
-    let deserved = if expected == Verdict::Fail {
+    let known = if expected == Verdict::Fail {
         Expectation::Biased
     } else {
         Expectation::Fair
     };
     assert_eq!(
-        result.expected, deserved,
+        result.expected, known,
         "{algorithm}: the catalogue's expectation disagrees"
     );
 }

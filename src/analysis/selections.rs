@@ -12,7 +12,7 @@
 //!
 //! Beside the verdict: the total variation over subsets, the most and least frequent
 //! subsets, and the items never picked, named one by one, because "item 1 is never
-//! chosen" is the bug report a sampler like text 002's C code deserves.
+//! chosen" is the bug report a sampler like text 002's C code calls for.
 
 use super::{TestOutcome, TestReport, extremes, grade_every_test, report, smallest_p_adjusted};
 use crate::catalogue::SamplerAlgorithm;

@@ -70,6 +70,11 @@ impl ShuffleAudit {
         let n = self.settings.n;
         writeln!(
             out,
+            "tested against: a fair shuffle (each of the {n}! orders of {n} cards equally likely)"
+        )
+        .unwrap();
+        writeln!(
+            out,
             "the deck is [0, 1, ..., {}] before every shuffle; below, cards are labelled 1..{n} (card k is the value k-1)",
             n - 1
         )

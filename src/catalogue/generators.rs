@@ -9,7 +9,7 @@
 //! Besides the state machine, each generator declares its *shape*: whether it deals in
 //! cycles (bags) and how many of each item a cycle holds, which is what the stream tests
 //! need to know (a bag of `c` copies can never give a run longer than `2c`), and the
-//! verdict it deserves for the given items.
+//! verdict it is known to get for the given items.
 
 mod machines;
 
@@ -64,9 +64,9 @@ pub struct GeneratorEntry {
     pub summary: &'static str,
     /// The source text(s) it comes from.
     pub origin: &'static str,
-    /// What it deserves, in words.
-    pub deserves: &'static str,
-    /// What it deserves whatever the items, if that does not depend on them.
+    /// What it is known to be, in words.
+    pub known_to_be: &'static str,
+    /// What it is known to be whatever the items, if that does not depend on them.
     pub always: Option<Expectation>,
     /// The parameter it takes, if any.
     pub parameter: Option<Parameter>,
@@ -80,7 +80,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "iid",
         summary: "each draw independent, by weight: below(total weight), walk the weights",
         origin: "text 000 (Bad Solution #2, the weight array)",
-        deserves: "fair",
+        known_to_be: "fair",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::Iid,
@@ -89,7 +89,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "if-else",
         summary: "the same law through an if/else chain on a uniform float in [0, 1)",
         origin: "text 000 (Bad Solution #1, the if/else chain)",
-        deserves: "fair (must agree with iid)",
+        known_to_be: "fair (must agree with iid)",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::IfElse,
@@ -98,7 +98,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "refill-list",
         summary: "a list of weight copies of each item, shuffled when empty, drawn from the end",
         origin: "text 000 (SimpleShuffle)",
-        deserves: "fair",
+        known_to_be: "fair",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::RefillList,
@@ -107,7 +107,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "shuffle-bag",
         summary: "one array and a cursor: swap a random slot in 0..=cursor to the cursor and deal it",
         origin: "text 000 (IntShuffleBag)",
-        deserves: "fair",
+        known_to_be: "fair",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::ShuffleBag,
@@ -116,7 +116,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "shuffle-bag-csharp",
         summary: "the same bag drawing random.Next(currentPosition): the cursor slot is never chosen",
         origin: "text 003 (ShuffleBag.Next)",
-        deserves: "biased",
+        known_to_be: "biased",
         always: Some(Expectation::Biased),
         parameter: None,
         kind: GeneratorKind::ShuffleBagCsharp,
@@ -125,7 +125,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "tetris-7-bag",
         summary: "one of each item per bag, shuffled (Fisher-Yates) and dealt in turn",
         origin: "text 000 (Tetris: a shuffled sequence of all 7 pieces)",
-        deserves: "fair",
+        known_to_be: "fair",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::TetrisBag,
@@ -134,7 +134,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "unrandomness",
         summary: "draw by weight; then every weight grows by U and the drawn one loses m*U (m items)",
         origin: "text 000's comments (the Matlab \"unrandomness\" loop)",
-        deserves: "fair for equal weights; biased for unequal weights when U > 0",
+        known_to_be: "fair for equal weights; biased for unequal weights when U > 0",
         always: None,
         parameter: Some(Parameter {
             name: "U",
@@ -147,7 +147,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "double-bag-half",
         summary: "fill a bag with twice the copies, draw half of it, discard the rest, refill",
         origin: "text 000's comments (\"fill a bag twice the size ... take out half\")",
-        deserves: "fair",
+        known_to_be: "fair",
         always: Some(Expectation::Fair),
         parameter: None,
         kind: GeneratorKind::DoubleBagHalf,
@@ -156,7 +156,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "boggle-truncated",
         summary: "a shuffle bag of (int)weight * 1000 copies: truncates before multiplying",
         origin: "text 003 (amount = (int)letter.Value * 1000)",
-        deserves: "biased unless every weight is whole (Boggle: V, K, J, X, Q, Z get no copies)",
+        known_to_be: "biased unless every weight is whole (Boggle: V, K, J, X, Q, Z get no copies)",
         always: None,
         parameter: None,
         kind: GeneratorKind::BoggleTruncated,
@@ -165,7 +165,7 @@ pub const GENERATORS: &[GeneratorEntry] = &[
         name: "boggle-rounded",
         summary: "a shuffle bag of round(weight * 1000) copies: the intended Boggle bag",
         origin: "text 003, corrected",
-        deserves: "fair for weights with at most 3 decimals",
+        known_to_be: "fair for weights with at most 3 decimals",
         always: None,
         parameter: None,
         kind: GeneratorKind::BoggleRounded,
@@ -376,7 +376,7 @@ impl GeneratorSpec {
             .saturating_mul(additions.saturating_add(1)))
     }
 
-    /// The verdict it deserves on these items.
+    /// The verdict it is known to get on these items.
     pub fn expected(&self, items: &Items) -> Expectation {
         let proportional = |copies: &[u64]| {
             let copies_total: u128 = copies.iter().map(|&c| u128::from(c)).sum();

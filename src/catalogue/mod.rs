@@ -1,5 +1,5 @@
 //! The catalogue: every algorithm the tool can audit, with where it comes from and what
-//! verdict it deserves.
+//! verdict it is known to get.
 //!
 //! An entry is data (name, one-line summary, source text, expected verdict, parameter)
 //! plus an [`Algorithm`] value that runs it: a [`PermutationAlgorithm`] for the shuffles,
@@ -145,7 +145,7 @@ pub struct CatalogueEntry {
 }
 
 impl CatalogueEntry {
-    /// The verdict it deserves on a deck of `n` cards.
+    /// The verdict it is known to get on a deck of `n` cards.
     pub fn expected_at(&self, n: usize) -> Expectation {
         match self.biased_from {
             Some(from) if n >= from => Expectation::Biased,
@@ -153,7 +153,7 @@ impl CatalogueEntry {
         }
     }
 
-    /// The verdict it deserves on decks of realistic size, in words for `list`.
+    /// The verdict it is known to get on decks of realistic size, in words for `list`.
     pub fn expected_in_words(&self) -> String {
         match (self.biased_from, self.kind()) {
             (None, _) => "fair".to_string(),

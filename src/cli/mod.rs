@@ -8,11 +8,13 @@
 //! through the binary (`tests/`).
 
 pub mod check;
+pub mod completions;
 pub mod deliver;
 pub mod exact;
 pub mod flags;
 pub mod ingest;
 pub mod list;
+pub mod man;
 pub mod merge;
 pub mod progress;
 pub mod report;

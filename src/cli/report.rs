@@ -1,5 +1,5 @@
 //! `shuffle-audit report`: regenerate the teaching report (HTML, Markdown, SVG charts,
-//! the same bytes every time) and print each result's verdict beside the one it deserves.
+//! the same bytes every time) and print each result's verdict beside the one it is known to get.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +30,7 @@ pub struct ReportArgs {
 }
 
 /// Writes the teaching report and prints each result's verdict beside the one it
-/// deserves; the status is the verdicts'.
+/// is known to get; the status is the verdicts'.
 pub fn execute(args: &ReportArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;

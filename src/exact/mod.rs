@@ -76,7 +76,7 @@ pub struct ExactResult {
     pub summary: &'static str,
     /// Where it comes from.
     pub origin: &'static str,
-    /// The verdict it deserves at this size.
+    /// The verdict it is known to get at this size.
     pub expected: Expectation,
     /// The law over orders (Lehmer ranks) or selections (without `--positions`).
     pub law: Option<ExactLaw>,

@@ -55,7 +55,7 @@ pub struct ResultSection {
     pub id: String,
     /// The verdict of the tests.
     pub verdict: Verdict,
-    /// The verdict it deserves.
+    /// The verdict it is known to get.
     pub expected: Expectation,
     /// What it is, and where it comes from.
     pub summary: String,

@@ -33,7 +33,7 @@ tr.rejects td{background:#fdecea}
 .tail{font-style:italic;color:#8a4b00;white-space:nowrap}
 .verdict{display:inline-block;padding:.05em .55em;border-radius:3px;color:#fff;font-weight:600;font-size:.8em;letter-spacing:.04em;text-transform:uppercase}
 .verdict.pass{background:#1b7e62}.verdict.suspicious{background:#b8860b}.verdict.fail{background:#c0392b}.verdict.inconclusive{background:#6b7280}
-.deserves{color:#5b6570;font-size:.8em;font-weight:normal}
+.known{color:#5b6570;font-size:.8em;font-weight:normal}
 .settings,.what,.command{color:#3c4650}
 figure{margin:1.2em 0}
 figure img{max-width:100%;height:auto;border:1px solid #e3e6ea;border-radius:4px}
@@ -76,7 +76,7 @@ fn render_summary(out: &mut String, document: &Document, summary: &ChartFile) {
     writeln!(
         out,
         "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>result</th>\
-         <th>deserves</th><th>verdict</th><th>smallest adjusted p</th><th>total variation</th></tr></thead>\n<tbody>"
+         <th>known to be</th><th>verdict</th><th>smallest adjusted p</th><th>total variation</th></tr></thead>\n<tbody>"
     )
     .unwrap();
     let several = document.parts.len() > 1;
@@ -138,7 +138,7 @@ fn render_part(out: &mut String, part: &Part, index: usize) {
 fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     writeln!(
         out,
-        "<section class=\"result\" id=\"{}\">\n<h3>{} {} <span class=\"deserves\">deserves: {}</span></h3>\n\
+        "<section class=\"result\" id=\"{}\">\n<h3>{} {} <span class=\"known\">known to be: {}</span></h3>\n\
          <p class=\"what\">{}; from {}</p>",
         escape(&result.id),
         escape(&result.name),

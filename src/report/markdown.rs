@@ -18,7 +18,7 @@ pub fn render(document: &Document, summary: &ChartFile) -> String {
     }
     writeln!(
         out,
-        "## Summary\n\n| result | deserves | verdict | smallest adjusted p | total variation |\n|---|---|---|--:|--:|"
+        "## Summary\n\n| result | known to be | verdict | smallest adjusted p | total variation |\n|---|---|---|--:|--:|"
     )
     .unwrap();
     let several = document.parts.len() > 1;
@@ -76,7 +76,7 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     // The anchor is the section's id, which is made of [a-z0-9-] only.
     writeln!(
         out,
-        "### <a id=\"{}\"></a>{}: {} (deserves: {})\n\n{}; from {}\n",
+        "### <a id=\"{}\"></a>{}: {} (known to be: {})\n\n{}; from {}\n",
         result.id,
         text(&result.name),
         result.verdict.headline(),

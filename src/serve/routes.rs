@@ -174,7 +174,7 @@ async fn catalogue(State(served): State<Arc<Served>>) -> Response {
         .map(|entry| EntryJson {
             name: entry.name,
             summary: entry.summary,
-            expected: entry.deserves.to_string(),
+            expected: entry.known_to_be.to_string(),
             parameter: entry.parameter.map(|parameter| parameter.name),
         })
         .collect();

@@ -30,7 +30,7 @@ pub struct View {
     pub deals: u64,
     /// What the tests say of them; `None` with nothing tallied yet.
     pub verdict: Option<Verdict>,
-    /// What a catalogue algorithm deserves at this size; `None` for outside samples.
+    /// What a catalogue algorithm is known to be at this size; `None` for outside samples.
     pub expected: Option<Expectation>,
     /// `fail: the permutation test …`, when a test caught it.
     pub caught: Option<String>,

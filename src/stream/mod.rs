@@ -153,7 +153,7 @@ pub struct StreamResult {
     /// What it is and where it comes from: its catalogue entry's summary and origin, or
     /// for a stream read by `ingest` the input's.
     pub about: About,
-    /// The verdict it deserves on these items.
+    /// The verdict it is known to get on these items.
     pub expected: Expectation,
     /// How it deals, for bag generators (cycles aligned with the stream start).
     pub shape: Option<BagShape>,

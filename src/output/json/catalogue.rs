@@ -1,6 +1,6 @@
 //! `list --json`: every algorithm, sampler, stream generator and source of randomness,
 //! each with its kind, what it does (for a source, its exact definition), where it comes
-//! from and the verdict it deserves.
+//! from and the verdict it is known to get.
 
 use serde::Serialize;
 
@@ -15,7 +15,7 @@ struct EntryJson {
     /// What it does; for a source, its exact definition.
     summary: String,
     origin: &'static str,
-    /// The verdict it deserves; for a source, `fair` (xoshiro) or `flawed` (whether the
+    /// The verdict it is known to get; for a source, `fair` (xoshiro) or `flawed` (whether the
     /// flaw shows depends on the algorithm, the sizes and the trials).
     expected: &'static str,
     biased_from_n: Option<usize>,

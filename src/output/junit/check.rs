@@ -9,42 +9,28 @@
 //! A case that drew from a flawed source names it in its body and in its failure message,
 //! since each test case is read on its own in a CI system's list of results.
 
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
 use crate::check::{CaseResult, CheckReport, CheckSettings};
 use crate::output::text::check::confirmation_note;
 
-/// The suite as a JUnit XML document.
+/// The suite as a JUnit XML document, written by the `quick-junit` crate (which escapes
+/// what it writes); the texts are [`sanitized`] first, so that a character XML cannot
+/// hold shows as U+FFFD rather than vanishing.
 pub fn render(report: &CheckReport) -> String {
-    let failures = report
-        .not_as_expected()
-        .filter(|result| result.error().is_none())
-        .count();
-    let errors = report
-        .results
-        .iter()
-        .filter(|result| result.error().is_some())
-        .count();
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let suite = format!(
-        "name=\"shuffle-audit check\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{:.3}\"",
-        report.results.len(),
-        report.elapsed.as_secs_f64()
-    );
-    xml.push_str(&format!("<testsuites {suite}>\n  <testsuite {suite}>\n"));
+    let mut suite = TestSuite::new("shuffle-audit check");
+    suite.set_time(report.elapsed);
     for result in &report.results {
-        xml.push_str(&test_case(result, &report.settings));
+        suite.add_test_case(test_case(result, &report.settings));
     }
-    xml.push_str("  </testsuite>\n</testsuites>\n");
-    xml
+    let mut junit = Report::new("shuffle-audit check");
+    junit.set_time(report.elapsed);
+    junit.add_test_suite(suite);
+    junit.to_string().expect("a JUnit report in memory serializes")
 }
 
-fn test_case(result: &CaseResult, settings: &CheckSettings) -> String {
+fn test_case(result: &CaseResult, settings: &CheckSettings) -> TestCase {
     let case = &result.case;
-    let mut xml = format!(
-        "    <testcase classname=\"shuffle-audit.check.{}\" name=\"{}\" time=\"{:.3}\"",
-        case.kind.label(),
-        escape(&case.name),
-        result.elapsed.as_secs_f64()
-    );
     let source = result.case.source_under(settings);
     let flawed = source.filter(|source| !source.is_default());
     let mut details = details(result);
@@ -59,12 +45,13 @@ fn test_case(result: &CaseResult, settings: &CheckSettings) -> String {
             ),
         );
     }
-    if let Some(error) = result.error() {
-        xml.push_str(&format!(
-            ">\n      <error message=\"{}\">{}</error>\n",
-            escape(error),
-            escape_content(&details)
-        ));
+    let details = sanitized(&details);
+    let status = if let Some(error) = result.error() {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status
+            .set_message(sanitized(error))
+            .set_description(details.clone());
+        status
     } else if !result.as_expected() {
         let verdict = result
             .verdict()
@@ -75,19 +62,23 @@ fn test_case(result: &CaseResult, settings: &CheckSettings) -> String {
             .caught()
             .map_or_else(String::new, |caught| format!(": {caught}"));
         let message = format!("expected {}, got {verdict} ({p}){under}{caught}", case.expect);
-        xml.push_str(&format!(
-            ">\n      <failure message=\"{}\">{}</failure>\n",
-            escape(&message),
-            escape_content(&details)
-        ));
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_message(sanitized(&message))
+            .set_description(details.clone());
+        status
     } else {
-        xml.push_str(&format!(
-            ">\n      <system-out>{}</system-out>\n",
-            escape_content(&details)
-        ));
+        TestCaseStatus::success()
+    };
+    let passed = matches!(status, TestCaseStatus::Success { .. });
+    let mut test_case = TestCase::new(sanitized(&case.name), status);
+    test_case
+        .set_classname(format!("shuffle-audit.check.{}", case.kind.label()))
+        .set_time(result.elapsed);
+    if passed {
+        test_case.set_system_out(details);
     }
-    xml.push_str("    </testcase>\n");
-    xml
+    test_case
 }
 
 /// Seed, trials, verdict and each test's p-value of every run.
@@ -129,37 +120,17 @@ fn details(result: &CaseResult) -> String {
     text
 }
 
-/// Text made safe for an XML attribute value (line breaks kept as character references,
-/// which readers would otherwise turn into spaces).
-pub fn escape(text: &str) -> String {
-    escape_as(text, true)
-}
-
-/// Text made safe for XML element content (line breaks kept as they are).
-pub fn escape_content(text: &str) -> String {
-    escape_as(text, false)
-}
-
-fn escape_as(text: &str, attribute: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' if !attribute => out.push(c),
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Newlines and tabs in attributes would be normalised to spaces by readers.
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push_str("&#9;"),
-            '\r' => out.push_str("&#13;"),
-            // XML 1.0 forbids other control characters and the non-characters, even escaped.
-            c if (c < ' ') || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+/// Text with every character XML 1.0 forbids (control characters other than tab, line
+/// feed and carriage return, and the non-characters U+FFFE and U+FFFF) replaced by
+/// U+FFFD: names and commands come from a user's config.
+pub fn sanitized(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\r' => c,
+            c if c < ' ' || c == '\u{FFFE}' || c == '\u{FFFF}' => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -167,12 +138,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup_quotes_and_forbidden_characters() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>\u{1}\ne"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}&#10;e"
-        );
-        assert_eq!(escape("♠K ♥3"), "♠K ♥3");
-        assert_eq!(escape_content("a\n<b>\t\u{1}"), "a\n&lt;b&gt;\t\u{FFFD}");
+    fn forbidden_characters_become_replacement_characters() {
+        assert_eq!(sanitized("a<b\u{1}\ne\u{FFFF}"), "a<b\u{FFFD}\ne\u{FFFD}");
+        assert_eq!(sanitized("♠K ♥3"), "♠K ♥3");
     }
 }

@@ -1,4 +1,4 @@
-//! What `list` prints: every algorithm and sampler with the verdict it deserves, what it
+//! What `list` prints: every algorithm and sampler with the verdict it is known to get, what it
 //! does and where it comes from, then the stream generators and the sources of randomness
 //! with their exact definitions.
 
@@ -19,7 +19,7 @@ pub fn render() -> String {
         }
         text.push_str(&format!(
             "{heading:<width$}  {:<16}  what it does, and where it comes from\n",
-            "deserves"
+            "known to be"
         ));
         for entry in family {
             text.push_str(&format!(
@@ -77,17 +77,17 @@ fn generator_list() -> String {
         .max()
         .unwrap_or(0);
     let mut text = format!(
-        "\n{:<width$}  what it does, where it comes from, what it deserves\n",
+        "\n{:<width$}  what it does, where it comes from, what it is known to be\n",
         "generator"
     );
     for entry in GENERATORS {
         text.push_str(&format!(
-            "{:<width$}  {}\n{:<width$}  from {}; deserves: {}\n",
+            "{:<width$}  {}\n{:<width$}  from {}; known to be: {}\n",
             name(entry),
             entry.summary,
             "",
             entry.origin,
-            entry.deserves
+            entry.known_to_be
         ));
     }
     text.push_str(

@@ -109,7 +109,7 @@ fn render_law(out: &mut String, report: &ExactReport, result: &ExactResult, law:
     };
     writeln!(
         out,
-        "{}: {} random paths, {} {what}: {} (deserves: {})",
+        "{}: {} random paths, {} {what}: {} (known to be: {})",
         result.name,
         group_thousands(law.paths),
         group_thousands(law.numerators.len() as u64),
@@ -222,7 +222,7 @@ fn render_riffles(
 ) {
     writeln!(
         out,
-        "{}: {} cards, exact in closed form (no path enumerated): {} (deserves: {})",
+        "{}: {} cards, exact in closed form (no path enumerated): {} (known to be: {})",
         result.name,
         law.n,
         result.verdict(report.settings.n).headline(),
@@ -239,7 +239,7 @@ fn render_positions(out: &mut String, report: &ExactReport, result: &ExactResult
     let n = report.settings.n;
     writeln!(
         out,
-        "{}: card x position matrix: {} (deserves: {})",
+        "{}: card x position matrix: {} (known to be: {})",
         result.name,
         result.verdict(n).headline(),
         result.expected

@@ -1,6 +1,6 @@
 //! The parts of one result that every text report shares, so that a test, a verdict or
 //! an outcome reads the same after `run`, `stream`, `ingest` and a failing
-//! `assert_fair_shuffle`: the heading (the verdict beside the one deserved), the table of
+//! `assert_fair_shuffle`: the heading (the verdict beside what it is known to be or was tested against), the table of
 //! tests with the test that decided a failure, the total variation line, lists of over-
 //! and under-represented outcomes, and what an ingested input held.
 
@@ -50,17 +50,37 @@ pub(crate) fn render_input_details(out: &mut String, input: &SampleInput, noun: 
     }
 }
 
-/// A result's first lines: its verdict beside the verdict it deserves, and what it is
-/// and where it comes from.
+/// What a verdict is set beside in a result's heading.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Benchmark {
+    /// A catalogue algorithm: what it is known to be at this size, from its source text and
+    /// the exact law (`known to be: biased`), which the verdict should agree with.
+    Known(Expectation),
+    /// Samples from elsewhere (`ingest`): nothing is known of them, only what they were
+    /// tested against (`tested against: a fair shuffle`).
+    TestedAgainst(&'static str),
+}
+
+impl std::fmt::Display for Benchmark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Benchmark::Known(expected) => write!(f, "known to be: {expected}"),
+            Benchmark::TestedAgainst(law) => write!(f, "tested against: {law}"),
+        }
+    }
+}
+
+/// A result's first lines: its verdict beside what it is known to be or was tested
+/// against ([`Benchmark`]), and what it is and where it comes from.
 pub(crate) fn render_heading(
     out: &mut String,
     name: &str,
     verdict: Verdict,
-    expected: Expectation,
+    benchmark: Benchmark,
     summary: &str,
     origin: &str,
 ) {
-    writeln!(out, "{name}: {} (deserves: {expected})", verdict.headline()).unwrap();
+    writeln!(out, "{name}: {} ({benchmark})", verdict.headline()).unwrap();
     writeln!(out, "  {summary}; from {origin}").unwrap();
 }
 

@@ -1,6 +1,7 @@
 //! The terminal report: what a person reads after `shuffle-audit run`.
 //!
-//! Per algorithm: the verdict beside the verdict it deserves, each test with its p-value
+//! Per algorithm: the verdict beside what it is known to be (or what
+//! samples read with `ingest` were tested against), each test with its p-value
 //! and Holm-adjusted p-value (or why it could not run), the total variation distance
 //! with the level noise alone would reach, the most over- and under-represented
 //! outcomes, and for decks of up to four cards the whole table of orders, as in text 004.
@@ -26,7 +27,8 @@ use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
 use super::result::{
-    deviation_list, label_width, render_heading, render_input_details, render_tests, render_total_variation,
+    Benchmark, deviation_list, label_width, render_heading, render_input_details, render_tests,
+    render_total_variation,
 };
 use super::samplers;
 
@@ -52,11 +54,19 @@ pub fn render(report: &RunReport) -> String {
     }
     for result in &report.results {
         out.push('\n');
-        render_result(&mut out, result);
+        let benchmark = match report.input {
+            None => Benchmark::Known(result.expected),
+            Some(_) => Benchmark::TestedAgainst("a fair shuffle"),
+        };
+        render_result(&mut out, result, benchmark);
     }
     for result in &report.sampler_results {
         out.push('\n');
-        samplers::render_result(&mut out, result);
+        let benchmark = match report.input {
+            None => Benchmark::Known(result.expected),
+            Some(_) => Benchmark::TestedAgainst("a fair sampler"),
+        };
+        samplers::render_result(&mut out, result, benchmark);
     }
     if report.algorithm_count() > 1 {
         out.push('\n');
@@ -140,13 +150,13 @@ fn render_run_heading(out: &mut String, report: &RunReport, size: &str, unit: &s
     .unwrap();
 }
 
-fn render_result(out: &mut String, result: &AlgorithmResult) {
+fn render_result(out: &mut String, result: &AlgorithmResult, benchmark: Benchmark) {
     let analysis = &result.analysis;
     render_heading(
         out,
         &result.name,
         analysis.verdict,
-        result.expected,
+        benchmark,
         &result.about.summary,
         &result.about.origin,
     );
@@ -347,14 +357,14 @@ fn render_summary(out: &mut String, report: &RunReport) {
     let width = rows.iter().map(|row| row.name.len()).max().unwrap_or(9).max(9);
     writeln!(
         out,
-        "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
-        "algorithm", "deserves", "verdict", "smallest adj.", "total var."
+        "  {:<width$} {:>11} {:>13} {:>14} {:>10}",
+        "algorithm", "known to be", "verdict", "smallest adj.", "total var."
     )
     .unwrap();
     for row in rows {
         writeln!(
             out,
-            "  {:<width$} {:>9} {:>13} {:>14} {:>10}",
+            "  {:<width$} {:>11} {:>13} {:>14} {:>10}",
             row.name,
             row.expected.to_string(),
             row.verdict.to_string(),

@@ -1,4 +1,5 @@
-//! The terminal report of one sampler: its verdict beside the one it deserves, the tests,
+//! The terminal report of one sampler: its verdict beside what it is known to be
+//! (or, for samples read with `ingest`, what it was tested against), the tests,
 //! the total variation over subsets, the most and least frequent subsets, the items never
 //! chosen, and for up to [`FULL_TABLE_UP_TO_SUBSETS`] subsets the whole table.
 //!
@@ -18,13 +19,13 @@ use crate::tally::combinadic::{next_subset, unrank};
 /// Samplers with at most this many subsets get their full table printed (6 choose 3).
 pub const FULL_TABLE_UP_TO_SUBSETS: usize = 20;
 
-pub(super) fn render_result(out: &mut String, result: &SamplerResult) {
+pub(super) fn render_result(out: &mut String, result: &SamplerResult, benchmark: result::Benchmark) {
     let analysis = &result.analysis;
     result::render_heading(
         out,
         &result.name,
         analysis.verdict,
-        result.expected,
+        benchmark,
         &result.about.summary,
         &result.about.origin,
     );

@@ -1,6 +1,7 @@
 //! The terminal report of `shuffle-audit stream`.
 //!
-//! Per generator: the verdict beside the verdict it deserves, the bag it deals from, each
+//! Per generator: the verdict beside what it is known to be (or what
+//! samples read with `ingest` were tested against), the bag it deals from, each
 //! test with its p-values, the hard bounds and whether they held, a table of items
 //! (weight, expected and observed draws, longest run, longest gap), the run-length and
 //! gap distributions against theory where theory is known, and how far windows of one bag
@@ -9,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::result::{render_heading, render_input_details, render_tests};
+use super::result::{Benchmark, render_heading, render_input_details, render_tests};
 use crate::format::{compact, format_expected, format_probability, group_thousands};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
@@ -103,11 +104,15 @@ pub fn render(report: &StreamReport) -> String {
 fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult) {
     let names = &report.settings.items.names;
     let analysis = &result.analysis;
+    let benchmark = match report.input {
+        None => Benchmark::Known(result.expected),
+        Some(_) => Benchmark::TestedAgainst("independent draws"),
+    };
     render_heading(
         out,
         &result.name,
         analysis.verdict,
-        result.expected,
+        benchmark,
         &result.about.summary,
         &result.about.origin,
     );
@@ -329,15 +334,15 @@ fn render_summary(out: &mut String, report: &StreamReport) {
         .max(9);
     writeln!(
         out,
-        "  {:<width$} {:>9} {:>13} {:>14}  {:<16} longest gap",
-        "generator", "deserves", "verdict", "smallest adj.", "longest run"
+        "  {:<width$} {:>11} {:>13} {:>14}  {:<16} longest gap",
+        "generator", "known to be", "verdict", "smallest adj.", "longest run"
     )
     .unwrap();
     for result in &report.results {
         let smallest = result.analysis.smallest_p_adjusted();
         writeln!(
             out,
-            "  {:<width$} {:>9} {:>13} {:>14}  {:<16} {}",
+            "  {:<width$} {:>11} {:>13} {:>14}  {:<16} {}",
             result.name,
             result.expected.to_string(),
             result.analysis.verdict.to_string(),

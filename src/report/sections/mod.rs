@@ -248,7 +248,7 @@ pub(crate) fn uniform_table_chart(
         chart_file(
             &plural,
             format!(
-                "How often each of {} came out, against the equal share each deserves",
+                "How often each of {} came out, against the equal share a fair shuffle gives each",
                 table.described
             ),
             chart::bars(&uniform_bars(

@@ -106,7 +106,7 @@ async function loadCatalogue() {
     group.label = label;
     for (const entry of catalogue[key] || []) {
       const option = new Option(entry.name + " — " + entry.summary, entry.name);
-      option.dataset.summary = entry.summary + " (" + (kind === "generator" ? "deserves: " : "") + entry.expected + ")" +
+      option.dataset.summary = entry.summary + " (" + "known to be: " + entry.expected + ")" +
         (entry.parameter ? " · takes a parameter: " + entry.name + ":" + entry.parameter : "");
       option.dataset.kind = kind;
       group.append(option);
