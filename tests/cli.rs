@@ -725,8 +725,20 @@ fn a_reader_that_leaves_early_is_not_an_error() {
 fn an_interrupted_export_leaves_no_file_behind() {
     // 10 cards make a JSON export of about 200 MB per algorithm: interrupting while it is
     // written must remove the temporary file, and must not leave a partial out.json.
+    use std::os::unix::process::CommandExt;
     let directory = tempfile::tempdir().unwrap();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
+    // The program keeps SIGINT ignored when it started ignored, and a test run as a
+    // shell's background job passes that on: the child gets the default disposition, so
+    // that what is tested is the handler and not the test's surroundings.
+    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = command
         .args(
             "run fisher-yates naive-swap sattolo riffle --n 10 --trials 1e5 --seed 1 --json out.json"
                 .split_whitespace(),
@@ -751,8 +763,9 @@ fn an_interrupted_export_leaves_no_file_behind() {
         assert!(String::from_utf8(output.stderr).unwrap().contains("interrupted"));
         assert!(left.is_empty(), "left behind: {left:?}");
     } else {
-        // The machine was fast enough to finish first: then the file must be whole.
-        assert!(output.status.success());
+        // The machine was fast enough to finish first: then the file must be whole (exit
+        // 1: 100,000 deals cannot test Fisher-Yates's 10! orders, an inconclusive verdict).
+        assert_eq!(output.status.code(), Some(1));
         let json: Value =
             serde_json::from_reader(std::fs::File::open(directory.path().join("out.json")).unwrap()).unwrap();
         assert_eq!(json["results"].as_array().unwrap().len(), 4);
