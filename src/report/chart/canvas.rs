@@ -149,6 +149,32 @@ pub(super) struct Canvas<'a> {
     area: DrawingArea<SVGBackend<'a>, Shift>,
 }
 
+/// The width of a [`plot_under_legend`] chart, which its header and legend are laid out to.
+pub(super) const PLOT_CHART_WIDTH: i32 = 800;
+
+/// An 800-pixel chart of one plot, 300 pixels high, under its header and legend, with
+/// room for the value axis on the left and the position axis below: the layout the curve
+/// and the guessing chart share. `draw` gets the plot's area and the chart's height.
+pub(super) fn plot_under_legend(
+    header: &Header,
+    legend: &Legend,
+    draw: impl FnOnce(&Canvas<'_>, Area, i32) -> Drawn,
+) -> String {
+    let left = MARGIN + 48;
+    let plot = Area {
+        left,
+        top: header.height() + legend.height() + 16,
+        width: PLOT_CHART_WIDTH - left - MARGIN - 10,
+        height: 300,
+    };
+    let height = plot.bottom() + 22 + 24 + MARGIN;
+    render(PLOT_CHART_WIDTH, height, |canvas| {
+        header.draw(canvas)?;
+        legend.draw(canvas, MARGIN, header.height())?;
+        draw(canvas, plot, height)
+    })
+}
+
 /// Draws a `width × height` chart on a white background with `draw`, and returns the SVG.
 pub(super) fn render(width: i32, height: i32, draw: impl FnOnce(&Canvas<'_>) -> Drawn) -> String {
     let mut svg = String::new();

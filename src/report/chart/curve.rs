@@ -12,34 +12,22 @@
 
 use super::Curve;
 use super::canvas::{
-    AXIS_FONT, CENTER_BOTTOM, CENTER_TOP, Canvas, Drawn, Header, Legend, Swatch, TICK_FONT, render,
+    AXIS_FONT, CENTER_BOTTOM, CENTER_TOP, Canvas, Drawn, Header, Legend, PLOT_CHART_WIDTH, Swatch, TICK_FONT,
+    plot_under_legend,
 };
 use super::style::{INK, MARGIN, POINT, POINT_FILL, SUSPICIOUS_LINE, rect_tags};
 
-const WIDTH: i32 = 800;
-const PLOT_HEIGHT: i32 = 300;
 const POINT_HALF: i32 = 4;
 
 /// The chart, as SVG.
 pub fn curve(curve: &Curve) -> String {
-    let header = Header::new(&curve.titles, WIDTH);
+    let header = Header::new(&curve.titles, PLOT_CHART_WIDTH);
     let mut entries = vec![(Swatch::Line(POINT), curve.y_axis.clone())];
     if let Some((_, label)) = &curve.reference {
         entries.push((Swatch::Dashed(SUSPICIOUS_LINE), label.clone()));
     }
-    let legend = Legend::new(entries, WIDTH - 2 * MARGIN);
-    let left = MARGIN + 48;
-    let top = header.height() + legend.height() + 16;
-    let plot = super::canvas::Area {
-        left,
-        top,
-        width: WIDTH - left - MARGIN - 10,
-        height: PLOT_HEIGHT,
-    };
-    let height = plot.bottom() + 22 + 24 + MARGIN;
-    render(WIDTH, height, |canvas| {
-        header.draw(canvas)?;
-        legend.draw(canvas, MARGIN, header.height())?;
+    let legend = Legend::new(entries, PLOT_CHART_WIDTH - 2 * MARGIN);
+    plot_under_legend(&header, &legend, |canvas, plot, height| {
         draw(canvas, curve, plot, height)
     })
 }

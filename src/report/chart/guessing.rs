@@ -5,11 +5,10 @@
 //! away from the grey one, the flaw is worth something to a player.
 
 use super::Titles;
-use super::canvas::{AXIS_FONT, CENTER_TOP, Canvas, Drawn, Header, Legend, Swatch, render};
+use super::canvas::{
+    AXIS_FONT, CENTER_TOP, Canvas, Drawn, Header, Legend, PLOT_CHART_WIDTH, Swatch, plot_under_legend,
+};
 use super::style::{MARGIN, OUTSIDE, SOFT_INK};
-
-const WIDTH: i32 = 800;
-const PLOT_HEIGHT: i32 = 300;
 
 /// The game's two curves.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +45,7 @@ impl GuessingCurves {
 
 /// The chart, as SVG.
 pub fn guessing_chart(curves: &GuessingCurves) -> String {
-    let header = Header::new(&curves.titles, WIDTH);
+    let header = Header::new(&curves.titles, PLOT_CHART_WIDTH);
     let legend = Legend::new(
         vec![
             (Swatch::Line(OUTSIDE), curves.learned_label.clone()),
@@ -55,20 +54,9 @@ pub fn guessing_chart(curves: &GuessingCurves) -> String {
                 "a fair shuffle, whatever the strategy".to_string(),
             ),
         ],
-        WIDTH - 2 * MARGIN,
+        PLOT_CHART_WIDTH - 2 * MARGIN,
     );
-    let left = MARGIN + 48;
-    let top = header.height() + legend.height() + 16;
-    let plot = super::canvas::Area {
-        left,
-        top,
-        width: WIDTH - left - MARGIN - 10,
-        height: PLOT_HEIGHT,
-    };
-    let height = plot.bottom() + 22 + 24 + MARGIN;
-    render(WIDTH, height, |canvas| {
-        header.draw(canvas)?;
-        legend.draw(canvas, MARGIN, header.height())?;
+    plot_under_legend(&header, &legend, |canvas, plot, height| {
         draw(canvas, curves, plot, height)
     })
 }
