@@ -22,11 +22,14 @@
 //! For GSR riffles ([`riffle`]): one riffle for any deck up to 2,000 cards by a recursion
 //! over what a player knows (no order enumerated); `K` riffles of up to 10 cards from the
 //! closed-form law over every order; beyond, where the optimal strategy is an open
-//! problem, the value of a stated strategy, a lower bound. For the shelf shuffler,
-//! Diaconis, Fulman and Holmes's figure by simulation of a stated strategy ([`shelf`]).
+//! problem, the value of a stated strategy, a lower bound. For one pass of the shelf
+//! shuffler on any deck, the optimal value by simulated deals, each valued with the exact
+//! law of the next card after every prefix ([`shelf_optimal`]); for several passes, a
+//! stated strategy's value ([`shelf`]).
 
 pub mod riffle;
 pub mod shelf;
+pub mod shelf_optimal;
 
 use std::ops::Add;
 

@@ -4,10 +4,13 @@ use super::riffle::{
     RISING_SEQUENCE_STRATEGY, one_riffle_optimal, riffles_guessing, rising_sequence_guesses,
     rising_sequence_strategy_value,
 };
-use super::shelf::{shelf_guesses, shelf_strategy_value};
+use super::shelf::{shelf_guess, shelf_guesses, shelf_strategy_value};
+use super::shelf_optimal::{ShelfPosterior, optimal_expected_on, shelf_optimal_value};
 use super::*;
 use crate::catalogue::{AlgorithmSpec, PermutationAlgorithm};
+use crate::catalogue::{ShelfScratch, shelf_pass};
 use crate::exact::{ExactSettings, enumerate_permutations, exact};
+use crate::randomness::SimulationSource;
 use crate::randomness::{DrawLaw, SourceKind};
 use crate::simulate::NoProgress;
 use crate::tally::lehmer::{partial_unrank, unrank};
@@ -285,7 +288,9 @@ fn several_riffles_are_exact_on_small_decks_and_a_labelled_bound_on_large_ones()
 /// about 9.5 of 52 cards where a fair deck allows 4.54, and two passes left nothing to
 /// exploit. The strategy simulated here (module docs of `shelf`) gets 9.27 (20,000 deals,
 /// seed 1, standard error 0.015: the range below is over 10 standard errors wide on
-/// each side of the measured value, and cannot flake at a fixed seed anyway).
+/// each side of the measured value, and cannot flake at a fixed seed anyway); the optimal
+/// player gets 9.30 (the test below), so no strategy reaches the paper's 9.5 on the
+/// machine as the paper describes it, and this one is optimal (also below).
 #[test]
 fn reproduces_the_shelf_machine_figure() {
     let (one_pass, half_width) = shelf_strategy_value(52, 10, 1, 20_000, 1);
@@ -313,4 +318,107 @@ fn reproduces_the_shelf_machine_figure() {
         .sum();
     assert!(strategy <= optimal.expected_correct + 1e-12);
     assert!(strategy > optimal.fair_expected_correct, "{strategy}");
+}
+
+/// The next-card law of one pass, from the machine's states ([`ShelfPosterior`]), equals
+/// the one read off the enumerated law, at every prefix any pass can deal: an independent
+/// check (the enumeration knows nothing of states or candidates).
+#[test]
+fn the_shelf_posterior_equals_the_enumerated_next_card_law() {
+    for (shelves, n) in [(1, 6), (2, 5), (2, 6), (3, 5), (10, 4)] {
+        let (optimal, law) = exact_guessing(&format!("shelf:{shelves}"), n, None);
+        let law = law.unwrap();
+        let mut next: HashMap<Vec<u16>, Vec<f64>> = HashMap::new();
+        let mut deck = vec![0u16; n];
+        let mut value = 0.0;
+        for (rank, &p) in law.probabilities().iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            unrank(rank, &mut deck);
+            for length in 0..n {
+                next.entry(deck[..length].to_vec())
+                    .or_insert_with(|| vec![0.0; n])[usize::from(deck[length])] += p;
+            }
+            value += p * optimal_expected_on(&deck, shelves);
+        }
+        let mut from_states = Vec::new();
+        for (prefix, children) in &next {
+            let mut posterior = ShelfPosterior::new(n, shelves);
+            prefix.iter().for_each(|&c| posterior.observe(usize::from(c)));
+            posterior.next_card_law(&mut from_states);
+            let total: f64 = children.iter().sum();
+            for (card, (&p, &q)) in children.iter().zip(&from_states).enumerate() {
+                assert!(
+                    (p / total - q).abs() < 1e-12,
+                    "shelf:{shelves}, {n} cards, after {prefix:?}: card {card} {} vs {q}",
+                    p / total
+                );
+            }
+        }
+        // And so the optimal value, deal by deal, is the enumeration's.
+        assert!((value - optimal.expected_correct).abs() < 1e-12, "{value}");
+    }
+}
+
+/// One shelf: Clay (2025) proved the optimal value `3n/4` and Kuba (2026) its whole law;
+/// the enumeration gives it exactly on every deck it reaches.
+#[test]
+fn one_shelf_allows_exactly_three_quarters_of_the_deck() {
+    for n in 2..=8 {
+        let (guessing, _) = exact_guessing("shelf:1", n, None);
+        assert!(
+            (guessing.expected_correct - 0.75 * n as f64).abs() < 1e-12,
+            "{n}: {}",
+            guessing.expected_correct
+        );
+    }
+}
+
+/// The optimal player against one pass of 52 cards. Valued deal by deal with the exact
+/// next-card law, 2,000 deals give a standard error of about 0.024 (measured at this
+/// commit: 9.31 ± 0.05 at 95 % from seed 1; 9.302 ± 0.015 from 20,000 deals of seed 2;
+/// one shelf 38.99 ± 0.08 from 2,000 deals, where 39 is exact). The bands below are
+/// over 5 standard errors wide on each side and the seed is fixed, so they cannot flake;
+/// the upper one says what the measurement found: the paper's "about 9.5" is more than
+/// any player can get from the machine as it describes it.
+#[test]
+fn the_optimal_shelf_player_on_52_cards() {
+    let (one_shelf, _) = shelf_optimal_value(52, 1, 500, 1);
+    assert!((one_shelf - 39.0).abs() < 0.5, "{one_shelf}");
+    let (ten_shelves, half_width) = shelf_optimal_value(52, 10, 2_000, 1);
+    assert!(half_width < 0.12, "{half_width}");
+    // Below the paper's "about 9.5".
+    assert!((9.15..9.45).contains(&ten_shelves), "{ten_shelves}");
+    // The stated strategy, valued with the exact next-card law on the same deals, names a
+    // likeliest card after every prefix of 300 deals (15,600 prefixes): on these deals it
+    // is an optimal strategy, as Diaconis, Fulman and Holmes conjectured of theirs. A
+    // player who always names the smallest unseen card, valued the same way, falls far
+    // short, so the comparison can tell the two apart.
+    let mut rng = SimulationSource::from_seed(1);
+    let mut scratch = ShelfScratch::default();
+    let (mut law, mut seen) = (Vec::new(), vec![false; 52]);
+    let (mut best_sum, mut naive_sum) = (0.0, 0.0);
+    for _ in 0..300 {
+        let mut deck: Vec<u16> = (0..52).collect();
+        shelf_pass(&mut deck, &mut rng, 10, &mut scratch);
+        let mut posterior = ShelfPosterior::new(52, 10);
+        seen.iter_mut().for_each(|s| *s = false);
+        for (i, &card) in deck.iter().enumerate() {
+            posterior.next_card_law(&mut law);
+            let best = law.iter().copied().fold(0.0, f64::max);
+            let stated = law[shelf_guess(&deck[..i], &seen)];
+            assert!(
+                (best - stated).abs() < 1e-12,
+                "after {:?}: {stated} < {best}",
+                &deck[..i]
+            );
+            best_sum += best;
+            naive_sum += law[(0..52).find(|&c| !seen[c]).unwrap_or(0)];
+            posterior.observe(usize::from(card));
+            seen[usize::from(card)] = true;
+        }
+    }
+    let naive_gap = (best_sum - naive_sum) / 300.0;
+    assert!(naive_gap > 1.0, "{naive_gap}");
 }

@@ -415,9 +415,11 @@ pub const CLAIMS: &[Claim] = &[
              of 52 cards (exact, for any deck, by a recursion over what the player knows; Liu (2020): \
              n/2 + √(2n/π) + O(1)). Three riffles still leave at least 9 (a stated strategy, \
              continuing the last card's rising sequence; the optimal strategy for two riffles or more \
-             is an open problem, so these are lower bounds). One pass of the 10-shelf machine gives a \
-             player following the shelves about 9.3 (the paper reports about 9.5 with its own \
-             strategy); two passes, the manufacturer's remedy, leave nothing that strategy can find.",
+             is an open problem, so these are lower bounds). One pass of the 10-shelf machine gives the \
+             best possible player 9.3, twice a fair deck's figure (computed from the exact law of the \
+             next card after every prefix; the paper reports about 9.5, more than the machine as it \
+             describes it allows); two passes, the manufacturer's remedy, leave nothing that a player \
+             following the shelves can find.",
             "The seven-shuffles story in cards: after K riffles a player names 31, 15, 9, 6.5 … cards, \
              and from six riffles on the stated strategy gets within half a card of fair. The \
              distance (part 8c) stays at 1 for four riffles and hides how fast the player's gain \
