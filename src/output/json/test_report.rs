@@ -9,7 +9,8 @@ use crate::stats::chi_square::Tail;
 use crate::stats::{Fit, PValue};
 
 /// One test of a result, as every JSON export writes it.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct TestJson {
     name: &'static str,
     description: &'static str,
