@@ -227,3 +227,91 @@ fn json_of_list() -> Value {
     assert!(output.status.success());
     serde_json::from_slice(&output.stdout).unwrap()
 }
+
+/// Every p-value and base-10 logarithm in `document` that must be a number (those of
+/// computed tests, the guessing game's, and the `*_min` of check) is one: a non-finite
+/// value is written by serde as `null`. Returns the paths of the offenders.
+fn null_p_values(value: &Value, path: &str, computed: bool, offenders: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            let computed = object.get("status").is_none_or(|status| status == "computed");
+            for (key, field) in object {
+                let p_field = key.starts_with("log10_p") || key.starts_with("p_");
+                if p_field && computed && field.is_null() {
+                    offenders.push(format!("{path}.{key}"));
+                }
+                null_p_values(field, &format!("{path}.{key}"), computed, offenders);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                null_p_values(item, &format!("{path}[{i}]"), computed, offenders);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Strongly biased runs, counts too even for chance, and repeats of decks too many for a
+/// double: the p-values are astronomically small (or 0 in the χ² law), and each has a
+/// finite logarithm in the JSON, never `null`. Before, perfectly even counts (χ² = 0, whose
+/// χ² lower tail is 0) and repeats among 200-card decks (a Poisson mean that underflows to
+/// 0) wrote `null` logarithms.
+#[test]
+fn strongly_biased_runs_write_every_p_value_as_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut documents: Vec<(String, Value)> = [
+        "run riffles:1 --n 52 --trials 200000 --seed 1",
+        "run shelf:10 --n 52 --seed 1",
+        "run naive-swap --n 3 --trials 10000000 --seed 1",
+    ]
+    .into_iter()
+    .map(|line| (line.to_string(), json_of(line)))
+    .collect();
+    // The 6 orders of 3 cards in turn, 100 times: every count exactly at its expectation.
+    let orders = ["a b c", "a c b", "b a c", "b c a", "c a b", "c b a"];
+    let even = (orders.join("\n") + "\n").repeat(100);
+    // Two decks of 200 cards dealt in turn: 298 repeats where 10^-370 are expected.
+    let deck: Vec<String> = (0..200).map(|card| card.to_string()).collect();
+    let reversed: Vec<String> = deck.iter().rev().cloned().collect();
+    let repeated = format!("{}\n{}\n", deck.join(" "), reversed.join(" ")).repeat(150);
+    for (name, input) in [("even", even), ("repeated", repeated)] {
+        let path = binary::write_file(dir.path(), name, input);
+        let mut ingest = shuffle_audit();
+        ingest.args(["ingest", &path, "--json", "-"]);
+        let output = exits_as_its_json(ingest, None);
+        documents.push((
+            format!("ingest {name}"),
+            serde_json::from_slice(&output.stdout).unwrap(),
+        ));
+    }
+    for (line, document) in &documents {
+        let mut offenders = Vec::new();
+        null_p_values(document, "", true, &mut offenders);
+        assert!(offenders.is_empty(), "{line}: null p-values at {offenders:?}");
+        assert_eq!(document["all_as_expected"], false, "{line}: biased, it fails");
+    }
+    // The even counts' lower tails are the counts' own probabilities, labelled.
+    let even = &documents[3].1["results"][0]["tests"][0];
+    assert_eq!(even["name"], "permutations");
+    assert_eq!(even["statistic"], 0.0);
+    assert!(
+        even["note"]
+            .as_str()
+            .unwrap()
+            .contains("exact (multinomial) probability"),
+        "{even}"
+    );
+    let log10 = even["log10_p_lower"].as_f64().unwrap();
+    assert!((-7.0..-6.0).contains(&log10), "{even}");
+    let repeats = documents[4].1["results"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|test| test["name"] == "repeats")
+        .unwrap();
+    assert!(
+        repeats["log10_p_value"].as_f64().unwrap() < -10_000.0,
+        "{repeats}"
+    );
+}
