@@ -431,8 +431,9 @@ fn list_prints_the_catalogue_in_text_and_json() {
         .stdout(predicate::str::contains("biased (n >= 3)"))
         .stdout(predicate::str::contains("text 002"));
     let output = command("list --json").assert().success();
-    let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
-    let entries = entries.as_array().unwrap();
+    let document: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    binary::assert_valid(&document);
+    let entries = document["entries"].as_array().unwrap();
     // 18 shuffles (the two shelf machines the last), 4 samplers, 10 stream generators,
     // then the 4 sources.
     assert_eq!(entries.len(), 36);
@@ -502,8 +503,8 @@ fn list_gives_each_source_its_exact_definition_and_origin() {
     );
 
     let output = command("list --json").assert().success();
-    let entries: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
-    let sources: Vec<&Value> = entries
+    let document: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let sources: Vec<&Value> = document["entries"]
         .as_array()
         .unwrap()
         .iter()

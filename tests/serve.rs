@@ -109,6 +109,7 @@ async fn a_catalogue_runs_download_is_runs_json() {
     .await;
     assert_eq!(status, StatusCode::OK);
     let served_json: Value = serde_json::from_slice(&json).unwrap();
+    binary::assert_valid(&served_json);
     assert_eq!(without_timing(&served_json), without_timing(&json_of(line)));
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
@@ -174,6 +175,7 @@ async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
         .await;
         assert_eq!(status, StatusCode::OK, "{line}");
         let served_json: Value = serde_json::from_slice(&json).unwrap();
+        binary::assert_valid(&served_json);
         assert_eq!(
             without_timing(&served_json),
             without_timing(&json_of(line)),
@@ -261,6 +263,7 @@ async fn a_deal_files_download_is_ingests_json() {
         .stdin(std::fs::File::open(path).unwrap());
     let output = ingest.output().unwrap();
     let expected: Value = serde_json::from_slice(&output.stdout).unwrap();
+    binary::assert_valid(&serde_json::from_slice(&json).unwrap());
     assert_eq!(
         without_timing(&serde_json::from_slice(&json).unwrap()),
         without_timing(&expected)
@@ -315,6 +318,7 @@ async fn deals_sent_in_batches_are_ingested_as_one_file() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+    binary::assert_valid(&serde_json::from_slice(&json).unwrap());
     assert_eq!(
         without_timing(&serde_json::from_slice(&json).unwrap()),
         without_timing(&serde_json::from_slice(&whole).unwrap())

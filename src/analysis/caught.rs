@@ -133,6 +133,7 @@ mod tests {
             cells: 6,
             p,
             tail: Tail::Both { upper, lower },
+            even: None,
         };
         let mut test = report(name, "a description", TestOutcome::Fit(fit));
         test.p_adjusted = Some(p);

@@ -42,7 +42,7 @@ pub use shuffles::{
 pub use sorts::{sort_comparator_insertion, sort_comparator_merge, sort_random_key, sort_random_key_u8};
 
 /// The verdict an exact analysis would give at a given deck size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Expectation {
     /// Every outcome (order or subset) is exactly (or, for float keys, all but negligibly)
@@ -53,7 +53,7 @@ pub enum Expectation {
 }
 
 /// Which family an entry belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Rearranges a deck of `n` cards (`run ALG --n N`).
@@ -115,7 +115,7 @@ impl std::fmt::Display for Expectation {
 }
 
 /// The one parameter an entry may take after a colon.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct Parameter {
     /// Its name in the docs, e.g. `K`.
     pub name: &'static str,
@@ -126,7 +126,7 @@ pub struct Parameter {
 }
 
 /// One algorithm of the catalogue.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct CatalogueEntry {
     /// The name used on the command line.
     pub name: &'static str,

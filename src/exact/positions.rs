@@ -52,7 +52,7 @@ use crate::catalogue::PermutationAlgorithm;
 use crate::randomness::DrawLaw;
 
 /// How [`exact_position_matrix`] knows an algorithm's position matrix, if it does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PositionMethod {
     /// Exactly `1/n` in every cell, by the algorithm's proof of fairness (each of the `n!`

@@ -191,6 +191,32 @@ impl Serialize for SourceKind {
     }
 }
 
+/// The schema of the record [`SourceKind`]'s hand-written `Serialize` writes, kept beside
+/// it so that the two change together (`tests/schemas.rs` validates real output against it).
+impl schemars::JsonSchema for SourceKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Source".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The randomness under the algorithms, as every export records it.",
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "clock_step_ms": {
+                    "description": "Only for `clock-reseed`: how far its clock advances per trial.",
+                    "type": "number"
+                },
+                "definition": { "type": "string" },
+                "origin": { "type": "string" }
+            },
+            "required": ["name", "definition", "origin"],
+            "additionalProperties": false
+        })
+    }
+}
+
 /// How far the modelled clock of `clock-reseed` advances per trial, in whole microseconds
 /// (the clock itself counts milliseconds, so steps below 1 ms give several trials the
 /// same clock reading, as a fast loop under a coarse clock does).

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::format::escaped_for_terminals;
 
 /// One card seen at one position (both counted from 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct SeenCard {
     /// Its position in dealing order, from 1.
     pub position: usize,

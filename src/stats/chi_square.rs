@@ -19,6 +19,8 @@
 use super::pooling::{
     MIN_EXPECTED, MIN_EXPECTED_SEQUENCE, pooled_groups_at, sum_groups, trials_needed_for_two_groups_at,
 };
+use statrs::function::factorial::ln_factorial;
+
 use super::pvalue::{PValue, chi_square_lower_tail, chi_square_upper_tail, two_sided};
 
 /// The outcome of trying to run one χ² test.
@@ -37,12 +39,80 @@ pub enum Fit {
         p: PValue,
         /// Which tails count against the null.
         tail: Tail,
+        /// For a statistic of exactly 0, set by the fits that know their counts' law (see
+        /// [`EvenCounts`]); `None` otherwise.
+        even: Option<EvenCounts>,
     },
     /// Some cell would expect fewer than [`MIN_EXPECTED`]; `needed` trials would do.
     TooFewTrials {
         /// The fewest trials for which the test would run.
         needed: u64,
     },
+}
+
+/// The probability, under the null, of counts exactly at their expectations (a statistic
+/// of exactly 0), from the counts' own discrete law.
+///
+/// The χ² law is continuous, so its lower tail at 0 is exactly 0: read as a p-value it
+/// would be "impossible", and its logarithm `-inf` (which JSON cannot hold: serde writes
+/// it as `null`). But the counts are discrete, and perfectly even counts have a positive
+/// probability: for multinomial counts (every order, selection or law of a deal, an
+/// i.i.d. stream's frequencies) exactly the multinomial probability of the observed table
+/// (`bound` false); for the position matrix and the inclusion counts, which are not
+/// multinomial, the probability that one row (one card's positions, a multinomial) or one
+/// item's count (a binomial) is exactly at its expectation, which every even table needs:
+/// an upper bound (`bound` true), so the p-value stays conservative.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvenCounts {
+    /// `P(every count at its expectation)`, or an upper bound on it.
+    pub p: PValue,
+    /// Whether `p` is an upper bound rather than the exact probability.
+    pub bound: bool,
+}
+
+/// `ln` of the multinomial probability of `counts` (summing to `trials`) with cell
+/// probabilities `probability(i)`.
+fn ln_multinomial(counts: &[u64], trials: u64, probability: impl Fn(usize) -> f64) -> f64 {
+    ln_factorial(trials)
+        + counts
+            .iter()
+            .enumerate()
+            .map(|(i, &count)| count as f64 * probability(i).ln() - ln_factorial(count))
+            .sum::<f64>()
+}
+
+/// Whether every count is at its expectation, up to the rounding of the expectations
+/// (`trials · p` in floating point: 600 · 1/3 is 200.00000000000003, which leaves a
+/// statistic of 1e-30 instead of 0, and the χ² law's lower tail there, about 1e-30, would
+/// be as wrong as 0).
+fn at_expectation(observed: &[u64], expected: impl Fn(usize) -> f64) -> bool {
+    observed.iter().enumerate().all(|(i, &count)| {
+        let expected = expected(i);
+        (count as f64 - expected).abs() <= 1e-9 * expected.max(1.0)
+    })
+}
+
+/// The fit of `statistic`, remembering, when every count is at its expectation (`even`),
+/// how likely that is (`ln_even()`, natural log, and whether that is a bound).
+fn fit_of(statistic: f64, df: u64, cells: usize, even: bool, ln_even: impl FnOnce() -> (f64, bool)) -> Fit {
+    let even = even.then(|| {
+        let (ln_p, bound) = ln_even();
+        EvenCounts {
+            p: PValue::from_log10(ln_p / std::f64::consts::LN_10),
+            bound,
+        }
+    });
+    match Fit::chi_square(statistic, df, cells) {
+        Fit::Computed { p, tail, .. } => Fit::Computed {
+            statistic,
+            df,
+            cells,
+            p,
+            tail,
+            even,
+        },
+        other => other,
+    }
 }
 
 /// Which tails of a test's statistic count against the null.
@@ -77,6 +147,7 @@ impl Fit {
             cells,
             p: chi_square_upper_tail(statistic, df as f64),
             tail: Tail::Upper,
+            even: None,
         }
     }
 
@@ -91,14 +162,21 @@ impl Fit {
                 cells,
                 p: upper,
                 tail: Tail::Upper,
+                even,
             } => {
-                let lower = chi_square_lower_tail(statistic, df as f64);
+                // At 0 the χ² law's lower tail is 0 (see [`EvenCounts`]): the counts' own
+                // law says how likely perfectly even counts are.
+                let lower = match even {
+                    Some(even) => even.p,
+                    None => chi_square_lower_tail(statistic, df as f64),
+                };
                 Fit::Computed {
                     statistic,
                     df,
                     cells,
                     p: two_sided(upper, lower),
                     tail: Tail::Both { upper, lower },
+                    even,
                 }
             }
             other => other,
@@ -147,7 +225,10 @@ pub fn uniform_fit(observed: &[u64], trials: u64) -> Fit {
     }
     let statistic = pearson_against_constant(observed, expected);
     let df = cells as u64 - 1;
-    Fit::chi_square(statistic, df, cells)
+    let even = at_expectation(observed, |_| expected);
+    fit_of(statistic, df, cells, even, || {
+        (ln_multinomial(observed, trials, |_| 1.0 / cells as f64), false)
+    })
 }
 
 /// The item × position matrix of `trials` shuffles of `n` cards (row-major, `n × n`).
@@ -171,7 +252,11 @@ pub fn position_fit(matrix: &[u64], n: usize, trials: u64) -> Fit {
     let pearson = pearson_against_constant(matrix, expected);
     let statistic = pearson * (n as f64 - 1.0) / n as f64;
     let df = (n as u64 - 1) * (n as u64 - 1);
-    Fit::chi_square(statistic, df, n * n)
+    // Card 0's positions are a multinomial over the n positions.
+    let even = at_expectation(matrix, |_| expected);
+    fit_of(statistic, df, n * n, even, || {
+        (ln_multinomial(&matrix[..n], trials, |_| 1.0 / n as f64), true)
+    })
 }
 
 /// How often each of `n = counts.len()` items was picked in `trials` samples of `k` items
@@ -208,7 +293,17 @@ pub fn inclusion_fit(counts: &[u64], k: usize, trials: u64) -> Fit {
     let pearson = pearson_against_constant(counts, expected);
     let statistic = pearson * (n as f64 - 1.0) / (n - k) as f64;
     let df = n as u64 - 1;
-    Fit::chi_square(statistic, df, n)
+    // Item 0's count is binomial: picked with probability k/n in each sample.
+    let even = at_expectation(counts, |_| expected);
+    fit_of(statistic, df, n, even, || {
+        let picked = counts[0];
+        let p = k as f64 / n as f64;
+        let counts = [picked, trials - picked];
+        (
+            ln_multinomial(&counts, trials, |i| if i == 0 { p } else { 1.0 - p }),
+            true,
+        )
+    })
 }
 
 /// Counts against a known law (probabilities per cell, summing to 1), after pooling thin
@@ -238,7 +333,11 @@ fn law_fit_pooled_to(observed: &[u64], law: &[f64], trials: u64, min_expected: f
         .collect();
     let statistic = pearson_statistic(&observed, &expected);
     let df = groups.len() as u64 - 1;
-    Fit::chi_square(statistic, df, groups.len())
+    let even = at_expectation(&observed, |i| expected[i]);
+    fit_of(statistic, df, groups.len(), even, || {
+        let probabilities = sum_groups(law, &groups);
+        (ln_multinomial(&observed, trials, |i| probabilities[i]), false)
+    })
 }
 
 #[cfg(test)]
@@ -250,6 +349,64 @@ mod tests {
             Fit::Computed { statistic, df, p, .. } => (statistic, df, p),
             Fit::TooFewTrials { needed } => panic!("expected a test, got too few trials ({needed})"),
         }
+    }
+
+    /// The lower tail a fit gets once both tails count, and what it knows of even counts.
+    fn lower_tail(fit: Fit) -> (PValue, Option<EvenCounts>) {
+        match fit.with_lower_tail() {
+            Fit::Computed {
+                tail: Tail::Both { lower, .. },
+                even,
+                ..
+            } => (lower, even),
+            other => panic!("no lower tail: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn perfectly_even_counts_get_their_exact_multinomial_probability_not_zero() {
+        // The 6 orders of 3 cards, 100 each: χ² = 0, where the χ² law's lower tail is 0
+        // (log10 −∞, written as null in JSON before). The exact probability of this table
+        // is 600! / (100!^6 · 6^600), summed here term by term as logarithms.
+        let (lower, even) = lower_tail(uniform_fit(&[100; 6], 600));
+        let ln_600: f64 = (1..=600).map(|k| (k as f64).ln()).sum();
+        let ln_100: f64 = (1..=100).map(|k| (k as f64).ln()).sum();
+        let expected_log10 = (ln_600 - 6.0 * ln_100 - 600.0 * 6f64.ln()) / std::f64::consts::LN_10;
+        assert!(lower.log10().is_finite());
+        assert!(
+            (lower.log10() - expected_log10).abs() < 1e-9,
+            "{lower:?} vs 10^{expected_log10}"
+        );
+        // About 2.5e-7 (Stirling: sqrt(6^6 / (2π·600)^5)): small, but far from 0.
+        assert!(lower.log10() > -7.0 && lower.log10() < -6.0, "{lower:?}");
+        assert_eq!(even.map(|even| even.bound), Some(false));
+    }
+
+    #[test]
+    fn counts_even_up_to_the_rounding_of_their_expectations_count_as_even() {
+        // 600 · 1/3 is 200.00000000000003: the statistic is about 1e-30, not 0, and the χ²
+        // law's lower tail there (about 1e-30) would call 200/300/100 impossibly even.
+        // Their multinomial probability is about 3e-3.
+        let law = [1.0 / 3.0, 0.5, 1.0 / 6.0];
+        let (lower, even) = lower_tail(law_fit(&[200, 300, 100], &law, 600));
+        assert!(lower.log10() > -3.0 && lower.log10() < -2.0, "{lower:?}");
+        assert_eq!(even.map(|even| even.bound), Some(false));
+        // One count off: no longer even, the χ² lower tail is read as before.
+        let (_, even) = lower_tail(law_fit(&[201, 299, 100], &law, 600));
+        assert_eq!(even, None);
+    }
+
+    #[test]
+    fn an_even_position_matrix_or_inclusion_gets_a_finite_upper_bound() {
+        // Every card 200 times in each of 3 positions (the 6 orders 100 times each): not
+        // multinomial, so one row's multinomial probability bounds it from above.
+        let (lower, even) = lower_tail(position_fit(&[200; 9], 3, 600));
+        assert!(lower.log10().is_finite() && lower.log10() < -2.0, "{lower:?}");
+        assert_eq!(even.map(|even| even.bound), Some(true));
+        // Each of 4 items picked 300 times in 600 picks of 2: one item's binomial bounds it.
+        let (lower, even) = lower_tail(inclusion_fit(&[300; 4], 2, 600));
+        assert!(lower.log10().is_finite() && lower.log10() < -1.0, "{lower:?}");
+        assert_eq!(even.map(|even| even.bound), Some(true));
     }
 
     #[test]

@@ -143,7 +143,8 @@ impl ScaledLaw {
         // The total is 1 up to the dropped cells; dividing by it keeps the rounding out.
         let total: f64 = self.cells.iter().sum();
         let tail: f64 = self.cells[from..].iter().sum();
-        Some(PValue::from_log10((tail / total).log10().min(0.0)))
+        // As a difference of logarithms: the ratio itself could fall below f64's range.
+        Some(PValue::from_log10((tail.log10() - total.log10()).min(0.0)))
     }
 }
 

@@ -70,11 +70,18 @@ fn ln_pairs(deals: u64) -> f64 {
 
 /// The expected number of repeats `E[R] = N − D(1 − (1 − 1/D)^N)` among `deals` deals
 /// uniform over `D = e^ln_decks` decks (`D >= 1`, any size: `ln_decks` up to `ln 2000!`
-/// and beyond). Below about `1e-308` it comes out as 0.
+/// and beyond). Below about `1e-308` it comes out as 0 ([`ln_expected_repeats`] does not).
 pub fn expected_repeats(deals: u64, ln_decks: f64) -> f64 {
+    ln_expected_repeats(deals, ln_decks).exp()
+}
+
+/// `ln E[R]` of [`expected_repeats`], finite however many decks there are (`-inf` only for
+/// fewer than two deals, where no repeat can happen): 1,000 deals of 200 cards expect
+/// about `10^-369` repeats, which an `f64` holds only as its logarithm.
+pub fn ln_expected_repeats(deals: u64, ln_decks: f64) -> f64 {
     assert!(ln_decks >= 0.0, "at least one deck (ln D = {ln_decks})");
     if deals < 2 {
-        return 0.0;
+        return f64::NEG_INFINITY;
     }
     let n = deals as f64;
     let ln_ratio = n.ln() - ln_decks; // ln(N/D)
@@ -91,10 +98,10 @@ pub fn expected_repeats(deals: u64, ln_decks: f64) -> f64 {
                 break;
             }
         }
-        (ln_pairs(deals) - ln_decks + sum.ln()).exp()
+        ln_pairs(deals) - ln_decks + sum.ln()
     } else {
         let decks = ln_decks.exp();
-        (n + decks * (n * (-1.0 / decks).ln_1p()).exp_m1()).max(0.0)
+        (n + decks * (n * (-1.0 / decks).ln_1p()).exp_m1()).max(0.0).ln()
     }
 }
 
@@ -182,7 +189,8 @@ pub fn repeats_test(deals: u64, repeats: u64, ln_decks: f64) -> RepeatsTest {
 /// close to Poisson with the summed mean.
 pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) -> RepeatsTest {
     let deals: u64 = groups.iter().map(|&(size, count)| size * count).sum();
-    let expected = grouped_expected_repeats(groups, ln_decks);
+    let ln_expected = grouped_ln_expected_repeats(groups, ln_decks);
+    let expected = ln_expected.exp();
     let approximation_error = groups
         .iter()
         .map(|&(size, count)| count as f64 * poisson_approximation_error(size, ln_decks))
@@ -190,7 +198,7 @@ pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) 
         .min(1.0);
     let outcome = if approximation_error <= MAX_APPROXIMATION_ERROR {
         RepeatsOutcome::Tested {
-            p: poisson_upper_tail(repeats, expected),
+            p: poisson_upper_tail_of_ln_mean(repeats, ln_expected),
             approximation_error,
         }
     } else {
@@ -202,6 +210,34 @@ pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) 
         expected,
         outcome,
     }
+}
+
+/// `ln Σ count · E[R | size deals]` over the groups, in log space (log-sum-exp), finite
+/// where the sum underflows.
+fn grouped_ln_expected_repeats(groups: &[(u64, u64)], ln_decks: f64) -> f64 {
+    let terms: Vec<f64> = groups
+        .iter()
+        .filter(|&&(_, count)| count > 0)
+        .map(|&(size, count)| (count as f64).ln() + ln_expected_repeats(size, ln_decks))
+        .collect();
+    let largest = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if largest == f64::NEG_INFINITY {
+        return largest;
+    }
+    largest + terms.iter().map(|term| (term - largest).exp()).sum::<f64>().ln()
+}
+
+/// `P(X >= k)` for `X ~ Poisson(e^ln_mean)`: [`poisson_upper_tail`] where the mean is a
+/// normal `f64`, and below (a mean that underflows) `e^-mean · mean^k/k! · Σ …`, whose
+/// other factors are 1 to double precision, taken in log space: finite, where the mean
+/// as an `f64` would be 0 and the tail `-inf` in log10.
+pub fn poisson_upper_tail_of_ln_mean(k: u64, ln_mean: f64) -> PValue {
+    const SMALLEST_NORMAL_LN: f64 = -700.0;
+    if k == 0 || ln_mean >= SMALLEST_NORMAL_LN {
+        return poisson_upper_tail(k, ln_mean.exp());
+    }
+    let k_f = k as f64;
+    PValue::from_log10((k_f * ln_mean - ln_gamma(k_f + 1.0)) / std::f64::consts::LN_10)
 }
 
 /// `Σ count · E[R | size deals]` over the groups.
@@ -367,6 +403,37 @@ mod tests {
 
     fn close(actual: f64, expected: f64, relative: f64) -> bool {
         (actual - expected).abs() <= relative * expected.abs()
+    }
+
+    #[test]
+    fn repeats_of_decks_too_many_for_a_double_get_a_finite_p_value() {
+        // 300 deals of 200 cards: E[R] = C(300, 2)/200! ≈ 10^-370, 0 as an f64; 150 repeats
+        // then had a Poisson tail of exactly 0 (log10 −∞, null in JSON).
+        let test = grouped_repeats_test(&[(300, 1)], 150, ln_deck_count(200));
+        assert_eq!(test.expected, 0.0);
+        let RepeatsOutcome::Tested { p, .. } = test.outcome else {
+            panic!("{:?}", test.outcome);
+        };
+        // P(X >= 150) = mean^150/150! to double precision, as a logarithm.
+        let ln_mean = ln_pairs(300) - ln_deck_count(200);
+        let log10 = (150.0 * ln_mean - ln_gamma(151.0)) / std::f64::consts::LN_10;
+        assert!(p.log10().is_finite());
+        assert!(
+            (p.log10() - log10).abs() < 1e-9 * log10.abs(),
+            "{p:?} vs 10^{log10}"
+        );
+        // Where the mean is still a normal double, both ways agree.
+        for (k, ln_mean) in [(3u64, -690.0f64), (1, -699.9), (40, -650.0)] {
+            let direct = poisson_upper_tail(k, ln_mean.exp()).log10();
+            let logged = poisson_upper_tail_of_ln_mean(k, ln_mean).log10();
+            assert!(
+                (direct - logged).abs() < 1e-9 * direct.abs(),
+                "{k}, {ln_mean}: {direct} vs {logged}"
+            );
+        }
+        let below = poisson_upper_tail_of_ln_mean(3, -700.1).log10();
+        let above = poisson_upper_tail_of_ln_mean(3, -699.9).log10();
+        assert!(below < above && above - below < 0.1, "{below} {above}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub const DEFAULT_ALPHA: f64 = 1e-6;
 pub const SUSPICIOUS_BELOW: f64 = 1e-3;
 
 /// What the tests say about a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// No test rejected uniformity.

@@ -304,6 +304,7 @@ fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
         cells,
         p: bonferroni,
         tail: Tail::Upper,
+        even: None,
     })
 }
 

@@ -66,6 +66,7 @@ pub fn exits_as_its_json(mut command: Command, json_file: Option<&std::path::Pat
             String::from_utf8_lossy(&output.stderr)
         )
     });
+    assert_valid(&json);
     assert_eq!(
         output.status.code(),
         Some(status_of(&json)),
@@ -73,6 +74,52 @@ pub fn exits_as_its_json(mut command: Command, json_file: Option<&std::path::Pat
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// The committed schema (`schemas/NAME.schema.json`) a document of the binary answers to,
+/// by its `command`; `ingest` writes a run's document, or a stream's (`items_spec`).
+pub fn schema_name(document: &Value) -> &'static str {
+    match document["command"].as_str() {
+        Some("ingest") if document.get("items_spec").is_some() => "stream",
+        Some("run" | "ingest") => "run",
+        Some("stream") => "stream",
+        Some("check") => "check",
+        Some("exact") => "exact",
+        Some("seeds crack") => "crack",
+        Some("seeds reach") => "reach",
+        Some("list") => "list",
+        other => panic!("a JSON document of no known command: {other:?}"),
+    }
+}
+
+/// The validator of the committed schema `schemas/NAME.schema.json`.
+pub fn validator(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schemas/{name}.schema.json"));
+    let schema: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// Panics, naming every violation, unless `document` validates against its committed
+/// schema ([`schema_name`]) and carries its version: every JSON the tests read from the
+/// binary through [`exits_as_its_json`] comes here, so a field the schemas do not know,
+/// or one they require and the document lacks, fails the tests.
+pub fn assert_valid(document: &Value) {
+    let name = schema_name(document);
+    let errors: Vec<String> = validator(name)
+        .iter_errors(document)
+        .take(20)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the {name} document does not match schemas/{name}.schema.json:\n{}",
+        errors.join("\n")
+    );
+    assert_eq!(
+        document["schema_version"],
+        shuffle_audit::output::json::SCHEMA_VERSION,
+        "the {name} document's schema_version"
+    );
 }
 
 /// `samples` lines, each a deck of `names` shuffled by `algorithm` from seed `seed`.

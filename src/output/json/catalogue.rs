@@ -8,7 +8,21 @@ use crate::catalogue::generators::GENERATORS;
 use crate::catalogue::{Expectation, Kind, Parameter, entries};
 use crate::randomness::SourceKind;
 
-#[derive(Serialize)]
+/// The document: what wrote it, then the entries.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct CatalogueJson {
+    /// The version of this JSON format (semantic versioning, one for every document).
+    schema_version: &'static str,
+    tool: &'static str,
+    version: &'static str,
+    command: &'static str,
+    /// Every shuffle, sampler, stream generator and source, in that order.
+    entries: Vec<EntryJson>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct EntryJson {
     name: &'static str,
     kind: &'static str,
@@ -22,7 +36,8 @@ struct EntryJson {
     parameter: Option<Parameter>,
 }
 
-/// The whole catalogue as an indented JSON array, ending with a newline.
+/// The whole catalogue as an indented JSON object (`entries` under a `schema_version`),
+/// ending with a newline.
 pub fn render() -> String {
     let entries: Vec<EntryJson> = entries()
         .map(|entry| EntryJson {
@@ -64,7 +79,14 @@ pub fn render() -> String {
             parameter: None,
         }))
         .collect();
-    let mut text = serde_json::to_string_pretty(&entries).expect("the catalogue serialises");
+    let document = CatalogueJson {
+        schema_version: super::SCHEMA_VERSION,
+        tool: "shuffle-audit",
+        version: env!("CARGO_PKG_VERSION"),
+        command: "list",
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&document).expect("the catalogue serialises");
     text.push('\n');
     text
 }

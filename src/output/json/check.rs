@@ -20,8 +20,11 @@ use crate::randomness::SourceKind;
 use crate::stats::confirm::Attempt;
 use crate::stats::{PValue, Verdict};
 
-#[derive(Serialize)]
-struct CheckJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct CheckJson<'a> {
+    /// The version of this JSON format (semantic versioning, one for every document).
+    schema_version: &'static str,
     tool: &'static str,
     version: &'static str,
     command: &'static str,
@@ -34,7 +37,8 @@ struct CheckJson<'a> {
     cases: Vec<CaseJson<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct CaseJson<'a> {
     name: &'a str,
     kind: &'static str,
@@ -51,7 +55,8 @@ struct CaseJson<'a> {
     elapsed_seconds: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct AttemptJson<'a> {
     seed: u64,
     trials: u64,
@@ -65,7 +70,8 @@ struct AttemptJson<'a> {
     tests: Vec<TestJson<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct TestJson<'a> {
     name: &'a str,
     p_value: Option<f64>,
@@ -77,6 +83,7 @@ struct TestJson<'a> {
 /// Writes the report as pretty JSON.
 pub fn write(report: &CheckReport, out: &mut dyn Write) -> std::io::Result<()> {
     let json = CheckJson {
+        schema_version: super::SCHEMA_VERSION,
         tool: "shuffle-audit",
         version: env!("CARGO_PKG_VERSION"),
         command: "check",

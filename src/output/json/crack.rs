@@ -14,8 +14,11 @@ use crate::randomness::SourceKind;
 use crate::seeds::crack::{CrackReport, MAX_LISTED};
 use crate::seeds::seen::SeenCard;
 
-#[derive(Serialize)]
-struct CrackJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct CrackJson<'a> {
+    /// The version of this JSON format (semantic versioning, one for every document).
+    schema_version: &'static str,
     tool: &'static str,
     version: &'static str,
     command: &'static str,
@@ -34,7 +37,8 @@ struct CrackJson<'a> {
     found: Vec<FoundJson>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct WindowJson {
     first: u64,
     last: u64,
@@ -42,13 +46,15 @@ struct WindowJson {
     text: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct FoundJson {
     seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_of_day: Option<String>,
     /// On one line: a thousand decks of 52 cards, one number per line, would bury the
     /// rest of the file.
+    #[schemars(with = "Vec<u16>")]
     deck: Box<RawValue>,
 }
 
@@ -57,6 +63,7 @@ pub fn write(report: &CrackReport, out: &mut dyn Write) -> std::io::Result<()> {
     let settings = &report.settings;
     let window = &settings.window;
     let json = CrackJson {
+        schema_version: super::SCHEMA_VERSION,
         tool: "shuffle-audit",
         version: env!("CARGO_PKG_VERSION"),
         command: "seeds crack",

@@ -23,8 +23,9 @@ use crate::exact::{ExactReport, ExactResult};
 use crate::tally::combinadic;
 use crate::tally::lehmer::{partial_unrank, unrank};
 
-#[derive(Serialize)]
-struct Outcome<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(super) struct Outcome<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     permutation: Option<&'a [u16]>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,6 +40,7 @@ struct Outcome<'a> {
 pub fn write(report: &ExactReport, out: &mut dyn Write) -> std::io::Result<()> {
     let settings = &report.settings;
     writeln!(out, "{{")?;
+    writeln!(out, "  \"schema_version\": \"{}\",", super::SCHEMA_VERSION)?;
     writeln!(out, "  \"tool\": \"shuffle-audit\",")?;
     writeln!(out, "  \"version\": \"{}\",", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "  \"command\": \"exact\",")?;

@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::exact::guessing::{Guessing, GuessingValue};
 
 /// The `guessing` object.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GuessingJson<'a> {
     /// The strategy, in words.
     pub strategy: &'a str,

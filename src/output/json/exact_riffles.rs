@@ -13,8 +13,9 @@ use crate::exact::RiffleLaw;
 use crate::stats::eulerian::rising_sequence_law;
 
 /// A class of orders, in the JSON.
-#[derive(Serialize)]
-struct Class {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(super) struct Class {
     rising_sequences: usize,
     /// `ln(n! · P)`: finite for every possible order.
     ln_ratio_to_uniform: f64,
@@ -25,8 +26,9 @@ struct Class {
 }
 
 /// One value of `r`, in the JSON.
-#[derive(Serialize)]
-struct RisingSequences {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(super) struct RisingSequences {
     rising_sequences: usize,
     probability: f64,
     fair: f64,

@@ -7,7 +7,8 @@ use serde::Serialize;
 use crate::analysis::GuessingFinding;
 
 /// What a player who studied some deals makes of the next ones.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct GuessingJson {
     /// The strategy played (`position`, `successor`, `rising-sequence`, and with deals in
     /// order `carried-position`, `carried-successor`, `carried-rising-sequence`).

@@ -7,8 +7,11 @@ use serde::Serialize;
 use crate::run::{RunReport, SampleInput, SeedOrigin};
 
 /// What every export opens with: the tool, the command, and the seed with its origin.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct Provenance {
+    /// The version of this JSON format (semantic versioning, one for every document).
+    schema_version: &'static str,
     tool: &'static str,
     version: &'static str,
     command: &'static str,
@@ -25,6 +28,7 @@ pub(crate) struct Provenance {
 impl Provenance {
     pub(crate) fn new(command: &'static str, seed: u64, origin: SeedOrigin) -> Self {
         Self {
+            schema_version: super::SCHEMA_VERSION,
             tool: "shuffle-audit",
             version: env!("CARGO_PKG_VERSION"),
             command,
@@ -57,7 +61,8 @@ impl Provenance {
 }
 
 /// Where ingested samples came from (`ingest` only).
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct InputJson<'a> {
     source: &'a str,
     deck_from: &'static str,
@@ -97,7 +102,8 @@ impl<'a> InputJson<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct SkippedJson {
     reason: &'static str,
     count: u64,

@@ -19,8 +19,11 @@ use super::compact;
 /// The largest integer a double holds exactly: counts above it are given as text only.
 const EXACT_IN_A_DOUBLE: u64 = 1 << 53;
 
-#[derive(Serialize)]
-struct ReachJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct ReachJson<'a> {
+    /// The version of this JSON format (semantic versioning, one for every document).
+    schema_version: &'static str,
     tool: &'static str,
     version: &'static str,
     command: &'static str,
@@ -38,7 +41,8 @@ struct ReachJson<'a> {
     seeds_per_second: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct SeedsJson {
     /// What a seed is: `srand(seed)`.
     meaning: &'static str,
@@ -46,17 +50,20 @@ struct SeedsJson {
     chosen_by: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed_bits: Option<u32>,
+    #[schemars(with = "Vec<RangeJson>")]
     ranges: Vec<Box<RawValue>>,
     count: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RangeJson {
     start: u64,
     end: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct OrdersJson<'a> {
     log2: f64,
     decimal: &'a str,
@@ -64,13 +71,15 @@ struct OrdersJson<'a> {
     exact: Option<u64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct CountJson {
     count: u64,
     log2: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ReachableJson {
     /// `bitset` or `distinct-sampling`.
     method: &'static str,
@@ -91,9 +100,11 @@ struct ReachableJson {
     sampling_fraction: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ExampleJson<'a> {
     label: &'a str,
+    #[schemars(with = "Vec<u16>")]
     permutation: Box<RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rank: Option<u64>,
@@ -116,6 +127,7 @@ pub fn write(report: &ReachReport, out: &mut dyn Write) -> std::io::Result<()> {
     };
     let bound = report.bound();
     let json = ReachJson {
+        schema_version: super::SCHEMA_VERSION,
         tool: "shuffle-audit",
         version: env!("CARGO_PKG_VERSION"),
         command: "seeds reach",

@@ -33,8 +33,9 @@ use super::provenance::{InputJson, Provenance};
 use super::samplers;
 use super::test_report::{TestJson, test_json};
 
-#[derive(Serialize)]
-struct RunJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RunJson<'a> {
     #[serde(flatten)]
     provenance: Provenance,
     /// The randomness under the algorithms; absent for samples read by `ingest`.
@@ -65,7 +66,8 @@ struct RunJson<'a> {
 }
 
 /// A shard of a run, as `merge` reads it back ([`crate::merge`]).
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ShardJson {
     index: u64,
     count: u64,
@@ -74,14 +76,15 @@ struct ShardJson {
 }
 
 /// A shuffle's result or a sampler's, each in its own shape.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum AnyResultJson<'a> {
     Shuffle(Box<ResultJson<'a>>),
     Sampler(Box<samplers::SamplerResultJson<'a>>),
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ResultJson<'a> {
     algorithm: &'a str,
     description: &'a str,
@@ -114,19 +117,26 @@ struct ResultJson<'a> {
 }
 
 /// The tables of a tally of deals.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct TablesJson<'a> {
+    #[schemars(with = "Option<Vec<PermutationCount<'static>>>")]
     permutations: Option<Permutations<'a>>,
     expected_count_per_permutation: Option<f64>,
+    #[schemars(with = "Option<Vec<Vec<u64>>>")]
     position_matrix: Option<Vec<Box<RawValue>>>,
     expected_count_per_position: f64,
+    #[schemars(with = "Option<Vec<LawCount>>")]
     fixed_points: Option<Vec<Box<RawValue>>>,
+    #[schemars(with = "Option<Vec<LawCount>>")]
     cycles: Option<Vec<Box<RawValue>>>,
     /// `{"k": r, "count", "expected"}` for `r = 0..=n` rising sequences.
+    #[schemars(with = "Option<Vec<LawCount>>")]
     rising_sequences: Option<Vec<Box<RawValue>>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct SerialJson<'a> {
     /// Pairs of consecutive deals tallied.
     pairs: u64,
@@ -134,7 +144,8 @@ struct SerialJson<'a> {
     tables: TablesJson<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RepeatsJson {
     /// Deals identical to an earlier deal of their group.
     count: u64,
@@ -150,7 +161,8 @@ struct RepeatsJson {
     estimated_decks: Option<DeckSpaceJson>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct DeckSpaceJson {
     /// `log2` of the estimate, and of the ends of its 95 % interval.
     log2: f64,
@@ -160,7 +172,8 @@ struct DeckSpaceJson {
     text: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct SimulatorCheckJson {
     paths: u64,
     impossible_seen: u64,
@@ -170,7 +183,8 @@ struct SimulatorCheckJson {
     log10_p_value: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct PermutationCount<'a> {
     permutation: &'a [u16],
     count: u64,
@@ -178,14 +192,16 @@ struct PermutationCount<'a> {
 
 /// One row of a law's table (fixed points, cycles, overlaps): the count of `k` beside
 /// its expectation, one compact line each.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct LawCount {
     pub(crate) k: usize,
     pub(crate) count: u64,
     pub(crate) expected: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct OutcomeJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     permutation: Option<Vec<u16>>,

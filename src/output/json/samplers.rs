@@ -19,7 +19,8 @@ use crate::stats::effect::Deviation;
 use crate::tally::combinadic::{next_subset, unrank};
 use crate::tally::lehmer::partial_unrank;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(super) struct SamplerResultJson<'a> {
     algorithm: &'a str,
     description: &'a str,
@@ -32,15 +33,19 @@ pub(super) struct SamplerResultJson<'a> {
     k: usize,
     trials: u64,
     elapsed_seconds: f64,
+    #[schemars(with = "Option<Vec<SelectionCount<'static>>>")]
     subsets: Option<Subsets<'a>>,
     expected_count_per_subset: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<SelectionCount<'static>>>")]
     ordered_selections: Option<OrderedSelections<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_count_per_ordered_selection: Option<f64>,
+    #[schemars(with = "Vec<InclusionCount>")]
     inclusion: Vec<Box<RawValue>>,
     /// How many items consecutive selections share (`{"k": j, "count", "expected"}`),
     /// when counted (samples read by `ingest`, samplers on a flawed source).
+    #[schemars(with = "Option<Vec<super::run::LawCount>>")]
     serial_overlaps: Option<Vec<Box<RawValue>>>,
     tests: Vec<TestJson>,
     total_variation: Option<f64>,
@@ -52,20 +57,23 @@ pub(super) struct SamplerResultJson<'a> {
     verdict: Verdict,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct SelectionCount<'a> {
     items: &'a [u16],
     count: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct InclusionCount {
     item: usize,
     count: u64,
     expected: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct OutcomeJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     items: Option<Vec<u16>>,

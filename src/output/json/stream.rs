@@ -22,8 +22,9 @@ use crate::stats::Verdict;
 use crate::stream::{StreamReport, StreamResult};
 use crate::tally::stream::Histogram;
 
-#[derive(Serialize)]
-struct StreamRunJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct StreamRunJson<'a> {
     #[serde(flatten)]
     provenance: Provenance,
     /// The randomness under the generators; absent for a stream read by `ingest`.
@@ -47,7 +48,8 @@ struct StreamRunJson<'a> {
     results: Vec<ResultJson<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ItemJson<'a> {
     item: usize,
     name: &'a str,
@@ -55,7 +57,8 @@ struct ItemJson<'a> {
     probability: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ResultJson<'a> {
     generator: &'a str,
     description: &'a str,
@@ -67,6 +70,7 @@ struct ResultJson<'a> {
     elapsed_seconds: f64,
     bag: Option<BagJson>,
     additions: bool,
+    #[schemars(with = "Vec<FrequencyJson<'static>>")]
     frequencies: Vec<Box<RawValue>>,
     never_drawn: Vec<&'a str>,
     run_lengths: DistributionJson<'a>,
@@ -80,7 +84,8 @@ struct ResultJson<'a> {
     verdict: Verdict,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct BagJson {
     slots: u64,
     copies: Vec<u64>,
@@ -88,7 +93,8 @@ struct BagJson {
     whole_bag_per_cycle: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct FrequencyJson<'a> {
     item: usize,
     name: &'a str,
@@ -96,34 +102,41 @@ struct FrequencyJson<'a> {
     expected: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct DistributionJson<'a> {
     total: u64,
     mean: Option<f64>,
     longest: u64,
     longest_item: Option<&'a str>,
+    #[schemars(with = "Vec<ValueCount>")]
     distribution: Vec<Box<RawValue>>,
+    #[schemars(with = "Option<Vec<LawCell>>")]
     law: Option<Vec<Box<RawValue>>>,
     per_item: Vec<ItemDistributionJson<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ItemDistributionJson<'a> {
     item: usize,
     name: &'a str,
     total: u64,
     mean: Option<f64>,
     longest: u64,
+    #[schemars(with = "Vec<ValueCount>")]
     distribution: Vec<Box<RawValue>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ValueCount {
     value: u64,
     count: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct LawCell {
     value: u64,
     or_more: bool,
@@ -131,33 +144,39 @@ struct LawCell {
     expected: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct CyclePositionsJson {
     cycle_length: u64,
+    #[schemars(with = "Vec<BinJson<'static>>")]
     bins: Vec<Box<RawValue>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct BinJson<'a> {
     first_position: u64,
     last_position: u64,
     counts: &'a [u64],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RepeatsJson {
     cycle_pairs: u64,
     matches: u64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct WindowsJson<'a> {
     length: u64,
     windows: u64,
     per_item: Vec<WindowItemJson<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct WindowItemJson<'a> {
     item: usize,
     name: &'a str,
@@ -166,7 +185,8 @@ struct WindowItemJson<'a> {
     largest_deviation: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct InvariantJson {
     name: &'static str,
     description: String,

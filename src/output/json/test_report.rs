@@ -8,11 +8,24 @@ use crate::analysis::{TestOutcome, TestReport};
 use crate::stats::chi_square::Tail;
 use crate::stats::{Fit, PValue};
 
-/// One test of a result, as every JSON export writes it.
-#[derive(Serialize)]
+/// One test of a result, as every JSON export writes it. A test that ran (`status`
+/// `computed`) always has its p-values and their logarithms as numbers (never `null`: a
+/// p-value is never 0, and its logarithm is exact however small); the others have none.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[schemars(extend(
+    "if" = {"properties": {"status": {"const": "computed"}}},
+    "then" = {"properties": {
+        "p_value": {"type": "number"},
+        "log10_p_value": {"type": "number"},
+        "p_adjusted": {"type": "number"},
+        "log10_p_adjusted": {"type": "number"}
+    }}
+))]
 pub(crate) struct TestJson {
     name: &'static str,
     description: &'static str,
+    /// `computed`, `too_few_trials`, `not_tallied` or `not_applicable`.
     status: &'static str,
     statistic: Option<f64>,
     df: Option<u64>,
@@ -77,6 +90,7 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
                 cells,
                 p,
                 tail,
+                even,
             },
         ) => {
             json.statistic = Some(*statistic);
@@ -93,6 +107,17 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
                     json.p_lower = Some(lower.value_floored());
                     json.log10_p_lower = Some(lower.log10());
                     json.too_even = Some(fit.too_even());
+                    json.note = even.map(|even| {
+                        format!(
+                            "every count is at its expectation (statistic 0), where the χ² law's \
+                             lower tail is 0: p_lower is {} of such even counts under the null",
+                            if even.bound {
+                                "an upper bound on the probability"
+                            } else {
+                                "the exact (multinomial) probability"
+                            }
+                        )
+                    });
                 }
             }
         }
