@@ -135,6 +135,7 @@ fn all_shuffles_at_52(engine: &Engine) {
             PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), 150_000),
             PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), 300_000),
             PermutationAlgorithm::Overhand { times } => (Shuffle::Overhand(times), 1_000_000),
+            PermutationAlgorithm::Shelf { shelves, passes } => (Shuffle::Shelf(shelves, passes), 1_000_000),
             other => panic!("no plain loop for {other:?}: add one to common/plain_loop.rs"),
         };
         let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);
