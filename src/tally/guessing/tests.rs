@@ -214,3 +214,38 @@ fn each_place_guessed_on_its_own_guesses_as_card_by_card() {
         }
     }
 }
+
+#[test]
+fn rankings_put_the_most_frequent_first_and_ties_by_the_lower_card() {
+    // Few deals of 9 cards, so that many counts tie (zeros above all), against a sort by
+    // comparator of the counts made here.
+    let n = 9;
+    let decks: Vec<Vec<u16>> = fair_decks(n, 12, 4).chunks(n).map(<[u16]>::to_vec).collect();
+    let views: Vec<&[u16]> = decks.iter().map(Vec::as_slice).collect();
+    let rankings = Rankings::learn(n, &views);
+    let mut position = vec![vec![0u32; n]; n];
+    let mut successor = vec![vec![0u32; n]; n];
+    for deck in &decks {
+        for (place, &card) in deck.iter().enumerate() {
+            position[place][usize::from(card)] += 1;
+        }
+        for pair in deck.windows(2) {
+            successor[usize::from(pair[0])][usize::from(pair[1])] += 1;
+        }
+    }
+    let by_comparator = |rows: &[Vec<u32>]| -> Vec<u16> {
+        rows.iter()
+            .flat_map(|row| {
+                let mut cards: Vec<u16> = (0..n as u16).collect();
+                cards.sort_by(|&a, &b| row[usize::from(b)].cmp(&row[usize::from(a)]).then(a.cmp(&b)));
+                cards
+            })
+            .collect()
+    };
+    assert_eq!(rankings.position, by_comparator(&position));
+    assert_eq!(rankings.successor, by_comparator(&successor));
+    assert!(
+        position.iter().flatten().filter(|&&count| count == 0).count() > n,
+        "ties"
+    );
+}
