@@ -49,6 +49,14 @@ use plain_loop::Shuffle;
 
 const REPETITIONS: u64 = 11;
 
+/// Trials are counted in whole pairs of the engine's chunks (16,384 deals each, fixed by
+/// what a seed means), so that on the 2-core machine neither of shuffle-audit's workers
+/// sits idle at the end of a run while the other finishes a chunk: a run of 20,000 deals
+/// is one chunk of 16,384 and one of 3,616, and its time is the first chunk's, whatever
+/// the speed per deal. The plain loop, cut into 1,024 small chunks, has no such tail; the
+/// pairs make the comparison one of speed per deal, which is what a long run sees.
+const PAIR: u64 = 2 * shuffle_audit::simulate::CHUNK_TRIALS;
+
 fn main() {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let engine = Engine::new(threads).expect("worker threads start");
@@ -59,6 +67,10 @@ fn main() {
     // names after it (`-- all52 riffles dealer-riffles`) keep only those shuffles.
     let only_plain = std::env::args().skip(1).any(|argument| argument == "plain");
     let only_all52 = std::env::args().skip(1).any(|argument| argument == "all52");
+    // `-- plain 200` keeps only the 200-card deck, and nothing after it.
+    let sizes: Vec<usize> = std::env::args()
+        .filter_map(|argument| argument.parse().ok())
+        .collect();
     if only_all52 {
         all_shuffles_at_52(&engine);
         return;
@@ -75,27 +87,38 @@ fn main() {
         );
     }
     for (algorithm, shuffle, n, trials) in [
-        (PermutationAlgorithm::NaiveSwap, Shuffle::NaiveSwap, 52, 4_000_000),
+        (
+            PermutationAlgorithm::NaiveSwap,
+            Shuffle::NaiveSwap,
+            52,
+            122 * PAIR,
+        ),
         (
             PermutationAlgorithm::FisherYates,
             Shuffle::FisherYates,
             52,
-            4_000_000,
+            122 * PAIR,
         ),
         (
             PermutationAlgorithm::FisherYates,
             Shuffle::FisherYates,
             200,
-            1_000_000,
+            30 * PAIR,
         ),
         (
             PermutationAlgorithm::FisherYates,
             Shuffle::FisherYates,
             2_000,
-            60_000,
+            2 * PAIR,
         ),
     ] {
+        if only_plain && !sizes.is_empty() && !sizes.contains(&n) {
+            continue;
+        }
         versus_plain_loop(&engine, &format!("{algorithm:?}"), algorithm, shuffle, n, trials);
+    }
+    if only_plain && !sizes.is_empty() {
+        return;
     }
     all_shuffles_at_52(&engine);
     if !only_plain {
@@ -119,22 +142,23 @@ fn all_shuffles_at_52(engine: &Engine) {
         let algorithm = entry.algorithm().as_permutation().expect("a shuffle");
         // Shuffles per pair, so that each side takes roughly 0.1 to 0.3 s on 2 cores.
         let (shuffle, trials) = match algorithm {
-            PermutationAlgorithm::NaiveSwap => (Shuffle::NaiveSwap, 1_000_000),
-            PermutationAlgorithm::FisherYates => (Shuffle::FisherYates, 1_000_000),
-            PermutationAlgorithm::FisherYatesForward => (Shuffle::FisherYatesForward, 1_000_000),
-            PermutationAlgorithm::Sattolo => (Shuffle::Sattolo, 1_000_000),
-            PermutationAlgorithm::RoguelikeShuffle => (Shuffle::Roguelike, 1_000_000),
-            PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, 20_000),
-            PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, 400_000),
-            PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, 400_000),
-            PermutationAlgorithm::SortComparatorInsertion => (Shuffle::SortComparatorInsertion, 300_000),
-            PermutationAlgorithm::SortComparatorMerge => (Shuffle::SortComparatorMerge, 300_000),
-            PermutationAlgorithm::InsertWithRetry => (Shuffle::InsertWithRetry, 300_000),
-            PermutationAlgorithm::Riffle => (Shuffle::Riffle, 1_000_000),
-            PermutationAlgorithm::AsfPoker => (Shuffle::AsfPoker, 1_000_000),
-            PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), 150_000),
-            PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), 300_000),
-            PermutationAlgorithm::Overhand { times } => (Shuffle::Overhand(times), 1_000_000),
+            PermutationAlgorithm::NaiveSwap => (Shuffle::NaiveSwap, 30 * PAIR),
+            PermutationAlgorithm::FisherYates => (Shuffle::FisherYates, 30 * PAIR),
+            PermutationAlgorithm::FisherYatesForward => (Shuffle::FisherYatesForward, 30 * PAIR),
+            PermutationAlgorithm::Sattolo => (Shuffle::Sattolo, 30 * PAIR),
+            PermutationAlgorithm::RoguelikeShuffle => (Shuffle::Roguelike, 30 * PAIR),
+            PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, 10 * PAIR),
+            PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, 12 * PAIR),
+            PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, 12 * PAIR),
+            PermutationAlgorithm::SortComparatorInsertion => (Shuffle::SortComparatorInsertion, 9 * PAIR),
+            PermutationAlgorithm::SortComparatorMerge => (Shuffle::SortComparatorMerge, 9 * PAIR),
+            PermutationAlgorithm::InsertWithRetry => (Shuffle::InsertWithRetry, 9 * PAIR),
+            PermutationAlgorithm::Riffle => (Shuffle::Riffle, 30 * PAIR),
+            PermutationAlgorithm::AsfPoker => (Shuffle::AsfPoker, 30 * PAIR),
+            PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), 5 * PAIR),
+            PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), 9 * PAIR),
+            PermutationAlgorithm::Overhand { times } => (Shuffle::Overhand(times), 30 * PAIR),
+            PermutationAlgorithm::Shelf { shelves, passes } => (Shuffle::Shelf(shelves, passes), 30 * PAIR),
             other => panic!("no plain loop for {other:?}: add one to common/plain_loop.rs"),
         };
         let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);

@@ -14,7 +14,7 @@
 //!   times), and the carried deck of `dealer-riffles` (the deck is not reset between
 //!   deals; each deal riffles the previous one);
 //! - **the catalogue's own public function** on the plain `u8` deck (sorts, insertion
-//!   with retry, riffles, overhand): writing these again by hand would only test whether
+//!   with retry, riffles, overhand, the shelf shuffler): writing these again by hand would only test whether
 //!   two copies of the same shuffle compile alike. Its draws go through [`PlainRng`],
 //!   which answers exactly as shuffle-audit's default source does (`random_range(0..n)`
 //!   and `random::<f64>()` on Xoshiro256++, no dispatch), so the shuffle costs the same on
@@ -80,6 +80,8 @@ pub enum Shuffle {
     Riffle,
     Riffles(u32),
     Overhand(u32),
+    /// The casino shelf shuffler: shelves, passes.
+    Shelf(u32, u32),
 }
 
 impl Shuffle {
@@ -96,6 +98,7 @@ impl Shuffle {
                 | Shuffle::Riffle
                 | Shuffle::Riffles(_)
                 | Shuffle::Overhand(_)
+                | Shuffle::Shelf(..)
         )
     }
 }
@@ -177,6 +180,7 @@ fn dispatch<C: Card, const N: usize>(shuffle: Shuffle, count: u64, rng: &mut Pla
     let mut flags: Vec<bool> = Vec::new();
     let mut f64_keys: Vec<(f64, C)> = Vec::new();
     let mut u8_keys: Vec<(u8, C)> = Vec::new();
+    let mut shelf = catalogue::ShelfScratch::default();
     let fresh = true;
     match shuffle {
         Shuffle::NaiveSwap => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
@@ -249,6 +253,9 @@ fn dispatch<C: Card, const N: usize>(shuffle: Shuffle, count: u64, rng: &mut Pla
         }),
         Shuffle::Overhand(times) => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
             catalogue::overhands(deck, rng, times)
+        }),
+        Shuffle::Shelf(shelves, passes) => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
+            catalogue::shelf_passes(deck, rng, shelves, passes, &mut shelf)
         }),
     }
 }

@@ -45,9 +45,15 @@ impl Simulation<'_> {
             n,
             || start.repeat(decks_per_batch),
             |recorder, workspace, cards, source, count, progress| {
+                let game = self.game.filter(|_| progress.chunk() == 0);
+                let mut kept = Vec::new();
+                let keep = game.map(|game| (&mut kept, game.cards()));
                 tally_any_size(
-                    algorithm, &start, count, source, recorder, workspace, cards, progress, batched,
+                    algorithm, &start, count, source, recorder, workspace, cards, progress, batched, keep,
                 );
+                if let Some(game) = game {
+                    game.play(&kept);
+                }
             },
         )
     }
@@ -120,6 +126,7 @@ fn tally_fixed_size<const N: usize>(
 
 /// One chunk of `count` shuffles of `start.len()`-card decks, in batches that fill `cards`,
 /// reporting each batch: with large decks or slow algorithms a chunk can take minutes.
+/// With `keep`, the chunk's first cards, as many as asked, are kept (for the game).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn tally_any_size(
@@ -132,6 +139,7 @@ fn tally_any_size(
     cards: &mut [u16],
     progress: &ChunkProgress,
     batched: bool,
+    mut keep: Option<(&mut Vec<u16>, usize)>,
 ) {
     let n = start.len();
     workspace.start_dealing();
@@ -152,6 +160,11 @@ fn tally_any_size(
             algorithm.shuffle_each(cards.chunks_exact_mut(n), &mut local, workspace);
             *source = local;
         });
+        // The guessing game's deals, the first of chunk 0, kept as they are dealt.
+        if let Some((kept, wanted)) = &mut keep {
+            let more = *wanted - kept.len();
+            kept.extend_from_slice(&cards[..more.min(cards.len())]);
+        }
         if batched {
             recorder.record_decks(cards);
         } else {
@@ -223,6 +236,7 @@ mod tests {
                             progress: &NoProgress,
                             by_path: false,
                             batched,
+                            game: None,
                         };
                         super::super::merged(simulation.any_size(n)).finish()
                     };

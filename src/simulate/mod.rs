@@ -29,6 +29,7 @@ mod shard;
 mod user;
 
 pub use audit_rng::AuditRng;
+use game::ChunkZeroGame;
 pub use game::{first_deals, play_catalogue_game};
 pub use scheduler::ShardRequest;
 pub use selections::simulate_selections;
@@ -74,9 +75,18 @@ impl Progress for NoProgress {
 pub struct ChunkProgress<'a> {
     progress: &'a dyn Progress,
     reported: std::cell::Cell<u64>,
+    /// The chunk's number in the whole run (the unit's number outside `run_chunks`).
+    chunk: std::cell::Cell<u64>,
 }
 
 impl ChunkProgress<'_> {
+    /// The number of the chunk being run, in the whole run ([`Engine::run_chunks`]; the
+    /// unit's number for [`Engine::for_each_unit`] and the streams of
+    /// [`Engine::run_streams`]).
+    pub fn chunk(&self) -> u64 {
+        self.chunk.get()
+    }
+
     /// `trials` more trials of this chunk are done.
     pub fn done(&self, trials: u64) {
         self.reported.set(self.reported.get() + trials);
@@ -204,6 +214,7 @@ impl Engine {
             make,
             |accumulator, unit, chunk_progress| {
                 let chunk = shard.chunk(skipped + unit);
+                chunk_progress.chunk.set(chunk);
                 let count = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
                 let mut source = SimulationSource::for_unit(kind, seed, chunk, chunk * CHUNK_TRIALS);
                 work(accumulator, &mut source, count, chunk_progress);
@@ -277,6 +288,7 @@ impl Engine {
                 let unit_progress = ChunkProgress {
                     progress,
                     reported: std::cell::Cell::new(0),
+                    chunk: std::cell::Cell::new(unit),
                 };
                 let size = work(&mut accumulator, unit, &unit_progress);
                 progress.advance(size.saturating_sub(unit_progress.reported.get()));
@@ -320,6 +332,12 @@ pub fn record_permutations(
     progress: &dyn Progress,
 ) -> PermutationRecorder {
     let algorithm = algorithm.resolve(n);
+    // The game plays the run's first deals: a part of the run that starts at chunk 0
+    // (every shard, the live page's first step) plays it, the same for all. Where this
+    // part deals chunk 0 itself, the worker dealing it plays the game from its deals.
+    let game = (engine.first_chunk == 0)
+        .then(|| ChunkZeroGame::new(n, trials, options.serial))
+        .flatten();
     let mut recorder = Simulation {
         engine,
         algorithm,
@@ -329,19 +347,15 @@ pub fn record_permutations(
         progress,
         by_path: true,
         batched: true,
+        game: game.as_ref(),
     }
     .run(n);
-    // The game plays the run's first deals: a part of the run that starts at chunk 0
-    // (every shard, the live page's first step) plays it, the same for all.
     if engine.first_chunk == 0 {
-        recorder.set_guessing(play_catalogue_game(
-            engine,
-            algorithm,
-            n,
-            trials,
-            seed,
-            options.serial,
-        ));
+        let guessing = match game.and_then(ChunkZeroGame::into_played) {
+            Some(played) => played,
+            None => play_catalogue_game(engine, algorithm, n, trials, seed, options.serial),
+        };
+        recorder.set_guessing(guessing);
     }
     recorder
 }
@@ -359,6 +373,9 @@ struct Simulation<'a> {
     /// Whether decks of any size are tallied a batch at a time (tests turn it off to
     /// compare with the plain deck-by-deck tally).
     batched: bool,
+    /// The guessing game, played by the worker that deals chunk 0 from its deals (decks
+    /// of more than ten cards; the caller deals them again otherwise).
+    game: Option<&'a ChunkZeroGame>,
 }
 
 impl Simulation<'_> {

@@ -1,5 +1,6 @@
 //! The engine's unit tests: every trial once, tallies independent of the thread count,
-//! a run grown in steps equal to the whole run, tallying by path equal to deck by deck.
+//! a run grown in steps equal to the whole run, tallying by path equal to deck by deck,
+//! the guessing game from chunk 0's own deals equal to the game dealt again.
 
 use super::*;
 
@@ -99,6 +100,7 @@ fn tallying_by_path_gives_exactly_the_deck_by_deck_tally() {
                     progress: &NoProgress,
                     by_path,
                     batched: true,
+                    game: None,
                 }
                 .run(n)
                 .finish()
@@ -329,4 +331,51 @@ fn the_guessing_game_is_the_same_for_every_thread_count_and_shard() {
     assert_eq!(added, whole);
     // Three riffles of the previous deck: the carried strategies see it.
     assert!(game.strategy.name().starts_with("carried-"), "{game:?}");
+}
+
+/// The game played by the worker that deals chunk 0, from the deals it makes anyway
+/// (`ChunkZeroGame`), is the game of those deals dealt again ([`play_catalogue_game`]),
+/// for every catalogue shuffle, at sizes on both sides of the 64-card word, with and
+/// without the carried strategies, over runs whose chunk 0 is full (the game's deals
+/// then span many batches) or not.
+#[test]
+fn the_game_from_chunk_zero_is_the_game_dealt_again() {
+    let engine = Engine::new(2).unwrap();
+    for entry in crate::catalogue::SHUFFLES {
+        for (n, trials) in [
+            (11, 2 * CHUNK_TRIALS + 5),
+            (52, CHUNK_TRIALS + 77),
+            (52, 500),
+            (200, 1_000),
+        ] {
+            let algorithm = entry_algorithm(entry).resolve(n);
+            for in_order in [false, true] {
+                let options = TallyOptions {
+                    serial: in_order,
+                    ..TallyOptions::default()
+                };
+                let game = ChunkZeroGame::new(n, trials, in_order).expect("long enough to play");
+                Simulation {
+                    engine: &engine,
+                    algorithm,
+                    trials,
+                    seed: 3,
+                    options,
+                    progress: &NoProgress,
+                    by_path: false,
+                    batched: true,
+                    game: Some(&game),
+                }
+                .run(n);
+                let played = game.into_played().expect("chunk 0 was dealt and played");
+                let dealt_again = play_catalogue_game(&engine, algorithm, n, trials, 3, in_order);
+                assert!(dealt_again.is_some(), "{} on {n} cards", entry.name);
+                assert_eq!(
+                    played, dealt_again,
+                    "{} on {n} cards, {trials} trials",
+                    entry.name
+                );
+            }
+        }
+    }
 }
