@@ -19,6 +19,7 @@ pub mod exact;
 pub mod exact_guessing;
 pub(crate) mod exact_riffles;
 pub(crate) mod guessing;
+pub(crate) mod item_guessing;
 pub(crate) mod provenance;
 pub mod reach;
 pub mod run;
