@@ -13,6 +13,7 @@
 use super::TestOutcome;
 use crate::stats::PValue;
 use crate::stats::guessing::poisson_binomial_p_value;
+use crate::stats::martingale::Martingale;
 use crate::tally::item_game::{ItemGameTally, ItemStrategy};
 
 /// How the p-value was computed.
@@ -86,7 +87,13 @@ impl ItemGuessingFinding {
                 poisson_binomial_p_value(per_window, tally.windows, tally.correct),
                 ItemNull::Exact,
             ),
-            None => (tally.martingale.p_value(), ItemNull::Martingale),
+            None => {
+                let mut martingale = Martingale::default();
+                for &(chance, right) in &tally.guesses {
+                    martingale.record(chance, right);
+                }
+                (martingale.p_value(), ItemNull::Martingale)
+            }
         };
         let studied = if tally.unit == "samples" {
             tally.training_windows

@@ -15,14 +15,12 @@
 //! right given everything seen, whose sum is what a fair source gives that player on
 //! average, and whose largest value at each step sums to what the best player against a
 //! fair source gets. Where the `p_t` do not depend on the history, the right guesses have
-//! an exact law and their chances are kept ([`ItemGameTally::exact`]); the martingale sums
-//! ([`Martingale`]) give a valid p-value in every case.
+//! an exact law ([`ItemGameTally::exact`]); every guess's chance is kept
+//! ([`ItemGameTally::guesses`]) for the martingale test of `stats`, valid in every case.
 
 pub mod law;
 
 pub use law::{FairLaw, LawState};
-
-use crate::stats::martingale::Martingale;
 
 /// The fewest windows the game is played on: a hundred studied and a hundred played.
 pub const ITEM_GAME_MIN_WINDOWS: u64 = 200;
@@ -158,8 +156,9 @@ pub struct ItemGameTally {
     /// history and they are the same for every window: the count is then exactly
     /// Poisson-binomial.
     pub exact: Option<Vec<f64>>,
-    /// The sums of the martingale test.
-    pub martingale: Martingale,
+    /// Each played guess: the chance the fair law gave it, and whether it was right (for
+    /// the martingale test, `crate::stats::martingale`).
+    pub guesses: Vec<(f64, bool)>,
 }
 
 /// The strategies' tables, learned on the studied windows: rows of items, most often
@@ -324,7 +323,7 @@ struct Score {
     null_expected: f64,
     fair_best: f64,
     exact: Option<Vec<f64>>,
-    martingale: Martingale,
+    guesses: Vec<(f64, bool)>,
 }
 
 /// Plays `strategy` on the windows `from..from + count` of `streams` (each stream with its
@@ -348,7 +347,7 @@ fn play(
         null_expected: 0.0,
         fair_best: 0.0,
         exact: None,
-        martingale: Martingale::default(),
+        guesses: Vec::new(),
     };
     let mut exact = score_law;
     let mut fixed: Vec<f64> = Vec::with_capacity(window);
@@ -388,7 +387,7 @@ fn play(
                         let p = state.probability(guess);
                         score.null_expected += p;
                         score.fair_best += state.likeliest().1;
-                        score.martingale.record(p, right);
+                        score.guesses.push((p, right));
                         if exact {
                             match state.fixed() {
                                 Some(q) if score.windows == 0 => fixed.push(q),
@@ -494,7 +493,7 @@ pub fn play_item_game(
         null_expected: score.null_expected,
         fair_best: score.fair_best,
         exact: score.exact,
-        martingale: score.martingale,
+        guesses: score.guesses,
     })
 }
 
