@@ -21,6 +21,8 @@
 //! most a factor [`GRID`] (31) over the best single Chernoff bound, and the Chernoff bound
 //! itself is conservative: at the 1 % level a fair source fails far less often than 1 %.
 
+use std::collections::BTreeMap;
+
 use super::PValue;
 
 /// How many values of `λ` are mixed.
@@ -32,25 +34,15 @@ pub fn lambdas() -> [f64; GRID] {
     std::array::from_fn(|j| 0.01 * 2f64.powf(j as f64 / 2.0))
 }
 
-/// The running sums the test needs: the right guesses and, for each `λ` of the grid,
-/// `Σ_t ln(1 − p_t + p_t e^λ)`.
-#[derive(Clone, Debug, PartialEq)]
+/// What the test needs: the right guesses, and how many guesses the fair law gave each
+/// chance (chances repeat: a weight, a bag's few fractions), so that
+/// `Σ_t ln(1 − p_t + p_t e^λ)` costs one logarithm per distinct chance and `λ`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Martingale {
-    lambdas: [f64; GRID],
     /// Right guesses.
     pub correct: u64,
-    /// `Σ ln E[e^{λX_t} | past]` for each `λ` of the grid.
-    pub log_mgf: [f64; GRID],
-}
-
-impl Default for Martingale {
-    fn default() -> Self {
-        Self {
-            lambdas: lambdas(),
-            correct: 0,
-            log_mgf: [0.0; GRID],
-        }
-    }
+    /// Guesses by chance (the chance's bits, for an exact key).
+    chances: BTreeMap<u64, u64>,
 }
 
 impl Martingale {
@@ -58,19 +50,32 @@ impl Martingale {
     pub fn record(&mut self, p: f64, right: bool) {
         debug_assert!((0.0..=1.0).contains(&p), "a probability: {p}");
         self.correct += u64::from(right);
-        for (sum, &lambda) in self.log_mgf.iter_mut().zip(&self.lambdas) {
-            // ln(1 − p + p e^λ) = λ + ln(p + (1 − p) e^−λ), stable for large λ.
-            *sum += lambda + (p + (1.0 - p) * (-lambda).exp()).ln();
-        }
+        *self.chances.entry(p.to_bits()).or_insert(0) += 1;
+    }
+
+    /// `Σ_t ln E[e^{λX_t} | past]` for each `λ` of the grid.
+    pub fn log_mgf(&self) -> [f64; GRID] {
+        let lambdas = lambdas();
+        std::array::from_fn(|j| {
+            let lambda = lambdas[j];
+            let shrink = (-lambda).exp();
+            self.chances
+                .iter()
+                .map(|(&bits, &count)| {
+                    let p = f64::from_bits(bits);
+                    // ln(1 − p + p e^λ) = λ + ln(p + (1 − p) e^−λ), stable for large λ.
+                    count as f64 * (lambda + (p + (1.0 - p) * shrink).ln())
+                })
+                .sum()
+        })
     }
 
     /// The p-value: `min(1, 1 / mean_j M(λ_j))`, in log space.
     pub fn p_value(&self) -> PValue {
-        let logs: Vec<f64> = self
-            .lambdas
+        let logs: Vec<f64> = lambdas()
             .iter()
-            .zip(&self.log_mgf)
-            .map(|(&lambda, &log_mgf)| lambda * self.correct as f64 - log_mgf)
+            .zip(self.log_mgf())
+            .map(|(&lambda, log_mgf)| lambda * self.correct as f64 - log_mgf)
             .collect();
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ln_mean = top + logs.iter().map(|&l| (l - top).exp()).sum::<f64>().ln() - (GRID as f64).ln();

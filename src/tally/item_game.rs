@@ -22,6 +22,8 @@ pub mod law;
 
 pub use law::{FairLaw, LawState};
 
+use rayon::prelude::*;
+
 /// The fewest windows the game is played on: a hundred studied and a hundred played.
 pub const ITEM_GAME_MIN_WINDOWS: u64 = 200;
 /// Draws a stream's game studies at most, and plays at most.
@@ -445,23 +447,28 @@ pub fn play_item_game(
         studied
     };
     let learned = Learned::learn(law, &studied, window, waits);
+    // Each strategy's study score, on the workers (the choice is made in a fixed order).
+    let scores: Vec<(ItemStrategy, u64)> = ItemStrategy::ALL
+        .par_iter()
+        .filter(|&&strategy| learned.knows(strategy))
+        .map(|&strategy| {
+            let score = play(
+                law,
+                &learned,
+                strategy,
+                &studied,
+                window,
+                0,
+                split.training,
+                false,
+            );
+            (strategy, score.correct)
+        })
+        .collect();
     let mut best: Option<(ItemStrategy, u64)> = None;
-    for strategy in ItemStrategy::ALL {
-        if !learned.knows(strategy) {
-            continue;
-        }
-        let score = play(
-            law,
-            &learned,
-            strategy,
-            &studied,
-            window,
-            0,
-            split.training,
-            false,
-        );
-        if best.is_none_or(|(_, correct)| score.correct > correct) {
-            best = Some((strategy, score.correct));
+    for (strategy, correct) in scores {
+        if best.is_none_or(|(_, best_correct)| correct > best_correct) {
+            best = Some((strategy, correct));
         }
     }
     let (strategy, training_correct) = best?;
