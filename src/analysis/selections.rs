@@ -1,7 +1,8 @@
 //! From a sampler's tally to findings: the tests a sample of `k` of `n` items gets, their
 //! verdict, and how large any bias is and where.
 //!
-//! Three tests, complementary as the permutation tests are:
+//! Three tests, complementary as the permutation tests are (and the guessing game, which
+//! says what a flaw is worth: [`ItemGuessingFinding`]):
 //! - `subsets`: all `C(n, k)` subsets equally likely, the complete test of a sampler's
 //!   promise, as long as the subsets can be tallied one by one;
 //! - `ordered`: all `n!/(n-k)!` ordered selections equally likely, only for samplers that
