@@ -61,7 +61,7 @@ fn bag_pick_c_is_caught_by_the_game_and_the_fair_samplers_pass_it() {
 /// Text 003's Boggle bag truncates the weights before multiplying: six letters vanish and
 /// the others come out more often than the stated weights say. Against a bag of the stated
 /// weights the player who always names the likeliest letter gets 13.59 of 100 where a
-/// correct bag allows 12.66, about ten standard errors: p 4.8e-21 by the martingale bound
+/// correct bag allows 12.71, about ten standard errors: p 4.8e-21 by the martingale bound
 /// at this seed. The corrected bag and independent draws pass (p 1.0).
 #[test]
 fn the_truncated_boggle_bag_is_caught_by_the_game_and_the_rounded_one_passes() {

@@ -152,7 +152,8 @@ pub struct ItemGameTally {
     pub null_expected: f64,
     /// `Σ_t max_i P(item i next)` over the played steps: what the best player gets from a
     /// fair source, on average (exact where it does not depend on the history, and for
-    /// sorted samples; for a bag of unequal copies, along the histories seen).
+    /// sorted samples; for a bag of unequal copies, measured on draws from the stated bag
+    /// with a fixed seed).
     pub fair_best: f64,
     /// The chance of each guess of a window, when the fair law fixes them whatever the
     /// history and they are the same for every window: the count is then exactly
@@ -416,6 +417,31 @@ fn play(
     score
 }
 
+/// `count` draws of a correct shuffle bag of `copies` dealing `slots` per cycle, from a
+/// fixed seed (`stream` picks one of several): the fair source the best player is scored
+/// on where its value has no closed form.
+fn fair_bag_draws(copies: &[u64], slots: u64, count: usize, stream: u64) -> Vec<u16> {
+    use crate::randomness::{Randomness, SimulationSource};
+    let mut source = SimulationSource::from_seed(0x6661_6972 ^ stream);
+    let full: Vec<u16> = copies
+        .iter()
+        .enumerate()
+        .flat_map(|(item, &c)| std::iter::repeat_n(item as u16, c as usize))
+        .collect();
+    let mut draws = Vec::with_capacity(count);
+    let mut bag = full.clone();
+    while draws.len() < count {
+        bag.copy_from_slice(&full);
+        let deal = (slots as usize).min(bag.len());
+        for i in 0..deal {
+            let j = i + source.below((bag.len() - i) as u64) as usize;
+            bag.swap(i, j);
+        }
+        draws.extend_from_slice(&bag[..deal.min(count - draws.len())]);
+    }
+    draws
+}
+
 /// Plays the item game on `streams` (each a stream or a sample, laid out with its number
 /// of whole windows of `window` items, in order), with `split` of their windows; `waits`
 /// lets the `wait` strategy join (streams, where an item comes back). `unit` names a window
@@ -486,6 +512,36 @@ pub fn play_item_game(
         // The best fair player's value depends on the history here: the exact expectation
         // replaces the sum along the histories seen.
         score.fair_best = score.windows as f64 * FairLaw::sorted_fair_value(*n, *k);
+    }
+    if let FairLaw::Bag { copies, slots } = law
+        && copies.iter().any(|&c| c > 1)
+    {
+        // Here too, and with no closed form: the best fair player is scored on draws
+        // from the stated bag itself (fixed seed, the same layout of streams and windows),
+        // so that a flawed source's histories do not move the figure.
+        let fair: Vec<Vec<u16>> = streams
+            .iter()
+            .enumerate()
+            .map(|(index, &(_, windows))| {
+                fair_bag_draws(copies, *slots, windows as usize * window, index as u64)
+            })
+            .collect();
+        let layout: Vec<(&[u16], u64)> = fair
+            .iter()
+            .zip(streams)
+            .map(|(draws, &(_, windows))| (draws.as_slice(), windows))
+            .collect();
+        let best = play(
+            law,
+            &learned,
+            ItemStrategy::MostLikely,
+            &layout,
+            window,
+            split.training,
+            split.played,
+            true,
+        );
+        score.fair_best = best.fair_best;
     }
     Some(ItemGameTally {
         window,
