@@ -29,10 +29,11 @@
 # The card-guessing game's test (issue 22) is in every case above; its rates are printed
 # directly (its p-value is exact but discrete, so not KS-tested). `--guessing` runs only the
 # game: its false alarms over 1,000 seeds of Fisher-Yates at 52 and 4 cards with the whole
-# game, and its power against the naive swap, riffles and a dealer who riffles the previous
+# game, of two samplers and two streams (the item game), and its power against the naive swap, riffles and a dealer who riffles the previous
 # deck three times, as samples needed.
 #
-# Usage: scripts/calibrate.sh [SEEDS] [N] [TRIALS]  or  scripts/calibrate.sh --guessing [SEEDS]   (default 1000 seeds, n = 4, 24,000
+# Usage: scripts/calibrate.sh [SEEDS] [N] [TRIALS]  or  scripts/calibrate.sh --guessing [SEEDS]
+# (`--guessing-items [SEEDS]`: only the samplers' and streams' item game)   (default 1000 seeds, n = 4, 24,000
 # trials: 1,000 expected per order, far from the sparse cells that inflate chi-square
 # tails). Takes about ten minutes on 2 cores after the build (the command cases start
 # Python 4,000 times); not part of CI.
@@ -157,8 +158,9 @@ if repeats:
     alarms = sum(1 for p in repeats if p < 1e-3)
     print(f"  repeats (a count): raw p < 1e-3 in {alarms} of {len(repeats)} first runs (nominal at most 0.1 %)")
 
-# The guessing test's p-value is exact and discrete (P(X >= x) of a sum of Bernoullis):
-# at or below nominal at every level, so its rates are read directly.
+# The guessing test's p-value is exact and discrete (P(X >= x) of a sum of Bernoullis), or
+# for items whose chances depend on the history a martingale bound: at or below nominal at
+# every level either way, so its rates are read directly.
 guessing = [
     t["p_value"]
     for case in cases
@@ -170,7 +172,7 @@ if guessing:
     below_1e2 = sum(1 for p in guessing if p < 1e-2)
     below_1e3 = sum(1 for p in guessing if p < 1e-3)
     print(
-        f"  guessing (exact, discrete): raw p < 1e-2 in {below_1e2} of {m} ({100 * below_1e2 / m:.1f} %, "
+        f"  guessing (exact and discrete, or a conservative bound): raw p < 1e-2 in {below_1e2} of {m} ({100 * below_1e2 / m:.1f} %, "
         f"nominal at most 1 %), < 1e-3 in {below_1e3} ({100 * below_1e3 / m:.2f} %, nominal at most 0.1 %); "
         f"P(at least {below_1e2} | 1 %) = {binomial_tail(below_1e2, m, 1e-2):.3g}"
     )
@@ -196,8 +198,10 @@ PY
 
 # `calibrate.sh --guessing [SEEDS]`: only the card-guessing game, its false alarms on
 # fair shuffles and its power against biased ones (a few minutes).
-if [ "${1:-}" = "--guessing" ]; then
+if [ "${1:-}" = "--guessing" ] || [ "${1:-}" = "--guessing-items" ]; then
+    mode=$1
     seeds=${2:-1000}
+    if [ "$mode" = "--guessing" ]; then
     calibrate fisher-yates-52-game "16,384 shuffles of 52 cards (the whole game: 8,192 deals studied, 8,192 played)" \
         '[[case]]\nname = "fisher-yates 52 seed %d"\nalgorithm = "fisher-yates"\nn = 52\ntrials = 16384\nseed = %d\nexpect = "fair"\n\n' \
         positions
@@ -206,6 +210,29 @@ if [ "${1:-}" = "--guessing" ]; then
         '[[case]]\nname = "fisher-yates 4 seed %d"\nalgorithm = "fisher-yates"\nn = 4\ntrials = 16384\nseed = %d\nexpect = "fair"\n\n' \
         permutations
     echo
+    fi
+    # The item game of samplers and streams: exact where the chances do not depend on the
+    # history (partial-fisher-yates, the 7-bag), the martingale bound where they do (a
+    # sorted sample, weighted draws), which is conservative by construction.
+    calibrate partial-fisher-yates-game "16,384 samples of 3 of 8 in a random order (exact)" \
+        '[[case]]\nname = "partial-fisher-yates seed %d"\nalgorithm = "partial-fisher-yates"\nn = 8\nk = 3\ntrials = 16384\nseed = %d\nexpect = "fair"\n\n' \
+        inclusion
+    echo
+    calibrate bag-pick-game "16,384 samples of 3 of 8 in increasing order (martingale bound)" \
+        '[[case]]\nname = "bag-pick seed %d"\nalgorithm = "bag-pick"\nn = 8\nk = 3\ntrials = 16384\nseed = %d\nexpect = "fair"\n\n' \
+        inclusion
+    echo
+    calibrate iid-weighted-game "300 streams of 1,000 draws of A:50,B:25,C:20,D:5 (martingale bound)" \
+        '[[case]]\nname = "iid seed %d"\ngenerator = "iid"\nitems = "A:50,B:25,C:20,D:5"\nlength = 1000\nstreams = 300\nseed = %d\nexpect = "fair"\n\n' \
+        frequencies
+    echo
+    calibrate tetris-7-bag-game "300 streams of 700 draws of the 7-bag (exact)" \
+        '[[case]]\nname = "tetris seed %d"\ngenerator = "tetris-7-bag"\nitems = "7"\nlength = 700\nstreams = 300\nseed = %d\nexpect = "fair"\n\n' \
+        cycle-positions
+    echo
+    if [ "$mode" = "--guessing-items" ]; then
+        exit 0
+    fi
     # Samples needed: the fewest deals (half studied, half played) at which the guessing
     # test alone rejects (raw p < 1e-7, below alpha 1e-6 after Holm in a family of up to
     # ten tests) in each of 5 seeds.

@@ -10,11 +10,13 @@
 
 mod caught;
 mod guessing;
+mod item_guessing;
 mod repeats;
 mod selections;
 
 pub use caught::{caught_by, what_it_shows};
 pub use guessing::GuessingFinding;
+pub use item_guessing::{ItemGuessingFinding, ItemNull};
 pub use repeats::RepeatsFinding;
 pub use selections::{
     SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,

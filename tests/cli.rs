@@ -607,7 +607,7 @@ fn samplers_report_verdicts_and_name_the_items_text_002s_c_code_never_picks() {
             .iter()
             .map(|t| t["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["subsets", "ordered", "inclusion"]);
+        assert_eq!(names, ["subsets", "ordered", "inclusion", "guessing"]);
         assert_eq!(result["tests"][1]["status"], "not_applicable");
         assert!(
             result.get("ordered_selections").is_none(),

@@ -69,8 +69,8 @@ pub fn what_it_shows(test: &TestReport) -> String {
         }
         "guessing" => {
             return format!(
-                "a player who studied some deals names more cards of the next deals than chance allows: \
-                 the flaw can be exploited (strategy: {})",
+                "a player who studied the first deals, samples or draws names more of the next ones than \
+                 chance allows: the flaw can be exploited (strategy: {})",
                 test.description
             );
         }

@@ -1,7 +1,8 @@
 //! From a sampler's tally to findings: the tests a sample of `k` of `n` items gets, their
 //! verdict, and how large any bias is and where.
 //!
-//! Three tests, complementary as the permutation tests are:
+//! Three tests, complementary as the permutation tests are (and the guessing game, which
+//! says what a flaw is worth: [`ItemGuessingFinding`]):
 //! - `subsets`: all `C(n, k)` subsets equally likely, the complete test of a sampler's
 //!   promise, as long as the subsets can be tallied one by one;
 //! - `ordered`: all `n!/(n-k)!` ordered selections equally likely, only for samplers that
@@ -14,7 +15,9 @@
 //! subsets, and the items never picked, named one by one, because "item 1 is never
 //! chosen" is the bug report a sampler like text 002's C code calls for.
 
-use super::{TestOutcome, TestReport, extremes, grade_every_test, report, smallest_p_adjusted};
+use super::{
+    ItemGuessingFinding, TestOutcome, TestReport, extremes, grade_every_test, report, smallest_p_adjusted,
+};
 use crate::catalogue::SamplerAlgorithm;
 use crate::stats::chi_square::{inclusion_fit, law_fit, uniform_fit};
 use crate::stats::effect::{Deviation, TotalVariation, total_variation_from_uniform};
@@ -50,6 +53,8 @@ pub struct SelectionAnalysis {
     pub over_represented: Vec<Deviation>,
     /// Up to three outcomes that came out less often than expected, fewest first.
     pub under_represented: Vec<Deviation>,
+    /// The guessing game on the first samples, when it was played.
+    pub guessing: Option<ItemGuessingFinding>,
 }
 
 impl SelectionAnalysis {
@@ -117,6 +122,14 @@ pub fn analyse_selections_with_order(
             TestOutcome::Fit(law_fit(overlaps, &overlap_law(n, k), pairs).with_lower_tail()),
         ));
     }
+    let guessing = tally.guessing.as_deref().map(ItemGuessingFinding::of);
+    if let Some(finding) = &guessing {
+        tests.push(report(
+            "guessing",
+            finding.strategy.description(),
+            finding.outcome(),
+        ));
+    }
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match &tally.subset_counts {
@@ -147,6 +160,7 @@ pub fn analyse_selections_with_order(
         outcome_table,
         over_represented,
         under_represented,
+        guessing,
     }
 }
 

@@ -204,6 +204,19 @@ pub struct StreamScenario {
     pub add_every: Option<u64>,
 }
 
+/// `round(weight × 1000)` copies of each item (text 003's bag, corrected).
+fn rounded_copies(items: &Items) -> Vec<u64> {
+    items
+        .units
+        .iter()
+        .map(|&units| {
+            let thousandths = u128::from(units) * 1000;
+            let scale = u128::from(items.scale);
+            u64::try_from((2 * thousandths + scale) / (2 * scale)).unwrap_or(u64::MAX)
+        })
+        .collect()
+}
+
 impl GeneratorSpec {
     /// Parses `name` or `name:parameter`.
     pub fn parse(text: &str) -> Result<Self> {
@@ -305,15 +318,7 @@ impl GeneratorSpec {
                 .iter()
                 .map(|&units| (units / items.scale).saturating_mul(1000))
                 .collect(),
-            GeneratorKind::BoggleRounded => items
-                .units
-                .iter()
-                .map(|&units| {
-                    let thousandths = u128::from(units) * 1000;
-                    let scale = u128::from(items.scale);
-                    u64::try_from((2 * thousandths + scale) / (2 * scale)).unwrap_or(u64::MAX)
-                })
-                .collect(),
+            GeneratorKind::BoggleRounded => rounded_copies(items),
         };
         let slots = copies.iter().try_fold(0u64, |sum, &c| sum.checked_add(c));
         match slots {
@@ -326,6 +331,16 @@ impl GeneratorSpec {
                 "its bag for '{}' would hold more than {MAX_BAG_SLOTS} slots",
                 items.spec
             ))),
+        }
+    }
+
+    /// The bag a correct generator of this kind deals from, by the stated weights: its own
+    /// bag, except for `boggle-truncated`, which means to hold `round(weight × 1000)`
+    /// copies as `boggle-rounded` does (the truncation is its flaw).
+    pub fn stated_copies(&self, items: &Items) -> Result<Option<Vec<u64>>> {
+        match self.kind {
+            GeneratorKind::BoggleTruncated => Ok(Some(rounded_copies(items))),
+            _ => self.bag_copies(items),
         }
     }
 

@@ -42,6 +42,7 @@ use crate::run::{
     About, AlgorithmResult, MAX_N, MAX_TALLY_BYTES, RunReport, RunSettings, SampleInput, SamplerResult,
     SeedOrigin, SkippedLines,
 };
+use crate::simulate::sampler_game;
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
@@ -239,10 +240,14 @@ pub fn ingest(
             // A block is a run of consecutive deals: its worker pairs them, and the pairs
             // across blocks are added in input order below.
             recorder.start_chunk();
-            let mut deals = BlockDeals::new(n, count_repeats);
-            if settings.kind != SampleKind::Selections {
-                deals = deals.keeping_game_deals(n);
-            }
+            // The first deals or samples, for the guessing game.
+            let mut deals = BlockDeals::new(n, count_repeats).keeping_game_deals(
+                if settings.kind == SampleKind::Selections {
+                    k
+                } else {
+                    n
+                },
+            );
             let mut last: Vec<u16> = Vec::new();
             let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
                 recorder.record(cards);
@@ -347,6 +352,9 @@ pub fn ingest(
                     *count += more;
                 }
             }
+            // The guessing game on the input's first samples, in their order with --ordered.
+            let mut game = sequence.take_game();
+            tally.guessing = sampler_game(n, k, &mut game, samples, settings.ordered).map(Box::new);
             let order =
                 (!settings.ordered).then_some("without --ordered the order of the picks is not promised");
             let analysis = analyse_selections_with_order(&tally, order, &thresholds);

@@ -24,9 +24,11 @@ use crate::catalogue::items::Items;
 use crate::error::{Error, Result};
 use crate::run::{About, SampleInput, SeedOrigin};
 use crate::simulate::{Engine, Progress};
+use crate::simulate::{stream_split, stream_window};
 use crate::stats::Thresholds;
 use crate::stream::analysis::{Theory, analyse_stream};
 use crate::stream::{StreamReport, StreamResult, StreamSettings, iid_window};
+use crate::tally::item_game::{FairLaw, STREAM_GAME_DRAWS, play_item_game};
 use crate::tally::stream::{StreamLayout, StreamRecorder};
 
 /// Reads the stream of `items` from `input` and tests it. `items_from` says where the
@@ -53,6 +55,7 @@ pub(super) fn ingest_stream(
         window: iid_window(&items).map(|length| (length, items.units.clone())),
     });
     let mut reader = super::lines::BlockReader::new(input);
+    let mut first: Vec<u16> = Vec::new();
     let read = read_blocks(
         &mut reader,
         Vec::new(),
@@ -62,9 +65,13 @@ pub(super) fn ingest_stream(
         source_name,
         &deck,
         |block| parse_stream_block(block, &deck, settings.skip_invalid),
-        |draws| recorder.extend(&draws),
+        |draws| {
+            recorder.extend(&draws);
+            let room = (2 * STREAM_GAME_DRAWS as usize).saturating_sub(first.len());
+            first.extend_from_slice(&draws[..room.min(draws.len())]);
+        },
     )?;
-    let tally = recorder.finish_open_stream();
+    let mut tally = recorder.finish_open_stream();
     if tally.length < 2 {
         let skipped: u64 = read.skipped.iter().map(|skipped| skipped.count).sum();
         let why = if skipped > 0 {
@@ -79,6 +86,14 @@ pub(super) fn ingest_stream(
         )));
     }
     let probabilities = items.probabilities();
+    // The guessing game on the first draws, against independent draws by weight.
+    let law = FairLaw::Iid {
+        probabilities: probabilities.clone(),
+    };
+    let split = stream_split(&law, 1, tally.length);
+    let window = stream_window(&law, tally.length);
+    tally.guessing =
+        play_item_game(&law, &[(&first, split.windows())], window, split, true, "draws").map(Box::new);
     let analysis = engine.install(|| {
         analyse_stream(
             &tally,

@@ -35,7 +35,7 @@ use shard_file::{ResultTally, ShardFile, read};
 use crate::error::{Error, Result};
 use crate::format::group_thousands;
 use crate::run::{RunReport, RunSettings, sampler_result, shuffle_result, tally_options};
-use crate::simulate::{Engine, check_thread_count, play_catalogue_game};
+use crate::simulate::{Engine, check_thread_count, play_catalogue_game, play_sampler_game};
 
 /// What the merge may change.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,9 +233,16 @@ fn analysed(total: ShardFile, settings: &MergeSettings) -> Result<RunReport> {
                     ..shuffle_result(&engine, &result.spec, tally, &thresholds)
                 })
             }
-            ResultTally::Sampler(tally) => sampler_results.push(crate::run::SamplerResult {
+            ResultTally::Sampler(mut tally) => sampler_results.push(crate::run::SamplerResult {
                 elapsed: result.elapsed,
-                ..sampler_result(&result.spec, tally, &thresholds)
+                ..{
+                    // The guessing game is the run's first samples, dealt again from the seed.
+                    let sampler = result.spec.algorithm.as_sampler().expect("a sampler's tally");
+                    tally.guessing =
+                        play_sampler_game(&engine, sampler, tally.n, tally.k, total.run_trials, total.seed)
+                            .map(Box::new);
+                    sampler_result(&result.spec, tally, &thresholds)
+                }
             }),
         }
     }

@@ -309,6 +309,7 @@ pub(super) fn sampler_tally(
         ordered_counts,
         inclusion_counts: inclusion,
         overlap_counts,
+        guessing: None,
     })
 }
 

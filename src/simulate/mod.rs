@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 mod audit_rng;
 mod decks;
 mod game;
+mod item_game;
 mod paths;
 pub mod scheduler;
 mod selections;
@@ -31,6 +32,7 @@ mod user;
 pub use audit_rng::AuditRng;
 use game::ChunkZeroGame;
 pub use game::{first_deals, play_catalogue_game};
+pub use item_game::{play_sampler_game, play_stream_game, sampler_game, stream_split, stream_window};
 pub use scheduler::ShardRequest;
 pub use selections::simulate_selections;
 pub use shard::Shard;
@@ -161,6 +163,11 @@ impl Engine {
     /// step but the last must end on a chunk boundary ([`CHUNK_TRIALS`]).
     pub fn skip_chunks_before(&mut self, chunk: u64) {
         self.first_chunk = chunk;
+    }
+
+    /// The first chunk (or stream) the engine runs: 0 unless told to skip some.
+    pub fn first_chunk(&self) -> u64 {
+        self.first_chunk
     }
 
     /// The randomness the engine's runs draw from.

@@ -58,7 +58,13 @@ pub fn simulate_selections(
     for recorder in recorders {
         total.merge(&recorder);
     }
-    total.finish()
+    let mut tally = total.finish();
+    // The game plays the run's first samples: a part of the run that starts at chunk 0
+    // plays it, the same for all.
+    if engine.first_chunk == 0 {
+        tally.guessing = super::play_sampler_game(engine, sampler, n, k, trials, seed).map(Box::new);
+    }
+    tally
 }
 
 /// One chunk of `count` samples.

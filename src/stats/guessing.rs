@@ -43,17 +43,8 @@ pub fn fair_variance(n: usize) -> f64 {
 /// The probabilities of `0..=n` correct guesses in one deal of `n` cards under a fair
 /// shuffle, by convolving the `n` Bernoulli(1/k) one at a time.
 pub fn one_deal_law(n: usize) -> Vec<f64> {
-    let mut law = vec![1.0f64];
-    for k in 1..=n {
-        let p = 1.0 / k as f64;
-        let mut next = vec![0.0; law.len() + 1];
-        for (correct, &probability) in law.iter().enumerate() {
-            next[correct] += probability * (1.0 - p);
-            next[correct + 1] += probability * p;
-        }
-        law = next;
-    }
-    law
+    let probabilities: Vec<f64> = (1..=n).map(|k| 1.0 / k as f64).collect();
+    law_of(&probabilities)
 }
 
 /// A law on `offset..offset + cells.len()`: `P(X = offset + i) = cells[i] · e^ln_scale`.
@@ -154,35 +145,68 @@ impl ScaledLaw {
 /// Costs about `(100 σ √deals)²` multiply-adds, `σ² ≈ ln n`: a fraction of a second for
 /// the 8,192 deals the game plays.
 pub fn guessing_p_value(n: usize, deals: u64, correct: u64) -> PValue {
+    let per_deal: Vec<f64> = (1..=n).map(|k| 1.0 / k as f64).collect();
+    poisson_binomial_p_value(&per_deal, deals, correct)
+}
+
+/// The exact p-value of `correct` or more successes in `deals` independent repetitions of
+/// independent Bernoulli trials with probabilities `per_deal` (a Poisson-binomial law
+/// raised to the power `deals`); `PValue::ONE` for no deals. The shuffle game is the case
+/// `per_deal = 1/n, 1/(n−1), …, 1`; a uniform ordered selection of `k` of `n` is
+/// `1/n, …, 1/(n−k+1)`; `m` equal items drawn independently, `1/m` each.
+pub fn poisson_binomial_p_value(per_deal: &[f64], deals: u64, correct: u64) -> PValue {
     if deals == 0 || correct == 0 {
         return PValue::ONE;
     }
-    let cards = deals.saturating_mul(n as u64);
-    if correct >= cards {
-        // Every guess right (more is impossible): exactly (1/n!)^deals, as the bound says.
-        return chernoff_bound(n, deals, cards);
+    let cards = deals.saturating_mul(per_deal.len() as u64);
+    if correct > cards {
+        return PValue::from_log10(f64::NEG_INFINITY);
     }
-    let law = ScaledLaw::new(&one_deal_law(n)).power(deals);
+    if correct == cards {
+        // Every guess right: exactly the product of the probabilities, as the bound says.
+        return chernoff_bound_of(per_deal, deals, cards);
+    }
+    let law = ScaledLaw::new(&law_of(per_deal)).power(deals);
     law.upper_tail(correct)
-        .unwrap_or_else(|| chernoff_bound(n, deals, correct))
+        .unwrap_or_else(|| chernoff_bound_of(per_deal, deals, correct))
+}
+
+/// The law of the number of successes of independent Bernoulli trials, by convolving
+/// them one at a time.
+fn law_of(probabilities: &[f64]) -> Vec<f64> {
+    let mut law = vec![1.0f64];
+    for &p in probabilities {
+        let mut next = vec![0.0; law.len() + 1];
+        for (correct, &probability) in law.iter().enumerate() {
+            next[correct] += probability * (1.0 - p);
+            next[correct + 1] += probability * p;
+        }
+        law = next;
+    }
+    law
 }
 
 /// The Chernoff bound on `P(X >= correct)`, an upper bound: `min_θ E[e^{θX}] e^{−θ·correct}`.
 /// Used only where the exact tail is below the cells kept (below about `1e-290`).
 pub fn chernoff_bound(n: usize, deals: u64, correct: u64) -> PValue {
+    let per_deal: Vec<f64> = (1..=n).map(|k| 1.0 / k as f64).collect();
+    chernoff_bound_of(&per_deal, deals, correct)
+}
+
+/// [`chernoff_bound`] for any Bernoulli probabilities per deal.
+fn chernoff_bound_of(probabilities: &[f64], deals: u64, correct: u64) -> PValue {
     let d = deals as f64;
     let x = correct as f64;
-    let mean = d * fair_expected_correct(n);
+    let mean = d * probabilities.iter().sum::<f64>();
     if x <= mean {
         return PValue::ONE;
     }
-    let cards = deals as f64 * n as f64;
+    let cards = deals as f64 * probabilities.len() as f64;
     if x >= cards {
-        // Every guess right: exactly (1/n!)^deals.
-        let ln_factorial: f64 = (1..=n).map(|k| (k as f64).ln()).sum();
-        return PValue::from_log10(-d * ln_factorial / std::f64::consts::LN_10);
+        // Every guess right: exactly the product of the probabilities, `deals` times.
+        let ln_all: f64 = probabilities.iter().map(|p| p.ln()).sum();
+        return PValue::from_log10((d * ln_all / std::f64::consts::LN_10).min(0.0));
     }
-    let probabilities: Vec<f64> = (1..=n).map(|k| 1.0 / k as f64).collect();
     let expected_at = |theta: f64| -> f64 {
         let e = theta.exp();
         d * probabilities

@@ -19,6 +19,7 @@ pub mod eulerian;
 pub mod guessing;
 pub mod holm;
 pub mod laws;
+pub mod martingale;
 pub mod noncentral;
 pub mod pooling;
 pub mod power;

@@ -8,7 +8,9 @@
 //! can break (a bag of `c` copies never runs longer than `2c`): a broken bound fails the
 //! result outright, whatever the p-values say.
 
-use crate::analysis::{TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted};
+use crate::analysis::{
+    ItemGuessingFinding, TestOutcome, TestReport, adjust_and_grade, report, smallest_p_adjusted,
+};
 use crate::catalogue::generators::{BagShape, GeneratorKind};
 use crate::format::group_thousands;
 use crate::stats::bag_fits::{
@@ -109,6 +111,8 @@ pub struct StreamAnalysis {
     pub gap_law: Option<Vec<f64>>,
     /// Items with positive weight that never came out.
     pub never_drawn: Vec<usize>,
+    /// The guessing game on the first draws, when it was played.
+    pub guessing: Option<ItemGuessingFinding>,
 }
 
 /// The frequency test: the items' counts against their weights. For a stream meant to be
@@ -245,6 +249,14 @@ pub fn analyse_stream(
             outcome,
         ));
     }
+    let guessing = tally.guessing.as_deref().map(ItemGuessingFinding::of);
+    if let Some(finding) = &guessing {
+        tests.push(report(
+            "guessing",
+            finding.strategy.description(),
+            finding.outcome(),
+        ));
+    }
     let mut verdict = adjust_and_grade(&mut tests, thresholds);
     let invariants = invariants(tally, probabilities, shape);
     if invariants.iter().any(|invariant| !invariant.holds()) {
@@ -260,6 +272,7 @@ pub fn analyse_stream(
         never_drawn: (0..probabilities.len())
             .filter(|&item| probabilities[item] > 0.0 && tally.frequencies[item] == 0)
             .collect(),
+        guessing,
     }
 }
 

@@ -15,16 +15,19 @@ pub use crate::catalogue::items;
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use crate::catalogue::generators::{BagShape, Generator, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario};
+use crate::catalogue::generators::{
+    BagShape, Generator, GeneratorKind, GeneratorSpec, MAX_BAG_SLOTS, StreamScenario,
+};
 use crate::catalogue::{Expectation, Graded};
 use crate::error::{Error, Result};
 use crate::format::group_thousands;
 use crate::randomness::SimulationSource;
 use crate::run::MAX_TALLY_BYTES;
 use crate::run::{About, SampleInput, SeedOrigin};
-use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count};
+use crate::simulate::{ChunkProgress, Engine, Progress, check_thread_count, play_stream_game};
 use crate::stats::Thresholds;
 use crate::stats::pooling::MIN_EXPECTED;
+use crate::tally::item_game::FairLaw;
 use crate::tally::stream::{CycleLayout, Deal, StreamLayout, StreamRecorder, StreamTally};
 
 use crate::catalogue::items::Items;
@@ -259,6 +262,7 @@ pub struct GeneratorRun<'a> {
     probabilities: Vec<f64>,
     theory: Theory,
     layout: StreamLayout,
+    game_law: Option<FairLaw>,
 }
 
 impl<'a> GeneratorRun<'a> {
@@ -272,6 +276,7 @@ impl<'a> GeneratorRun<'a> {
         let theory = Theory::for_generator(spec.kind, shape.as_ref(), &probabilities);
         let mut layout = layout(settings, shape.as_ref(), bag_slots);
         layout.cycle_gaps = matches!(theory, Theory::OneOfEach(_));
+        let game_law = game_law(spec, items, shape.as_ref(), &probabilities)?;
         Ok(Self {
             spec,
             settings,
@@ -280,6 +285,7 @@ impl<'a> GeneratorRun<'a> {
             probabilities,
             theory,
             layout,
+            game_law,
         })
     }
 
@@ -306,6 +312,21 @@ impl<'a> GeneratorRun<'a> {
         let mut tally = recorders.next().expect("an engine has at least one worker");
         for other in recorders {
             tally.merge(&other);
+        }
+        // The game plays the first streams: a part of the run that starts at the first
+        // stream plays it, the same for all.
+        if let Some(law) = self.game_law.as_ref().filter(|_| engine.first_chunk() == 0) {
+            tally.guessing = play_stream_game(
+                engine,
+                spec,
+                items,
+                scenario,
+                law,
+                self.settings.streams,
+                self.settings.length,
+                seed,
+            )
+            .map(Box::new);
         }
         tally
     }
@@ -334,6 +355,33 @@ impl<'a> GeneratorRun<'a> {
             elapsed,
         }
     }
+}
+
+/// The law the guessing game scores a generator's draws against, from the stated weights:
+/// independent draws for the generators that promise them, the bag a correct generator of
+/// its kind deals from for the bags. `None` where no law of the order is promised
+/// (`unrandomness:U` moves its weights on purpose) or the cycles do not line up (cursor
+/// bags with `--add-every`).
+fn game_law(
+    spec: &GeneratorSpec,
+    items: &Items,
+    shape: Option<&BagShape>,
+    probabilities: &[f64],
+) -> Result<Option<FairLaw>> {
+    Ok(match (spec.kind, shape) {
+        (GeneratorKind::Iid | GeneratorKind::IfElse | GeneratorKind::Unrandomness { step: 0.0 }, _) => {
+            Some(FairLaw::Iid {
+                probabilities: probabilities.to_vec(),
+            })
+        }
+        (GeneratorKind::Unrandomness { .. }, _) | (_, None) => None,
+        (_, Some(shape)) => spec.stated_copies(items)?.map(|copies| {
+            let factor = shape.source_slots / shape.slots.max(1);
+            let copies: Vec<u64> = copies.iter().map(|&c| c * factor).collect();
+            let slots = copies.iter().sum::<u64>() / factor.max(1);
+            FairLaw::Bag { copies, slots }
+        }),
+    })
 }
 
 /// What a generator's streams are tallied into: cycle positions binned so that every

@@ -15,6 +15,7 @@
 pub mod combinadic;
 mod direct;
 pub mod guessing;
+pub mod item_game;
 pub mod lehmer;
 mod permutation;
 pub mod relative;

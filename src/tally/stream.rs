@@ -241,6 +241,8 @@ pub struct StreamTally {
     pub cycle_gaps: Option<Vec<u64>>,
     /// Windows of one bag length.
     pub windows: Option<WindowTally>,
+    /// The guessing game on the first streams' first draws, once attached (not a count).
+    pub guessing: Option<Box<super::item_game::ItemGameTally>>,
 }
 
 impl StreamTally {
@@ -272,6 +274,7 @@ impl StreamTally {
                 absolute_deviation_sum: vec![0; items],
                 largest_deviation: vec![0; items],
             }),
+            guessing: None,
         }
     }
 
@@ -300,6 +303,9 @@ impl StreamTally {
         }
         if let (Some(mine), Some(theirs)) = (&mut self.cycle_gaps, &other.cycle_gaps) {
             add_into(mine, theirs);
+        }
+        if self.guessing.is_none() {
+            self.guessing.clone_from(&other.guessing);
         }
     }
 

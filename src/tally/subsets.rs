@@ -14,6 +14,7 @@
 //! worth, and a χ² test would need more than 18 million samples to run.
 
 use super::combinadic::{SubsetRanker, choose};
+use super::item_game::ItemGameTally;
 use super::lehmer::{falling_factorial, partial_rank};
 
 /// The largest table of outcomes tallied one by one: 10! = 3,628,800 cells, as for orders.
@@ -191,12 +192,13 @@ impl SelectionRecorder {
             ordered_counts: self.ordered,
             inclusion_counts: self.inclusion,
             overlap_counts: self.overlaps.map(|overlaps| overlaps.counts),
+            guessing: None,
         }
     }
 }
 
 /// The tally of a finished sampler run. Tables that were not kept are `None`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SelectionTally {
     /// Items to pick from.
     pub n: usize,
@@ -214,6 +216,9 @@ pub struct SelectionTally {
     /// Entry `j` counts consecutive selections (within chunks) that share exactly `j`
     /// items (`k + 1` entries), when counted.
     pub overlap_counts: Option<Vec<u64>>,
+    /// The guessing game played on the run's first samples, once attached (not a count:
+    /// a property of the whole run, the same in every shard that starts at the first).
+    pub guessing: Option<Box<ItemGameTally>>,
 }
 
 impl SelectionTally {
@@ -228,6 +233,9 @@ impl SelectionTally {
             "adding tallies of different sizes"
         );
         self.trials += other.trials;
+        if self.guessing.is_none() {
+            self.guessing.clone_from(&other.guessing);
+        }
         add_counts(&mut self.inclusion_counts, &other.inclusion_counts);
         for (into, from) in [
             (&mut self.subset_counts, &other.subset_counts),

@@ -27,6 +27,7 @@ pub mod exact_guessing;
 pub(crate) mod exact_riffles;
 mod exact_schema;
 pub(crate) mod guessing;
+pub(crate) mod item_guessing;
 pub(crate) mod provenance;
 pub mod reach;
 pub mod run;

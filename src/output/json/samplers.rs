@@ -54,6 +54,8 @@ pub(super) struct SamplerResultJson<'a> {
     items_never_chosen: &'a [usize],
     over_represented: Vec<OutcomeJson>,
     under_represented: Vec<OutcomeJson>,
+    /// The guessing game on the first samples, when it was played.
+    guessing: Option<super::item_guessing::ItemGuessingJson>,
     verdict: Verdict,
 }
 
@@ -222,6 +224,10 @@ pub(super) fn result_json(result: &SamplerResult) -> SamplerResultJson<'_> {
         items_never_chosen: &analysis.items_never_chosen,
         over_represented: analysis.over_represented.iter().map(outcome).collect(),
         under_represented: analysis.under_represented.iter().map(outcome).collect(),
+        guessing: analysis
+            .guessing
+            .as_ref()
+            .map(super::item_guessing::item_guessing_json),
         verdict: analysis.verdict,
     }
 }

@@ -81,6 +81,8 @@ struct ResultJson<'a> {
     theory: &'static str,
     tests: Vec<TestJson>,
     invariants: Vec<InvariantJson>,
+    /// The guessing game on the first draws, when it was played.
+    guessing: Option<super::item_guessing::ItemGuessingJson>,
     verdict: Verdict,
 }
 
@@ -335,6 +337,10 @@ fn result_json<'a>(report: &'a StreamReport, result: &'a StreamResult) -> Result
                 holds: invariant.holds(),
             })
             .collect(),
+        guessing: analysis
+            .guessing
+            .as_ref()
+            .map(super::item_guessing::item_guessing_json),
         verdict: analysis.verdict,
     }
 }

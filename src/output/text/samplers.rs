@@ -44,6 +44,9 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
     let analysis = &result.analysis;
     let tally = &result.tally;
     let (n, k, trials) = (tally.n, tally.k, tally.trials);
+    if let Some(game) = &analysis.guessing {
+        writeln!(out, "  {}", game.line()).unwrap();
+    }
     result::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
     // As for orders: only worth saying where every subset should have come out several
     // times.

@@ -151,6 +151,9 @@ pub(crate) fn render_findings(out: &mut String, report: &StreamReport, result: &
     let names = &report.settings.items.names;
     let analysis = &result.analysis;
     let tally = &result.tally;
+    if let Some(game) = &analysis.guessing {
+        writeln!(out, "  {}", game.line()).unwrap();
+    }
     for invariant in &analysis.invariants {
         writeln!(
             out,
