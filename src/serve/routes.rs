@@ -325,8 +325,13 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
     let seconds = run.started.elapsed().as_secs_f64();
     let deals = run.counted();
     let (tallied, error) = run.tallied();
+    // While the run runs, a shuffle with a summary of its order counts is drawn from the
+    // summary (a 10-card deck's 10! counts are not read); the last view, from everything.
     let view = with_view.then(|| {
-        run.report(false)
+        (phase == Phase::Running)
+            .then(|| run.summary_report())
+            .flatten()
+            .or_else(|| run.report(false))
             .map(|report| live_view(&report))
             .unwrap_or_default()
     });
