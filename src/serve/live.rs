@@ -115,7 +115,18 @@ pub struct LiveRun {
     watched: AtomicBool,
     counter: Counter,
     progress: Mutex<Progress>,
+    /// What the page's views of a summarised shuffle are made from, copied out of the
+    /// progress after each step: a view never waits for a step's counts to be added.
+    summarised: Mutex<Option<Summarised>>,
     changed: tokio::sync::watch::Sender<u64>,
+}
+
+/// A summarised shuffle's state after a step: its tables but the order counts, their
+/// summary, and what every report shares.
+struct Summarised {
+    tally: crate::tally::PermutationTally,
+    orders: OrderSummary,
+    base: Base,
 }
 
 impl LiveRun {
@@ -129,6 +140,7 @@ impl LiveRun {
             watched: AtomicBool::new(false),
             counter: Counter::default(),
             progress: Mutex::new(Progress::default()),
+            summarised: Mutex::new(None),
             changed: tokio::sync::watch::channel(0).0,
         })
     }
@@ -218,13 +230,14 @@ impl LiveRun {
     /// for every step of a 10-card run. `None` when there is no summary (the caller then
     /// makes the report from the tallies).
     pub fn summary_report(&self) -> Option<LiveReport> {
-        let (tally, orders, base) = {
-            let progress = self.lock();
-            let orders = progress.orders.clone()?;
-            let Some(Tallied::Shuffle(recorder)) = &progress.tally else {
-                return None;
-            };
-            (recorder.summary_tally(&orders), orders, progress.base())
+        let Summarised { tally, orders, base } = {
+            let summarised = self.summarised.lock().unwrap_or_else(|poison| poison.into_inner());
+            let summarised = summarised.as_ref()?;
+            Summarised {
+                tally: summarised.tally.clone(),
+                orders: summarised.orders.clone(),
+                base: summarised.base.clone(),
+            }
         };
         let LiveRequest::Run(request) = &self.request else {
             return None;
@@ -427,6 +440,16 @@ impl LiveRun {
             let mut progress = self.lock();
             change(&mut progress);
             progress.version += 1;
+            if let (Some(orders), Some(Tallied::Shuffle(recorder))) = (&progress.orders, &progress.tally) {
+                let summarised = Summarised {
+                    tally: recorder.summary_tally(orders),
+                    orders: orders.clone(),
+                    base: progress.base(),
+                };
+                *self.summarised.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(summarised);
+            } else {
+                *self.summarised.lock().unwrap_or_else(|poison| poison.into_inner()) = None;
+            }
         }
         self.changed.send_modify(|version| *version += 1);
     }
@@ -455,6 +478,7 @@ fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, opt
 }
 
 /// What every report of a live run shares: threads, time, and what was tallied.
+#[derive(Clone)]
 struct Base {
     threads: usize,
     elapsed: Duration,

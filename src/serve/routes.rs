@@ -320,13 +320,15 @@ struct Snapshot {
     view: Option<View>,
 }
 
-/// An update: the count, and the view of the last step when `with_view`.
-fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
+/// An update: the count, and the view of the last step when `with_view`; and the time
+/// making the view took (not waiting for a thread or a lock: what the view costs).
+fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> (String, Duration) {
     let seconds = run.started.elapsed().as_secs_f64();
     let deals = run.counted();
     let (tallied, error) = run.tallied();
     // While the run runs, a shuffle with a summary of its order counts is drawn from the
     // summary (a 10-card deck's 10! counts are not read); the last view, from everything.
+    let viewing = Instant::now();
     let view = with_view.then(|| {
         (phase == Phase::Running)
             .then(|| run.summary_report())
@@ -335,6 +337,7 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
             .map(|report| live_view(&report))
             .unwrap_or_default()
     });
+    let cost = viewing.elapsed();
     let snapshot = Snapshot {
         phase,
         deals: if phase == Phase::Running { deals } else { tallied },
@@ -348,7 +351,8 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
         error,
         view,
     };
-    serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string())
+    let json = serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string());
+    (json, cost)
 }
 
 /// The time between two updates while a run runs: 10 a second (a view that takes long
@@ -356,8 +360,9 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
 pub const UPDATE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A view (charts and tests) may take at most this share of the time (it shares the
-/// cores with the run): a 10-card deck's, made from its 10! order counts, comes every
-/// few seconds rather than slowing the run; the updates between move the count.
+/// cores with the run): one that costs more comes less often, and the updates between
+/// move the count. A shuffle's views, made from the summary of its counts, cost a few
+/// milliseconds whatever the deck, so each update that has a new step carries one.
 const VIEW_SHARE: u32 = 20;
 
 /// A page watching a run: its updates as server-sent events. When the page goes (the
@@ -420,12 +425,12 @@ async fn watch_run(
         let version = run.version();
         let with_view =
             phase != Phase::Running || (watcher.drawn != Some(version) && started >= watcher.next_view);
-        let data = tokio::task::spawn_blocking(move || snapshot(&run, phase, with_view))
+        let (data, cost) = tokio::task::spawn_blocking(move || snapshot(&run, phase, with_view))
             .await
-            .unwrap_or_else(|_| "{}".to_string());
+            .unwrap_or_else(|_| ("{}".to_string(), Duration::ZERO));
         if with_view {
             watcher.drawn = Some(version);
-            watcher.next_view = Instant::now() + started.elapsed() * VIEW_SHARE;
+            watcher.next_view = started + cost * VIEW_SHARE;
         }
         watcher.finished = phase != Phase::Running;
         Some((Ok(Event::default().event("snapshot").data(data)), watcher))
