@@ -305,7 +305,14 @@ async fn updates_come_several_times_a_second_even_for_ten_cards() {
         .filter(|view| view["deals"].as_u64().unwrap() >= 18_144_000)
         .map(|view| &view["tests"][0])
         .collect::<Vec<_>>();
-    assert!(permutation_tests.len() >= 2, "{:?}", views.iter().map(|view| view["deals"].as_u64().unwrap()).collect::<Vec<_>>());
+    assert!(
+        permutation_tests.len() >= 2,
+        "{:?}",
+        views
+            .iter()
+            .map(|view| view["deals"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    );
     for test in permutation_tests {
         assert_eq!(test["name"], "permutations");
         assert!(!test["p"].as_str().unwrap().is_empty(), "{test}");

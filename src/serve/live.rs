@@ -231,7 +231,10 @@ impl LiveRun {
     /// makes the report from the tallies).
     pub fn summary_report(&self) -> Option<LiveReport> {
         let Summarised { tally, orders, base } = {
-            let summarised = self.summarised.lock().unwrap_or_else(|poison| poison.into_inner());
+            let summarised = self
+                .summarised
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner());
             let summarised = summarised.as_ref()?;
             Summarised {
                 tally: summarised.tally.clone(),
@@ -446,9 +449,15 @@ impl LiveRun {
                     orders: orders.clone(),
                     base: progress.base(),
                 };
-                *self.summarised.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(summarised);
+                *self
+                    .summarised
+                    .lock()
+                    .unwrap_or_else(|poison| poison.into_inner()) = Some(summarised);
             } else {
-                *self.summarised.lock().unwrap_or_else(|poison| poison.into_inner()) = None;
+                *self
+                    .summarised
+                    .lock()
+                    .unwrap_or_else(|poison| poison.into_inner()) = None;
             }
         }
         self.changed.send_modify(|version| *version += 1);
