@@ -22,14 +22,14 @@ pub use selections::{
     SelectionAnalysis, SelectionOutcomes, analyse_selections, analyse_selections_with_order,
 };
 
-use crate::stats::chi_square::{law_fit, position_fit, uniform_fit};
+use crate::stats::chi_square::{law_fit, position_fit, uniform_fit, uniform_fit_from_squares};
 use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_variation_from_uniform};
 use crate::stats::eulerian::rising_sequence_law;
 use crate::stats::holm::holm_adjust;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
-use crate::tally::PermutationTally;
 use crate::tally::lehmer::MAX_RANKED_N;
+use crate::tally::{OrderSummary, PermutationTally};
 
 /// How many over- and under-represented outcomes a result lists.
 pub const WORST_LISTED: usize = 3;
@@ -158,16 +158,23 @@ const SERIAL_TESTS: DealTestNames = DealTestNames {
 };
 
 /// The tests of one table of deals, each with both tails.
-fn deal_tests(tally: &PermutationTally, names: &DealTestNames) -> Vec<TestReport> {
+fn deal_tests(
+    tally: &PermutationTally,
+    orders: Option<&OrderSummary>,
+    names: &DealTestNames,
+) -> Vec<TestReport> {
     let n = tally.n;
     let trials = tally.trials;
     let not_tallied = || TestOutcome::NotTallied("not tallied in this run".to_string());
-    let permutations = match &tally.permutation_counts {
-        Some(counts) => TestOutcome::Fit(uniform_fit(counts, trials).with_lower_tail()),
-        None if n > MAX_RANKED_N => TestOutcome::NotTallied(format!(
+    let permutations = match (&tally.permutation_counts, orders) {
+        (Some(counts), _) => TestOutcome::Fit(uniform_fit(counts, trials).with_lower_tail()),
+        (None, Some(orders)) => TestOutcome::Fit(
+            uniform_fit_from_squares(orders.sum_of_squares, orders.orders(), trials).with_lower_tail(),
+        ),
+        (None, None) if n > MAX_RANKED_N => TestOutcome::NotTallied(format!(
             "skipped: n = {n} > {MAX_RANKED_N}, the {n}! orders are not tallied one by one"
         )),
-        None => not_tallied(),
+        (None, None) => not_tallied(),
     };
     let law_test = |counts: &Option<Vec<u64>>, law: fn(usize) -> Vec<f64>| {
         counts.as_ref().map_or_else(not_tallied, |counts| {
@@ -199,11 +206,35 @@ fn deal_tests(tally: &PermutationTally, names: &DealTestNames) -> Vec<TestReport
 
 /// Runs every applicable test on `tally` and grades the result.
 pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -> PermutationAnalysis {
+    analyse(tally, None, thresholds)
+}
+
+/// [`analyse_permutations`] of a tally whose order counts are known only by their
+/// [`OrderSummary`] (the live page's view of a run as it goes): the same tests, the
+/// permutation test's statistic from the summary's sum of squares (equal to the counts'
+/// to the last few bits), the orders never seen from its count of those seen; the total
+/// variation and the most and least frequent orders need every count, and are left out
+/// (the extremes come from the position matrix instead).
+pub fn analyse_permutation_summary(
+    tally: &PermutationTally,
+    orders: &OrderSummary,
+    thresholds: &Thresholds,
+) -> PermutationAnalysis {
+    let mut analysis = analyse(tally, Some(orders), thresholds);
+    analysis.orders_never_seen = Some((orders.orders() - orders.seen) as usize);
+    analysis
+}
+
+fn analyse(
+    tally: &PermutationTally,
+    orders: Option<&OrderSummary>,
+    thresholds: &Thresholds,
+) -> PermutationAnalysis {
     let n = tally.n;
     let trials = tally.trials;
-    let mut tests = deal_tests(tally, &DEAL_TESTS);
+    let mut tests = deal_tests(tally, orders, &DEAL_TESTS);
     match &tally.serial {
-        Some(serial) => tests.extend(deal_tests(serial, &SERIAL_TESTS)),
+        Some(serial) => tests.extend(deal_tests(serial, None, &SERIAL_TESTS)),
         // `run` leaves the deals out of order only where they cannot depend on each other.
         None => tests.push(report(
             "serial",

@@ -85,7 +85,16 @@ async fn a_catalogue_runs_download_is_runs_json() {
         r#"{"algorithm":"naive-swap","source":"xoshiro","n":"4","trials":"300_007","seed":"7"}"#,
     )
     .await;
-    assert!(events.contains("event: exact"), "{events}");
+    let exact = exact_event(&events);
+    let law = &json_of("exact naive-swap --n 4")["results"][0];
+    assert_eq!(
+        (&exact["unit"], &exact["trials_needed"], &exact["beside"]),
+        (
+            &Value::from("deals"),
+            &law["samples_needed"]["trials"],
+            &Value::from("positions")
+        )
+    );
     let last = events
         .lines()
         .rev()
@@ -114,6 +123,16 @@ async fn a_catalogue_runs_download_is_runs_json() {
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
+/// The data of the stream's `exact` event (the exact view, or `null`).
+fn exact_event(events: &str) -> Value {
+    let mut lines = events.lines();
+    lines
+        .find(|line| *line == "event: exact")
+        .expect("an exact event");
+    let data = lines.next().unwrap().strip_prefix("data: ").unwrap();
+    serde_json::from_str(data).unwrap()
+}
+
 /// The last update of an event stream, which carries the view of everything tallied.
 fn last_snapshot(events: &str) -> Value {
     let last = events
@@ -129,29 +148,52 @@ async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
     let (app, served) = app();
     // bag-pick-c keeps the wrong thing (text 002's C code): caught at once. Not a
     // multiple of the chunk, so the last step ends on a partial chunk.
-    for (line, body, verdict, charts) in [
+    // Each with the exact law `exact` computes of it (the same arguments), sent before the
+    // first update: its chart, its "samples needed" and in what unit.
+    for (line, body, verdict, charts, exact_line, unit) in [
         (
             "run bag-pick-c --n 6 --k 2 --trials 100003 --seed 7",
             r#"{"algorithm":"bag-pick-c","n":"6","k":"2","trials":"100_003","seed":"7"}"#,
             "fail",
             vec!["subsets", "inclusion"],
+            "exact bag-pick-c --n 6 --k 2",
+            "samples",
         ),
         (
             "run reservoir --n 6 --k 2 --trials 100003 --seed 7",
             r#"{"algorithm":"reservoir","n":"6","k":"2","trials":"100003","seed":"7"}"#,
             "pass",
             vec!["subsets", "inclusion"],
+            "exact reservoir --n 6 --k 2",
+            "samples",
         ),
         // shuffle-bag-csharp never deals the cursor's slot (text 003): caught. 203 streams
-        // are stepped over in more than one step.
+        // are stepped over in more than one step. Its exact law is that of one cycle of the
+        // bag, counted in cycles.
         (
             "stream shuffle-bag-csharp --items 5 --length 2000 --streams 203 --seed 7",
             r#"{"algorithm":"shuffle-bag-csharp","items":"5","length":"2000","streams":"203","seed":"7"}"#,
             "fail",
             vec![],
+            "exact shuffle-bag-csharp --items 5",
+            "cycles",
         ),
     ] {
         let (id, events) = run_to_the_end(&app, body).await;
+        let exact = exact_event(&events);
+        let law = &json_of(exact_line)["results"][0];
+        assert_eq!(exact["unit"], unit, "{line}");
+        assert_eq!(exact["uniform"], law["uniform"], "{line}");
+        assert_eq!(
+            exact["trials_needed"], law["samples_needed"]["trials"],
+            "{line}: {exact}"
+        );
+        assert!(
+            exact["svg"].as_str().unwrap().starts_with("<svg"),
+            "{line}: the law's chart"
+        );
+        let draws_per_unit = if unit == "cycles" { 5 } else { 1 };
+        assert_eq!(exact["draws_per_unit"], draws_per_unit, "{line}");
         let snapshot = last_snapshot(&events);
         assert_eq!(snapshot["phase"], "done", "{line}");
         assert_eq!(snapshot["view"]["verdict"], verdict, "{line}");
@@ -205,15 +247,19 @@ async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
-/// Updates come about 10 a second ([`UPDATE_INTERVAL`]) whatever the deck: a 10-card run,
-/// whose view (made from 10! order counts) comes every few seconds, still gets its count
-/// moved in between. Counted over the whole stream of a run of a few seconds: at most one
-/// update per interval (they are at least that far apart, by construction; +2 for the
-/// first and the last), and at least 2 a second, a fifth of the nominal rate, so that a
-/// loaded machine (the run and the test share its cores) cannot make it fail.
+/// Updates come about 10 a second ([`UPDATE_INTERVAL`]) whatever the deck, and so do full
+/// views (heat map, bars, every test with its p-value, the verdict): a 10-card run's
+/// views are made from the summary of its 10! order counts kept as each step (at most
+/// [`MAX_STEP`]) adds them. Counted over the whole stream of a run of a few seconds: at
+/// most one update per interval (they are at least that far apart, by construction; +2
+/// for the first and the last), and at least 2 a second of each, a fifth of the nominal
+/// rate, so that a loaded machine (the run and the test share its cores) cannot make it
+/// fail; the code before the summary gave one view every few seconds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn updates_come_several_times_a_second_even_for_ten_cards() {
+    use shuffle_audit::serve::live::MAX_STEP;
     use shuffle_audit::serve::routes::UPDATE_INTERVAL;
+    assert!(MAX_STEP <= UPDATE_INTERVAL * 2);
     let (app, served) = app();
     let started = std::time::Instant::now();
     let (_, events) = run_to_the_end(
@@ -244,8 +290,46 @@ async fn updates_come_several_times_a_second_even_for_ten_cards() {
         .map(|update| update["deals"].as_u64().unwrap())
         .collect();
     assert!(deals.windows(2).all(|pair| pair[0] <= pair[1]), "{deals:?}");
-    let views = updates.iter().filter(|update| !update["view"].is_null()).count();
-    assert!(views >= 1 && updates.last().unwrap()["view"]["deals"] == 40_000_000);
+    let views: Vec<&Value> = updates
+        .iter()
+        .map(|update| &update["view"])
+        .filter(|view| !view.is_null())
+        .collect();
+    let full = |view: &&&Value| {
+        view["charts"].as_array().unwrap().len() == 3
+            && view["tests"].as_array().unwrap().len() >= 5
+            && !view["verdict"].is_null()
+    };
+    // The test of all 10! orders runs from 5 deals per order on (18,144,000 deals), in the
+    // views made while the run runs too.
+    let permutation_tests = views
+        .iter()
+        .filter(|view| view["deals"].as_u64().unwrap() >= 18_144_000)
+        .map(|view| &view["tests"][0])
+        .collect::<Vec<_>>();
+    assert!(
+        permutation_tests.len() >= 2,
+        "{:?}",
+        views
+            .iter()
+            .map(|view| view["deals"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    );
+    for test in permutation_tests {
+        assert_eq!(test["name"], "permutations");
+        assert!(!test["p"].as_str().unwrap().is_empty(), "{test}");
+    }
+    let count_full = views.iter().filter(full).count() as f64;
+    eprintln!("10 cards: {count} updates, {count_full} full views in {seconds:.2} s");
+    assert!(
+        count_full >= 2.0 * seconds,
+        "{count_full} full views in {seconds:.2} s"
+    );
+    // The views follow the run, and the last is of every deal.
+    let shown: Vec<u64> = views.iter().map(|view| view["deals"].as_u64().unwrap()).collect();
+    assert!(shown.windows(2).all(|pair| pair[0] <= pair[1]), "{shown:?}");
+    assert_eq!(shown.last(), Some(&40_000_000));
+    assert_eq!(views.last().unwrap()["verdict"], "fail");
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 

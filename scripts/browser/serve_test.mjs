@@ -55,10 +55,12 @@ await step("catalogue-naive-swap-fail", async () => {
   await page.click("#start");
   await waitBadge("FAIL", 30000);
   await page.check("#show-exact");
-  await page.locator('[data-chart="exact-positions"] svg').waitFor({ timeout: 10000 }).catch(() => {});
+  await page.locator('[data-chart="exact"] svg').waitFor({ timeout: 10000 });
   await page.locator("#stop").click({ timeout: 2000 }).catch(() => {});
   await page.locator('[data-chart="positions"] svg').waitFor();
-  return `${await page.locator("#status").textContent()} | ${await page.locator("#needed").textContent()}`;
+  const needed = await page.locator("#needed").textContent();
+  if (!/Samples needed: about [0-9,]+ deals/.test(needed)) throw new Error(`samples needed: ${needed}`);
+  return `${await page.locator("#status").textContent()} | ${needed}`;
 });
 
 await step("catalogue-sampler-fail", async () => {
@@ -73,13 +75,20 @@ await step("catalogue-sampler-fail", async () => {
   await waitBadge("FAIL", 30000);
   await page.locator('[data-chart$="inclusion"] svg').waitFor({ timeout: 10000 });
   await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
-  return await page.locator("#status").textContent();
+  // The exact law of its selections beside the counts, and the samples it takes.
+  await page.locator("#exact-toggle").waitFor({ state: "visible", timeout: 10000 });
+  await page.check("#show-exact");
+  await page.locator('[data-chart="exact"] svg').waitFor({ timeout: 10000 });
+  const needed = await page.locator("#needed").textContent();
+  if (!/Samples needed: about [0-9,]+ samples/.test(needed)) throw new Error(`samples needed: ${needed}`);
+  return `${await page.locator("#status").textContent()} | ${needed}`;
 });
 
 await step("catalogue-shuffle-bag-fail", async () => {
   await page.selectOption("#algorithm", "shuffle-bag-csharp");
   await page.locator("#items").waitFor({ state: "visible" });
-  await page.fill("#items", "7");
+  // 5 items: the exact law of a cycle has 120 orders, few enough for `exact` to draw.
+  await page.fill("#items", "5");
   await page.fill("#length", "10000");
   await page.fill("#streams", "200");
   await page.click("#start");
@@ -88,25 +97,40 @@ await step("catalogue-shuffle-bag-fail", async () => {
   await waitBadge("FAIL", 30000);
   const charts = await page.locator("#charts figure").count();
   if (charts < 1) throw new Error("no chart of the stream");
-  return `${await page.locator("#status").textContent()} (${charts} charts)`;
+  // The exact law of one cycle of the bag, and the cycles its test needs.
+  await page.locator("#exact-toggle").waitFor({ state: "visible", timeout: 10000 });
+  await page.check("#show-exact");
+  await page.locator('[data-chart="exact"] svg').waitFor({ timeout: 10000 });
+  const needed = await page.locator("#needed").textContent();
+  if (!/after about [0-9,]+ cycles/.test(needed)) throw new Error(`samples needed: ${needed}`);
+  return `${await page.locator("#status").textContent()} (${charts} charts) | ${needed}`;
 });
 
 await step("catalogue-ten-cards-updates", async () => {
-  // The page gets about 10 updates a second whatever the deck; counted over 3 s of a
-  // 10-card run, at least 6 (a fifth of the nominal rate: a loaded machine is slow).
+  // The page gets about 10 updates a second whatever the deck, and a full view (heat
+  // map, bars, tests, badge) with each step of the run, 100 ms at most: counted over 3 s
+  // of a 10-card run, at least 6 of each (a fifth of the nominal rate: a loaded machine
+  // is slow; tests/serve.rs counts them over a whole run).
   await page.selectOption("#algorithm", "naive-swap");
   await page.fill("#n", "10");
   await page.fill("#trials", "1e10");
   await page.click("#start");
-  await page.waitForFunction(() => Number(document.getElementById("status").dataset.updates || 0) >= 2, null, { timeout: 20000 });
-  const before = Number(await page.locator("#status").getAttribute("data-updates"));
+  await page.waitForFunction(() => Number(document.getElementById("status").dataset.views || 0) >= 2, null, { timeout: 20000 });
+  const count = async () => [Number(await page.locator("#status").getAttribute("data-updates")),
+    Number(await page.locator("#status").getAttribute("data-views"))];
+  const [updatesBefore, viewsBefore] = await count();
   await page.waitForTimeout(3000);
-  const after = Number(await page.locator("#status").getAttribute("data-updates"));
+  const [updatesAfter, viewsAfter] = await count();
+  const rows = await page.locator("#tests tbody tr").count();
+  await page.screenshot({ path: join(shots, "catalogue-ten-cards-running.png") });
   await page.click("#stop");
   await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
-  if (after - before < 6) throw new Error(`only ${after - before} updates in 3 s`);
+  const [updates, views] = [updatesAfter - updatesBefore, viewsAfter - viewsBefore];
+  if (updates < 6) throw new Error(`only ${updates} updates in 3 s`);
+  if (views < 6) throw new Error(`only ${views} views (charts and tests) in 3 s`);
+  if (rows < 5) throw new Error(`only ${rows} test rows`);
   await page.fill("#n", "3");
-  return `${after - before} updates in 3 s; ${await page.locator("#status").textContent()}`;
+  return `${updates} updates, ${views} with charts and tests, in 3 s; ${await page.locator("#status").textContent()}`;
 });
 
 async function own(preset, n, deals) {

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::analysis::analyse_permutations;
+use crate::analysis::{analyse_permutation_summary, analyse_permutations};
 use crate::run::{
     About, AlgorithmResult, RunReport, RunSettings, sampler_result, shuffle_result, tally_options,
 };
@@ -28,12 +28,16 @@ use crate::simulate::{
 };
 use crate::stream::{GeneratorRun, StreamReport, StreamSettings};
 use crate::tally::stream::StreamTally;
-use crate::tally::{PermutationRecorder, SelectionTally};
+use crate::tally::{OrderSummary, PermutationRecorder, SelectionTally, TallyOptions};
 
 use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec};
 
 /// How long a step should take once the engine's pace is known.
 pub const STEP_TARGET: Duration = Duration::from_millis(100);
+
+/// The longest a step may take, whatever it costs besides its chunks: each step gives
+/// the page a new view (charts, tests, verdict), and it must get several a second.
+pub const MAX_STEP: Duration = Duration::from_millis(100);
 
 /// A run with no page watching it after this long is stopped: a page that asked for a
 /// run and never opened its stream (or was closed at once) must not hold a slot.
@@ -78,6 +82,10 @@ pub struct Progress {
     pub error: Option<String>,
     /// Counts steps, so that a watcher knows when there is something new.
     pub version: u64,
+    /// The summary of a shuffle's order counts, kept as steps add them, when its recorder
+    /// counts orders by rank (5 to 10 cards, deals not tallied in order): what the page's
+    /// views are made from while the run runs ([`LiveRun::summary_report`]).
+    pub orders: Option<OrderSummary>,
 }
 
 /// What a run reports: `run`'s report, or `stream`'s.
@@ -107,7 +115,18 @@ pub struct LiveRun {
     watched: AtomicBool,
     counter: Counter,
     progress: Mutex<Progress>,
+    /// What the page's views of a summarised shuffle are made from, copied out of the
+    /// progress after each step: a view never waits for a step's counts to be added.
+    summarised: Mutex<Option<Summarised>>,
     changed: tokio::sync::watch::Sender<u64>,
+}
+
+/// A summarised shuffle's state after a step: its tables but the order counts, their
+/// summary, and what every report shares.
+struct Summarised {
+    tally: crate::tally::PermutationTally,
+    orders: OrderSummary,
+    base: Base,
 }
 
 impl LiveRun {
@@ -121,6 +140,7 @@ impl LiveRun {
             watched: AtomicBool::new(false),
             counter: Counter::default(),
             progress: Mutex::new(Progress::default()),
+            summarised: Mutex::new(None),
             changed: tokio::sync::watch::channel(0).0,
         })
     }
@@ -204,6 +224,45 @@ impl LiveRun {
         }
     }
 
+    /// The report the page shows of a shuffle whose order counts are summarised (see
+    /// [`Progress::orders`]), made from the summary without copying or reading the
+    /// counts: the same tests and charts as [`LiveRun::report`]`(false)`, cheap enough
+    /// for every step of a 10-card run. `None` when there is no summary (the caller then
+    /// makes the report from the tallies).
+    pub fn summary_report(&self) -> Option<LiveReport> {
+        let Summarised { tally, orders, base } = {
+            let summarised = self
+                .summarised
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner());
+            let summarised = summarised.as_ref()?;
+            Summarised {
+                tally: summarised.tally.clone(),
+                orders: summarised.orders.clone(),
+                base: summarised.base.clone(),
+            }
+        };
+        let LiveRequest::Run(request) = &self.request else {
+            return None;
+        };
+        let (settings, report) = run_report(request, &base, tally.trials)?;
+        let spec = &request.spec;
+        let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
+        let result = AlgorithmResult {
+            name: spec.display_name(settings.n),
+            about: About::of(spec.entry),
+            expected: spec.entry.expected_at(settings.n),
+            analysis: analyse_permutation_summary(&tally, &orders, &thresholds),
+            tally,
+            simulator_check: None,
+            elapsed: base.elapsed,
+        };
+        Some(LiveReport::Run(RunReport {
+            results: vec![result],
+            ..report
+        }))
+    }
+
     /// Runs the whole run on this thread, step by step, until it ends or is stopped.
     pub fn run(&self) {
         let threads = match &self.request {
@@ -227,7 +286,14 @@ impl LiveRun {
                 let (n, trials) = (settings.n, settings.trials);
                 let done_at = |end: u64| (end * CHUNK_TRIALS).min(trials);
                 if let Some(algorithm) = spec.algorithm.as_permutation() {
+                    // Each step's deals are written down, not counted, where a table of
+                    // counters would be large (see `TallyOptions::listed`); the run's total
+                    // counts them.
                     let options = tally_options(algorithm, n, settings.source);
+                    let step_options = TallyOptions {
+                        listed: true,
+                        ..options
+                    };
                     self.stepped(
                         &mut engine,
                         trials.div_ceil(CHUNK_TRIALS),
@@ -239,12 +305,13 @@ impl LiveRun {
                                 n,
                                 done_at(end),
                                 seed,
-                                options,
+                                step_options,
                                 &self.counter,
                             );
-                            move |tally: &mut Option<Tallied>| match tally {
-                                Some(Tallied::Shuffle(tally)) => tally.merge(&part),
-                                _ => *tally = Some(Tallied::Shuffle(part)),
+                            move || {
+                                let mut part = part;
+                                part.sort_listed();
+                                move |progress: &mut Progress| add_shuffle(progress, part, n, options)
                             }
                         },
                     )
@@ -258,9 +325,11 @@ impl LiveRun {
                         |engine, end| {
                             let part =
                                 simulate_selections(engine, sampler, n, k, done_at(end), seed, &self.counter);
-                            move |tally: &mut Option<Tallied>| match tally {
-                                Some(Tallied::Sampler(tally)) => tally.add(&part),
-                                _ => *tally = Some(Tallied::Sampler(part)),
+                            move || {
+                                move |progress: &mut Progress| match &mut progress.tally {
+                                    Some(Tallied::Sampler(tally)) => tally.add(&part),
+                                    _ => progress.tally = Some(Tallied::Sampler(part)),
+                                }
                             }
                         },
                     )
@@ -276,9 +345,11 @@ impl LiveRun {
                             |end| end * length,
                             |engine, end| {
                                 let part = generator.tally(engine, end, seed, &self.counter);
-                                move |tally: &mut Option<Tallied>| match tally {
-                                    Some(Tallied::Stream(tally)) => tally.merge(&part),
-                                    _ => *tally = Some(Tallied::Stream(part)),
+                                move || {
+                                    move |progress: &mut Progress| match &mut progress.tally {
+                                        Some(Tallied::Stream(tally)) => tally.merge(&part),
+                                        _ => progress.tally = Some(Tallied::Stream(part)),
+                                    }
                                 }
                             },
                         )
@@ -297,49 +368,74 @@ impl LiveRun {
     /// units from the first the engine does not skip up to `end` and says how to add its
     /// tally to the others. `done_at(end)` is what the units before `end` count (deals,
     /// draws). Returns how the run ended.
-    fn stepped<Add: FnOnce(&mut Option<Tallied>)>(
+    ///
+    /// A step's tally is added while the next step runs (on a thread of its own, one
+    /// addition at a time, in order), in two parts: `add()` prepares it (a 10-card step's
+    /// ranks are sorted), then what it returns adds it to the progress, under the lock
+    /// that the page's views take too. The engine's workers wait for neither.
+    fn stepped<Add, Apply>(
         &self,
         engine: &mut Engine,
         units: u64,
         done_at: impl Fn(u64) -> u64,
         mut step: impl FnMut(&Engine, u64) -> Add,
-    ) -> Phase {
+    ) -> Phase
+    where
+        Add: FnOnce() -> Apply + Send,
+        Apply: FnOnce(&mut Progress),
+    {
         let threads = engine.threads() as u64;
-        let created = Instant::now();
         let (mut done, mut size, mut elapsed) = (0u64, threads, Duration::ZERO);
+        let created = Instant::now();
         let mut previous_end = None;
         let mut last_step = (0, Duration::ZERO);
-        while done < units {
-            if self.stop.load(Ordering::Acquire)
-                || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
-            {
-                return Phase::Stopped;
+        std::thread::scope(|scope| {
+            let mut adding: Option<std::thread::ScopedJoinHandle<'_, ()>> = None;
+            let mut phase = Phase::Done;
+            while done < units {
+                if self.stop.load(Ordering::Acquire)
+                    || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
+                {
+                    phase = Phase::Stopped;
+                    break;
+                }
+                let end = (done + size).min(units);
+                engine.skip_chunks_before(done);
+                let started = Instant::now();
+                let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
+                let add = step(engine, end);
+                let took = started.elapsed();
+                elapsed += took;
+                let trials = done_at(end);
+                if let Some(previous) = adding.take() {
+                    let _ = previous.join();
+                }
+                adding = Some(scope.spawn(move || {
+                    let apply = add();
+                    self.update(|progress| {
+                        apply(progress);
+                        progress.trials = trials;
+                        progress.units = end;
+                        progress.threads = threads as usize;
+                        progress.elapsed = elapsed;
+                    })
+                }));
+                // What a step costs besides its chunks (a large deck's order counts
+                // allocated and added up) must stay a few percent of the step, but the page
+                // must get a new view several times a second: steps last from STEP_TARGET
+                // to MAX_STEP.
+                let fixed = fixed_cost(last_step, (end - done, took));
+                last_step = (end - done, took);
+                let target = STEP_TARGET.max((overhead + fixed) * 30).min(MAX_STEP);
+                size = next_step(end - done, took, threads, target);
+                done = end;
+                previous_end = Some(Instant::now());
             }
-            let end = (done + size).min(units);
-            engine.skip_chunks_before(done);
-            let started = Instant::now();
-            let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
-            let add = step(engine, end);
-            self.update(|progress| {
-                add(&mut progress.tally);
-                progress.trials = done_at(end);
-                progress.units = end;
-                progress.threads = threads as usize;
-            });
-            let took = started.elapsed();
-            elapsed += took;
-            self.update(|progress| progress.elapsed = elapsed);
-            // What a step costs besides its chunks (a large deck's order counts allocated
-            // and added) must stay a few percent of the step: steps of 10-card decks take
-            // about a second, not 100 ms (the count of deals still moves in between).
-            let fixed = fixed_cost(last_step, (end - done, took));
-            last_step = (end - done, took);
-            let target = STEP_TARGET.max((overhead + fixed) * 30);
-            size = next_step(end - done, took, threads, target);
-            done = end;
-            previous_end = Some(started + took);
-        }
-        Phase::Done
+            if let Some(last) = adding.take() {
+                let _ = last.join();
+            }
+            phase
+        })
     }
 
     fn update(&self, change: impl FnOnce(&mut Progress)) {
@@ -347,12 +443,51 @@ impl LiveRun {
             let mut progress = self.lock();
             change(&mut progress);
             progress.version += 1;
+            if let (Some(orders), Some(Tallied::Shuffle(recorder))) = (&progress.orders, &progress.tally) {
+                let summarised = Summarised {
+                    tally: recorder.summary_tally(orders),
+                    orders: orders.clone(),
+                    base: progress.base(),
+                };
+                *self
+                    .summarised
+                    .lock()
+                    .unwrap_or_else(|poison| poison.into_inner()) = Some(summarised);
+            } else {
+                *self
+                    .summarised
+                    .lock()
+                    .unwrap_or_else(|poison| poison.into_inner()) = None;
+            }
         }
         self.changed.send_modify(|version| *version += 1);
     }
 }
 
+/// Adds a step's shuffles to the run's, keeping the summary of the order counts where
+/// there is one: the first step's recorder, when it is summarisable, is added to an empty
+/// one so that the summary covers it too.
+fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, options: TallyOptions) {
+    match (&mut progress.tally, &mut progress.orders) {
+        (Some(Tallied::Shuffle(tally)), Some(orders)) => {
+            if !tally.merge_summarised(&part, orders) {
+                progress.orders = None;
+            }
+        }
+        (Some(Tallied::Shuffle(tally)), None) => tally.merge(&part),
+        _ if part.summarisable() => {
+            let mut total = PermutationRecorder::new(n, options);
+            let mut orders = OrderSummary::new(n);
+            total.merge_summarised(&part, &mut orders);
+            progress.orders = Some(orders);
+            progress.tally = Some(Tallied::Shuffle(total));
+        }
+        _ => progress.tally = Some(Tallied::Shuffle(part)),
+    }
+}
+
 /// What every report of a live run shares: threads, time, and what was tallied.
+#[derive(Clone)]
 struct Base {
     threads: usize,
     elapsed: Duration,

@@ -320,16 +320,25 @@ struct Snapshot {
     view: Option<View>,
 }
 
-/// An update: the count, and the view of the last step when `with_view`.
-fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
+/// An update: the count, and the view of the last step when `with_view`; and the
+/// processor time making the view took (what it costs the run, which shares the cores:
+/// not the time it waited for them, which on a loaded machine is most of its wall time).
+fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> (String, Duration) {
     let seconds = run.started.elapsed().as_secs_f64();
     let deals = run.counted();
     let (tallied, error) = run.tallied();
+    // While the run runs, a shuffle with a summary of its order counts is drawn from the
+    // summary (a 10-card deck's 10! counts are not read); the last view, from everything.
+    let viewing = thread_time();
     let view = with_view.then(|| {
-        run.report(false)
+        (phase == Phase::Running)
+            .then(|| run.summary_report())
+            .flatten()
+            .or_else(|| run.report(false))
             .map(|report| live_view(&report))
             .unwrap_or_default()
     });
+    let cost = thread_time().saturating_sub(viewing);
     let snapshot = Snapshot {
         phase,
         deals: if phase == Phase::Running { deals } else { tallied },
@@ -343,7 +352,26 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
         error,
         view,
     };
-    serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string())
+    let json = serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string());
+    (json, cost)
+}
+
+/// The processor time the calling thread has used (on Unix; elsewhere the time since the
+/// first call, which counts waiting too).
+fn thread_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec, which `time` is.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) } == 0 {
+            return Duration::new(time.tv_sec as u64, time.tv_nsec as u32);
+        }
+    }
+    static FIRST: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    FIRST.get_or_init(Instant::now).elapsed()
 }
 
 /// The time between two updates while a run runs: 10 a second (a view that takes long
@@ -351,8 +379,9 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> String {
 pub const UPDATE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A view (charts and tests) may take at most this share of the time (it shares the
-/// cores with the run): a 10-card deck's, made from its 10! order counts, comes every
-/// few seconds rather than slowing the run; the updates between move the count.
+/// cores with the run): one that costs more comes less often, and the updates between
+/// move the count. A shuffle's views, made from the summary of its counts, cost a few
+/// milliseconds whatever the deck, so each update that has a new step carries one.
 const VIEW_SHARE: u32 = 20;
 
 /// A page watching a run: its updates as server-sent events. When the page goes (the
@@ -415,12 +444,12 @@ async fn watch_run(
         let version = run.version();
         let with_view =
             phase != Phase::Running || (watcher.drawn != Some(version) && started >= watcher.next_view);
-        let data = tokio::task::spawn_blocking(move || snapshot(&run, phase, with_view))
+        let (data, cost) = tokio::task::spawn_blocking(move || snapshot(&run, phase, with_view))
             .await
-            .unwrap_or_else(|_| "{}".to_string());
+            .unwrap_or_else(|_| ("{}".to_string(), Duration::ZERO));
         if with_view {
             watcher.drawn = Some(version);
-            watcher.next_view = Instant::now() + started.elapsed() * VIEW_SHARE;
+            watcher.next_view = started + cost * VIEW_SHARE;
         }
         watcher.finished = phase != Phase::Running;
         Some((Ok(Event::default().event("snapshot").data(data)), watcher))

@@ -231,6 +231,27 @@ pub fn uniform_fit(observed: &[u64], trials: u64) -> Fit {
     })
 }
 
+/// [`uniform_fit`] from `Σ count²` over the `cells` cells rather than the counts (the live
+/// page keeps the sum as counts are added, see [`crate::tally::OrderSummary`]):
+/// Pearson's `Σ (o - e)² / e` with `e = T / cells` is `(cells · Σ o² - T²) / T`, computed
+/// here in exact integers before the one division (the same statistic as summing every
+/// cell, to the last few bits).
+pub fn uniform_fit_from_squares(sum_of_squares: u128, cells: u64, trials: u64) -> Fit {
+    let expected = trials as f64 / cells as f64;
+    if cells < 2 || expected < MIN_EXPECTED {
+        return Fit::TooFewTrials {
+            needed: (MIN_EXPECTED as u64).saturating_mul(cells),
+        };
+    }
+    let squared_trials = u128::from(trials) * u128::from(trials);
+    let statistic = match u128::from(cells).checked_mul(sum_of_squares) {
+        // Never below T² (Cauchy–Schwarz): the saturation only guards the arithmetic.
+        Some(scaled) => scaled.saturating_sub(squared_trials) as f64 / trials as f64,
+        None => (cells as f64 * sum_of_squares as f64 - squared_trials as f64) / trials as f64,
+    };
+    Fit::chi_square(statistic.max(0.0), cells - 1, cells as usize)
+}
+
 /// The item × position matrix of `trials` shuffles of `n` cards (row-major, `n × n`).
 ///
 /// Every shuffle puts each card in exactly one position and fills each position exactly
@@ -418,6 +439,23 @@ mod tests {
         assert_eq!(df, 2);
         // χ²(2) tail is exp(-x/2).
         assert!((10f64.powf(p.log10()) - (-0.4f64).exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_fit_from_squares_is_the_fit_from_counts() {
+        let counts = [12u64, 8, 10, 0, 31, 9, 17, 13];
+        let trials: u64 = counts.iter().sum();
+        let squares: u128 = counts.iter().map(|&c| u128::from(c) * u128::from(c)).sum();
+        let (a, df_a, p_a) = computed(uniform_fit(&counts, trials));
+        let (b, df_b, p_b) = computed(uniform_fit_from_squares(squares, 8, trials));
+        assert!((a - b).abs() < 1e-9 * a, "{a} vs {b}");
+        assert_eq!(df_a, df_b);
+        assert!((p_a.log10() - p_b.log10()).abs() < 1e-9);
+        assert_eq!(
+            uniform_fit_from_squares(squares, 80, trials),
+            uniform_fit(&[0; 80], trials),
+            "too few trials alike"
+        );
     }
 
     #[test]

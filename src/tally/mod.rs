@@ -17,11 +17,13 @@ mod direct;
 pub mod guessing;
 pub mod item_game;
 pub mod lehmer;
+pub mod order_summary;
 mod permutation;
 pub mod relative;
 pub mod repeats;
 pub mod rising;
 mod sequence;
+pub mod shapes;
 pub mod stream;
 pub mod structure;
 pub mod subsets;
@@ -31,6 +33,7 @@ pub mod subsets;
 /// [`crate::run`], so that `exact` and `seeds` need not reach up for it.
 pub const MAX_N: usize = 2_000;
 
+pub use order_summary::OrderSummary;
 pub use permutation::{PermutationRecorder, PermutationTally, TallyOptions};
 pub use sequence::{RepeatTally, SequenceRecorder};
 pub use subsets::{SelectionRecorder, SelectionTally};

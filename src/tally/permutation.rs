@@ -13,9 +13,9 @@
 use super::direct::{DirectTables, add_counts, add_optional_counts};
 use super::guessing::GuessingTally;
 use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
-use super::rising::RisingSequences;
+use super::order_summary::OrderSummary;
 use super::sequence::{RepeatTally, SequenceRecorder};
-use super::structure::{cycle_count, fixed_points};
+use super::shapes::{Derived, shapes};
 
 /// Which tables to keep for decks too large to tally every order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,12 @@ pub struct TallyOptions {
     pub serial: bool,
     /// With `serial`: the deals identical to an earlier deal of their chunk.
     pub repeats: bool,
+    /// For decks of [`MIN_LISTED_N`] to 10 cards not tallied in order: write down each
+    /// deal's rank instead of counting it, for a short part of a run that is added to a
+    /// total at once (a step of the live page's run, see [`OrderSummary`]). Counting
+    /// needs a table of `n!` counters per worker, zeroed before and read whole after; a
+    /// list costs what was dealt.
+    pub listed: bool,
 }
 
 impl Default for TallyOptions {
@@ -41,9 +47,14 @@ impl Default for TallyOptions {
             rising_sequences: true,
             serial: false,
             repeats: false,
+            listed: false,
         }
     }
 }
+
+/// The smallest deck whose orders [`TallyOptions::listed`] lists: below it the table of
+/// `n!` counters (40,320 for 8 cards) is small enough to zero and add at every step.
+pub const MIN_LISTED_N: usize = 9;
 
 /// The most deals of one chunk (the engine's `CHUNK_TRIALS`), for memory estimates.
 const CHUNK_DEALS: u64 = 16_384;
@@ -60,6 +71,8 @@ enum Counts {
     Coded(Vec<u64>),
     /// `n <= MAX_RANKED_N`: counters indexed by Lehmer rank.
     Ranked(Vec<u64>),
+    /// `MIN_LISTED_N <= n <= MAX_RANKED_N`, when asked for: each deal's Lehmer rank.
+    Listed(Vec<u32>),
     /// Larger decks: the tables themselves, each only if asked for.
     Direct(Box<DirectTables>),
 }
@@ -81,6 +94,8 @@ impl PermutationRecorder {
     pub fn new(n: usize, options: TallyOptions) -> Self {
         let counts = if n <= MAX_CODED_N {
             Counts::Coded(vec![0; 1 << (2 * n)])
+        } else if options.listed && !options.serial && (MIN_LISTED_N..=MAX_RANKED_N).contains(&n) {
+            Counts::Listed(Vec::new())
         } else if n <= MAX_RANKED_N {
             Counts::Ranked(vec![0; factorial(n).expect("n <= 10") as usize])
         } else {
@@ -184,6 +199,10 @@ impl PermutationRecorder {
         match &mut self.counts {
             Counts::Coded(counts) => counts[base4_code(permutation)] += times,
             Counts::Ranked(counts) => counts[rank(permutation)] += times,
+            Counts::Listed(ranks) => {
+                let order = rank(permutation) as u32;
+                ranks.extend(std::iter::repeat_n(order, times as usize));
+            }
             Counts::Direct(tables) => tables.record_times(permutation, times),
         }
     }
@@ -235,6 +254,7 @@ impl PermutationRecorder {
                     counts[rank(deck)] += 1;
                 }
             }
+            Counts::Listed(ranks) => ranks.extend(decks.iter().map(|deck| rank(deck) as u32)),
             Counts::Direct(tables) => tables.record_decks(decks.as_flattened()),
         }
         self.trials += decks.len() as u64;
@@ -248,8 +268,16 @@ impl PermutationRecorder {
             (Counts::Coded(into), Counts::Coded(from)) | (Counts::Ranked(into), Counts::Ranked(from)) => {
                 add_counts(into, from)
             }
+            (Counts::Listed(into), Counts::Listed(from)) => into.extend_from_slice(from),
+            (Counts::Ranked(into), Counts::Listed(from)) => {
+                for &order in from {
+                    into[order as usize] += 1;
+                }
+            }
             (Counts::Direct(into), Counts::Direct(from)) => into.merge(from),
-            _ => unreachable!("recorders of the same deck size count the same way"),
+            _ => unreachable!(
+                "recorders of the same deck size count the same way (a listed one is added to a ranked one)"
+            ),
         }
         match (&mut self.sequence, &other.sequence) {
             (Some(mine), Some(theirs)) => mine.merge(theirs),
@@ -258,6 +286,64 @@ impl PermutationRecorder {
         }
         if self.guessing.is_none() {
             self.guessing.clone_from(&other.guessing);
+        }
+    }
+
+    /// Puts the ranks a listed recorder wrote down in order, which makes adding them
+    /// ([`PermutationRecorder::merge_summarised`]) read the total's counters front to
+    /// back; does nothing to a recorder that counts.
+    pub fn sort_listed(&mut self) {
+        if let Counts::Listed(ranks) = &mut self.counts {
+            *ranks = super::order_summary::sorted(ranks);
+        }
+    }
+
+    /// Whether [`PermutationRecorder::merge_summarised`] can keep an [`OrderSummary`] of
+    /// this recorder: its decks are ranked (5 to 10 cards) and not tallied in order.
+    pub fn summarisable(&self) -> bool {
+        matches!(self.counts, Counts::Ranked(_) | Counts::Listed(_)) && self.sequence.is_none()
+    }
+
+    /// [`PermutationRecorder::merge`], keeping `summary` the summary of this recorder's
+    /// order counts (see [`OrderSummary`]) in the same pass. Merges plainly and returns
+    /// `false`, leaving `summary` alone, when either recorder is not
+    /// [`summarisable`](PermutationRecorder::summarisable).
+    pub fn merge_summarised(&mut self, other: &Self, summary: &mut OrderSummary) -> bool {
+        let Counts::Ranked(into) = &mut self.counts else {
+            self.merge(other);
+            return false;
+        };
+        match &other.counts {
+            _ if !(other.summarisable() && summary.n == self.n && self.sequence.is_none()) => {
+                self.merge(other);
+                return false;
+            }
+            Counts::Ranked(from) => summary.add(into, from),
+            Counts::Listed(ranks) => summary.add_ranks(into, ranks),
+            _ => unreachable!("summarisable recorders count by rank"),
+        }
+        self.trials += other.trials;
+        if self.guessing.is_none() {
+            self.guessing.clone_from(&other.guessing);
+        }
+        true
+    }
+
+    /// The tally of what `summary` summarises (this recorder's counts, kept by
+    /// [`PermutationRecorder::merge_summarised`]): every table but the order counts, and
+    /// this recorder's guessing game. Made without reading the counts.
+    pub fn summary_tally(&self, summary: &OrderSummary) -> PermutationTally {
+        PermutationTally {
+            n: summary.n,
+            trials: summary.trials,
+            permutation_counts: None,
+            position_counts: Some(summary.positions.clone()),
+            fixed_point_counts: Some(summary.fixed_points.clone()),
+            cycle_counts: Some(summary.cycles.clone()),
+            rising_sequence_counts: Some(summary.rising_sequences.clone()),
+            serial: None,
+            repeats: None,
+            guessing: self.guessing.clone(),
         }
     }
 
@@ -288,6 +374,13 @@ impl PermutationRecorder {
                 };
             }
             Counts::Ranked(counts) => counts,
+            Counts::Listed(ranks) => {
+                let mut counts = vec![0u64; factorial(n).expect("n <= 10") as usize];
+                for order in ranks {
+                    counts[order as usize] += 1;
+                }
+                counts
+            }
             Counts::Coded(coded) => ranks_from_codes(n, &coded),
         };
         assert_eq!(
@@ -314,19 +407,16 @@ impl PermutationTally {
         let mut fixed = vec![0u64; n + 1];
         let mut cycles = vec![0u64; n + 1];
         let mut rising = vec![0u64; n + 1];
-        let mut rising_counter = RisingSequences::new();
-        let mut visited = Vec::new();
-        let mut permutation: Vec<u16> = (0..n as u16).collect();
-        for &count in &counts {
+        let mut derived = Derived {
+            positions: &mut positions,
+            fixed: &mut fixed,
+            cycles: &mut cycles,
+            rising: &mut rising,
+        };
+        for (&count, &shape) in counts.iter().zip(shapes(n)) {
             if count > 0 {
-                for (position, &card) in permutation.iter().enumerate() {
-                    positions[usize::from(card) * n + position] += count;
-                }
-                fixed[fixed_points(&permutation)] += count;
-                cycles[cycle_count(&permutation, &mut visited)] += count;
-                rising[rising_counter.count(&permutation)] += count;
+                derived.add(n, shape, count);
             }
-            next_permutation(&mut permutation);
         }
         PermutationTally {
             n,
@@ -471,6 +561,36 @@ mod tests {
         let positions = tally.position_counts.unwrap();
         // Card 4 ended at positions 4, 3, 3 and 0.
         assert_eq!(&positions[20..25], &[1, 0, 0, 2, 1]);
+    }
+
+    #[test]
+    fn listed_decks_finish_as_counted_ones_and_add_to_them() {
+        let listed = TallyOptions {
+            listed: true,
+            ..TallyOptions::default()
+        };
+        let decks: Vec<Vec<u16>> = (0..9u16)
+            .map(|shift| (0..9u16).map(|card| (card * 2 + shift) % 9).collect())
+            .collect();
+        let (mut counted, mut written) = (
+            PermutationRecorder::new(9, TallyOptions::default()),
+            PermutationRecorder::new(9, listed),
+        );
+        assert!(matches!(written.counts, Counts::Listed(_)));
+        for deck in &decks {
+            counted.record(deck);
+            written.record_times(deck, 2);
+            counted.record(deck);
+        }
+        let mut total = PermutationRecorder::new(9, TallyOptions::default());
+        total.merge(&written);
+        assert_eq!(written.clone().finish(), counted.clone().finish());
+        assert_eq!(total.finish(), counted.finish());
+        // Below nine cards, or in order, the orders are counted as ever.
+        assert!(matches!(
+            PermutationRecorder::new(8, listed).counts,
+            Counts::Ranked(_)
+        ));
     }
 
     #[test]

@@ -64,12 +64,14 @@ function showView(view, statusLine) {
     figure.innerHTML = chart.svg;
     charts.append(figure);
   }
-  if (current.exact && current.exact.positions_svg && $("show-exact").checked) {
+  // The exact law's chart (a shuffle's positions, a sampler's selections, a bag's first
+  // cycle) goes beside the live chart it explains.
+  if (current.exact && current.exact.svg && $("show-exact").checked) {
     const figure = document.createElement("figure");
-    figure.dataset.chart = "exact-positions";
-    figure.innerHTML = current.exact.positions_svg;
-    const positions = charts.querySelector('[data-chart="positions"]');
-    if (positions) positions.after(figure); else charts.prepend(figure);
+    figure.dataset.chart = "exact";
+    figure.innerHTML = current.exact.svg;
+    const beside = charts.querySelector('[data-chart^="' + current.exact.beside + '"]');
+    if (beside) beside.after(figure); else charts.append(figure);
   }
   const body = $("tests").tBodies[0];
   body.replaceChildren();
@@ -83,14 +85,24 @@ function showView(view, statusLine) {
   }
 }
 
-function neededLine(deals) {
+// "Samples needed", from the exact law: in the run's own unit for shuffles (deals) and
+// samplers (samples); for a bag, in cycles of the bag, whose orders the exact law is of
+// (the run's stream tests look at draws otherwise, so no countdown is given).
+function neededLine(dealt) {
   const exact = current.exact;
   if (!exact) return "";
-  if (exact.uniform) return "Exactly uniform: there is no bias to catch.";
+  const what = { deals: "orders", samples: "selections", cycles: "orders of one cycle of the bag" }[exact.unit];
+  if (exact.uniform) return "Exactly uniform (all " + what + " equally likely): there is no bias to catch.";
   if (exact.trials_needed == null) return "";
-  const left = exact.trials_needed - deals;
-  return "Samples needed: about " + exact.trials_needed.toLocaleString() + " deals catch this flaw with " +
-    Math.round(exact.power * 100) + " % power" + (left > 0 ? " (" + left.toLocaleString() + " to go)." : ": enough dealt.");
+  const power = Math.round(exact.power * 100) + " % power";
+  if (exact.unit === "cycles") {
+    return "Samples needed: a test of the " + what + " catches this flaw after about " +
+      exact.trials_needed.toLocaleString() + " cycles (" + (exact.trials_needed * exact.draws_per_unit).toLocaleString() +
+      " draws) with " + power + "; the tests below look at the draws in other ways.";
+  }
+  const left = exact.trials_needed - dealt;
+  return "Samples needed: about " + exact.trials_needed.toLocaleString() + " " + exact.unit + " catch this flaw with " +
+    power + (left > 0 ? " (" + left.toLocaleString() + " to go)." : ": enough dealt.");
 }
 
 // ---- the catalogue run ----
@@ -171,22 +183,31 @@ async function startRun(event) {
   current.events = events;
   events.addEventListener("exact", (message) => {
     current.exact = JSON.parse(message.data);
-    $("exact-toggle").hidden = !(current.exact && current.exact.positions_svg);
+    $("exact-toggle").hidden = !(current.exact && current.exact.svg);
+    // The first views may have come before the law: draw it now if it is asked for.
+    if (current.view) showView(current.view, $("status").textContent);
+    $("needed").textContent = neededLine(current.dealt || 0);
   });
   current.updates = 0;
+  current.views = 0;
   events.addEventListener("snapshot", (message) => {
     const snapshot = JSON.parse(message.data);
     current.updates += 1;
     if (snapshot.error) say(snapshot.error);
     const rate = snapshot.rate > 0 ? " · " + Math.round(snapshot.rate).toLocaleString() + " " + noun + "/s" : "";
     // An update without a view moves the count; the charts stay those of the last view.
-    if (snapshot.view) current.view = snapshot.view;
+    if (snapshot.view) {
+      current.view = snapshot.view;
+      current.views += 1;
+    }
     const shown = current.view ? current.view.deals : 0;
     const status = snapshot.deals.toLocaleString() + " of " + snapshot.trials.toLocaleString() + " " + noun +
       " · seed " + run.seed + rate + " · " + snapshot.phase +
       (snapshot.phase === "running" && shown < snapshot.deals ? " · charts and tests of the first " + shown.toLocaleString() : "");
     if (snapshot.view) showView(snapshot.view, status); else $("status").textContent = status;
     $("status").dataset.updates = current.updates;
+    $("status").dataset.views = current.views;
+    current.dealt = snapshot.deals;
     $("needed").textContent = neededLine(snapshot.deals);
     if (snapshot.deals > 0) download.classList.remove("disabled");
     if (snapshot.phase !== "running") {
@@ -419,8 +440,9 @@ window.addEventListener("DOMContentLoaded", () => {
   $("catalogue").onsubmit = startRun;
   $("stop").onclick = stopRun;
   $("show-exact").onchange = () => {
-    const figure = document.querySelector('[data-chart="exact-positions"]');
+    const figure = document.querySelector('[data-chart="exact"]');
     if (!$("show-exact").checked && figure) figure.remove();
+    if ($("show-exact").checked && current.view && !figure) showView(current.view, $("status").textContent);
   };
   $("preset").onchange = () => { $("code").value = PRESETS[$("preset").value]; };
   $("code").value = PRESETS.naive;
