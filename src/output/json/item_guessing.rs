@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::analysis::ItemGuessingFinding;
 
 /// What a player who studied some samples or draws makes of the next ones.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct ItemGuessingJson {
     /// The strategy played (`most-likely`, `position`, `successor`, and for streams `wait`).
     strategy: &'static str,
