@@ -68,7 +68,16 @@ fn json_has_the_documented_fields() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(tests, ["frequencies", "gaps", "cycle-positions", "cycle-repeats", "guessing"]);
+    assert_eq!(
+        tests,
+        [
+            "frequencies",
+            "gaps",
+            "cycle-positions",
+            "cycle-repeats",
+            "guessing"
+        ]
+    );
     assert!(
         bag["invariants"]
             .as_array()

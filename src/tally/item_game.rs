@@ -296,12 +296,12 @@ impl Learned {
                     self.reached.as_ref().expect("learned"),
                 );
                 let mut best: Option<(usize, f64, f64)> = None;
-                for item in 0..self.items {
+                for (item, &last) in last_seen.iter().enumerate().take(self.items) {
                     let p = state.probability(item);
                     if p <= 0.0 {
                         continue;
                     }
-                    let cell = item * WAITS + wait_of(last_seen[item], step as u64);
+                    let cell = item * WAITS + wait_of(last, step as u64);
                     let hazard = if reached[cell] == 0 {
                         0.0
                     } else {
@@ -332,6 +332,7 @@ struct Score {
 /// Plays `strategy` on the windows `from..from + count` of `streams` (each stream with its
 /// number of whole windows), the state of the fair law following every stream from its
 /// start (the windows before `from` are seen, not played).
+#[allow(clippy::too_many_arguments)]
 fn play(
     law: &FairLaw,
     learned: &Learned,
