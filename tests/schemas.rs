@@ -289,7 +289,10 @@ fn strongly_biased_runs_write_every_p_value_as_a_number() {
         let mut offenders = Vec::new();
         null_p_values(document, "", true, &mut offenders);
         assert!(offenders.is_empty(), "{line}: null p-values at {offenders:?}");
-        assert_eq!(document["results"][0]["verdict"], "fail", "{line}: biased, it fails");
+        assert_eq!(
+            document["results"][0]["verdict"], "fail",
+            "{line}: biased, it fails"
+        );
     }
     // The even counts' lower tails are the counts' own probabilities, labelled.
     let even = &documents[3].1["results"][0]["tests"][0];
