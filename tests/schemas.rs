@@ -231,7 +231,7 @@ fn json_of_list() -> Value {
 /// Every p-value and base-10 logarithm in `document` that must be a number (those of
 /// computed tests, the guessing game's, and the `*_min` of check) is one: a non-finite
 /// value is written by serde as `null`. Returns the paths of the offenders.
-fn null_p_values(value: &Value, path: &str, computed: bool, offenders: &mut Vec<String>) {
+fn null_p_values(value: &Value, path: &str, offenders: &mut Vec<String>) {
     match value {
         Value::Object(object) => {
             let computed = object.get("status").is_none_or(|status| status == "computed");
@@ -240,12 +240,12 @@ fn null_p_values(value: &Value, path: &str, computed: bool, offenders: &mut Vec<
                 if p_field && computed && field.is_null() {
                     offenders.push(format!("{path}.{key}"));
                 }
-                null_p_values(field, &format!("{path}.{key}"), computed, offenders);
+                null_p_values(field, &format!("{path}.{key}"), offenders);
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                null_p_values(item, &format!("{path}[{i}]"), computed, offenders);
+                null_p_values(item, &format!("{path}[{i}]"), offenders);
             }
         }
         _ => {}
@@ -287,7 +287,7 @@ fn strongly_biased_runs_write_every_p_value_as_a_number() {
     }
     for (line, document) in &documents {
         let mut offenders = Vec::new();
-        null_p_values(document, "", true, &mut offenders);
+        null_p_values(document, "", &mut offenders);
         assert!(offenders.is_empty(), "{line}: null p-values at {offenders:?}");
         assert_eq!(
             document["results"][0]["verdict"], "fail",
