@@ -142,7 +142,8 @@ fn decks_from_a_short_seed_repeat_and_the_deck_space_is_estimated() {
 #[test]
 fn the_orders_in_turn_are_too_even_and_follow_from_each_other() {
     // The 24 orders of 4 cards in turn, 1,000 times over: no randomness at all. Every
-    // order exactly 1,000 times is χ² = 0 on 23 df (P(χ² <= 0) = 0).
+    // order exactly 1,000 times has χ² = 0 on 23 df, and the chance of counts that even is
+    // the multinomial's, 10^-42.7 (the χ² law's lower tail, 0, would overstate it).
     let mut orders = Vec::new();
     let mut order: Vec<u16> = (0..4).collect();
     for _ in 0..24 {
@@ -153,7 +154,7 @@ fn the_orders_in_turn_are_too_even_and_follow_from_each_other() {
     let (json, stderr) = ingest(&lines_of(deals), "");
     let permutations = test(&json, "permutations");
     assert_eq!(permutations["too_even"], true, "{permutations}");
-    assert!(log10_p(permutations) < -100.0, "{permutations}");
+    assert!(log10_p(permutations) < -40.0, "{permutations}");
     assert!(stderr.contains("fail: caught by "), "{stderr}");
 }
 

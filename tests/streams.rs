@@ -97,8 +97,8 @@ fn correct_generators_pass_on_text_000s_weights() {
     let names: Vec<_> = report.results[0].analysis.tests.iter().map(|t| t.name).collect();
     assert_eq!(
         names,
-        ["frequencies", "run-lengths", "gaps"],
-        "i.i.d. runs and gaps are tested"
+        ["frequencies", "run-lengths", "gaps", "guessing"],
+        "i.i.d. runs, gaps and the guessing game are tested"
     );
     let names: Vec<_> = report.results[3].analysis.tests.iter().map(|t| t.name).collect();
     assert_eq!(names, ["frequencies", "cycle-positions", "cycle-repeats"]);
