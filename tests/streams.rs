@@ -101,7 +101,10 @@ fn correct_generators_pass_on_text_000s_weights() {
         "i.i.d. runs, gaps and the guessing game are tested"
     );
     let names: Vec<_> = report.results[3].analysis.tests.iter().map(|t| t.name).collect();
-    assert_eq!(names, ["frequencies", "cycle-positions", "cycle-repeats"]);
+    assert_eq!(
+        names,
+        ["frequencies", "cycle-positions", "cycle-repeats", "guessing"]
+    );
 }
 
 #[test]
