@@ -255,13 +255,7 @@ fn analyse(
         ));
     }
     let guessing = tally.guessing.as_deref().map(GuessingFinding::of);
-    if let Some(finding) = &guessing {
-        tests.push(report(
-            "guessing",
-            finding.strategy.description(),
-            finding.outcome(),
-        ));
-    }
+    tests.extend(guessing.as_ref().map(GuessingFinding::test_report));
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match (&tally.permutation_counts, &tally.position_counts) {

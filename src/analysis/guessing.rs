@@ -10,9 +10,10 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use super::TestOutcome;
+use super::{TestOutcome, TestReport, report};
 use crate::stats::PValue;
 use crate::stats::guessing::{fair_expected_correct, guessing_p_value};
+use crate::stats::sample_mean::mean_and_half_width;
 use crate::tally::guessing::{GuessingTally, Strategy};
 
 /// What the game says.
@@ -45,14 +46,8 @@ pub struct GuessingFinding {
 impl GuessingFinding {
     /// The finding of the game `tally`.
     pub fn of(tally: &GuessingTally) -> Self {
-        let deals = tally.deals as f64;
-        let mean = tally.correct as f64 / deals;
-        let variance = if tally.deals > 1 {
-            ((tally.correct_squares as f64 - deals * mean * mean) / (deals - 1.0)).max(0.0)
-        } else {
-            0.0
-        };
-        let half = 1.96 * (variance / deals).sqrt();
+        let (mean, half) =
+            mean_and_half_width(tally.correct as f64, tally.correct_squares as f64, tally.deals);
         let fair = fair_expected_correct(tally.n);
         Self {
             n: tally.n,
@@ -67,6 +62,11 @@ impl GuessingFinding {
             p: cached_p_value(tally.n, tally.deals, tally.correct),
             by_position: tally.by_position.clone(),
         }
+    }
+
+    /// The game's line among the run's tests, named `guessing`.
+    pub fn test_report(&self) -> TestReport {
+        report("guessing", self.strategy.description(), self.outcome())
     }
 
     /// The test as a test of the result, in the same family as the others.

@@ -10,10 +10,11 @@
 //! history. The figure for people is the mean per window beside the fair one: "a player
 //! who studied 8,192 of these samples names 1.30 of the next 3 items (fair: 0.92)".
 
-use super::TestOutcome;
+use super::{TestOutcome, TestReport, report};
 use crate::stats::PValue;
 use crate::stats::guessing::poisson_binomial_p_value;
 use crate::stats::martingale::Martingale;
+use crate::stats::sample_mean::mean_and_half_width;
 use crate::tally::item_game::{ItemGameTally, ItemStrategy};
 
 /// How the p-value was computed.
@@ -74,13 +75,8 @@ impl ItemGuessingFinding {
     /// The finding of the game `tally`.
     pub fn of(tally: &ItemGameTally) -> Self {
         let windows = tally.windows.max(1) as f64;
-        let mean = tally.correct as f64 / windows;
-        let variance = if tally.windows > 1 {
-            ((tally.correct_squares as f64 - windows * mean * mean) / (windows - 1.0)).max(0.0)
-        } else {
-            0.0
-        };
-        let half = 1.96 * (variance / windows).sqrt();
+        let (mean, half) =
+            mean_and_half_width(tally.correct as f64, tally.correct_squares as f64, tally.windows);
         let fair = tally.fair_best / windows;
         let (p, null) = match &tally.exact {
             Some(per_window) => (
@@ -117,6 +113,11 @@ impl ItemGuessingFinding {
             null,
             by_position: tally.by_position.clone(),
         }
+    }
+
+    /// The game's line among the run's tests, named `guessing`.
+    pub fn test_report(&self) -> TestReport {
+        report("guessing", self.strategy.description(), self.outcome())
     }
 
     /// The test as a test of the result, in the same family as the others.

@@ -123,13 +123,7 @@ pub fn analyse_selections_with_order(
         ));
     }
     let guessing = tally.guessing.as_deref().map(ItemGuessingFinding::of);
-    if let Some(finding) = &guessing {
-        tests.push(report(
-            "guessing",
-            finding.strategy.description(),
-            finding.outcome(),
-        ));
-    }
+    tests.extend(guessing.as_ref().map(ItemGuessingFinding::test_report));
     let verdict = grade_every_test(&mut tests, thresholds);
 
     let (outcome_table, cells, expected) = match &tally.subset_counts {

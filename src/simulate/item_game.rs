@@ -7,6 +7,7 @@
 //! the same game, and the tallies' hot loops are left as they were.
 
 use super::Engine;
+use super::selections::deal_samples;
 use crate::catalogue::generators::{Generator, GeneratorSpec, StreamScenario};
 use crate::catalogue::items::Items;
 use crate::catalogue::{SamplerAlgorithm, SamplerWorkspace};
@@ -36,17 +37,20 @@ pub fn play_sampler_game(
     let mut workspace = SamplerWorkspace::default();
     let mut selection = vec![0u16; k];
     let mut filled = samples.chunks_exact_mut(k);
-    crate::with_source!(&mut source, |source| sampler.sample_each(
+    deal_samples(
+        sampler,
         n,
         split.windows(),
-        source,
-        &mut selection,
+        &mut source,
         &mut workspace,
-        |picked| filled
-            .next()
-            .expect("as many as asked for")
-            .copy_from_slice(picked)
-    ));
+        &mut selection,
+        |picked| {
+            filled
+                .next()
+                .expect("as many as asked for")
+                .copy_from_slice(picked)
+        },
+    );
     sampler_game(n, k, &mut samples, trials, sampler.promises_order())
 }
 

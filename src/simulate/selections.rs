@@ -49,7 +49,9 @@ pub fn simulate_selections(
             },
             |(recorder, workspace, selection), source, count, _| {
                 recorder.start_chunk();
-                tally_chunk(sampler, n, count, source, recorder, workspace, selection);
+                deal_samples(sampler, n, count, source, workspace, selection, |picked| {
+                    recorder.record(picked)
+                });
             },
         )
         .into_iter()
@@ -67,25 +69,20 @@ pub fn simulate_selections(
     tally
 }
 
-/// One chunk of `count` samples.
+/// `count` samples of `sampler` from `source`, each handed to `record`: one chunk of a
+/// run, or the first samples dealt again for the guessing game.
 #[inline(never)]
-fn tally_chunk(
+pub(super) fn deal_samples(
     sampler: SamplerAlgorithm,
     n: usize,
     count: u64,
     source: &mut SimulationSource,
-    recorder: &mut SelectionRecorder,
     workspace: &mut SamplerWorkspace,
     selection: &mut [u16],
+    record: impl FnMut(&[u16]),
 ) {
-    crate::with_source!(source, |source| sampler.sample_each(
-        n,
-        count,
-        source,
-        selection,
-        workspace,
-        |picked| recorder.record(picked)
-    ));
+    crate::with_source!(source, |source| sampler
+        .sample_each(n, count, source, selection, workspace, record));
 }
 
 #[cfg(test)]

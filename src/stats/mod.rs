@@ -25,6 +25,7 @@ pub mod pooling;
 pub mod power;
 pub mod pvalue;
 pub mod repeats;
+pub mod sample_mean;
 pub mod stream_laws;
 pub mod verdict;
 

@@ -250,13 +250,7 @@ pub fn analyse_stream(
         ));
     }
     let guessing = tally.guessing.as_deref().map(ItemGuessingFinding::of);
-    if let Some(finding) = &guessing {
-        tests.push(report(
-            "guessing",
-            finding.strategy.description(),
-            finding.outcome(),
-        ));
-    }
+    tests.extend(guessing.as_ref().map(ItemGuessingFinding::test_report));
     let mut verdict = adjust_and_grade(&mut tests, thresholds);
     let invariants = invariants(tally, probabilities, shape);
     if invariants.iter().any(|invariant| !invariant.holds()) {

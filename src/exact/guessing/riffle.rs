@@ -39,6 +39,7 @@ use crate::catalogue::riffles;
 use crate::error::Result;
 use crate::exact::riffle_law;
 use crate::randomness::SimulationSource;
+use crate::stats::sample_mean::mean_and_half_width;
 use crate::tally::lehmer::{MAX_RANKED_N, factorial, unrank};
 use crate::tally::rising::rising_sequences;
 
@@ -196,12 +197,4 @@ pub fn rising_sequence_strategy_value(n: usize, times: u32, deals: u64, seed: u6
         sum_of_squares += correct * correct;
     }
     mean_and_half_width(sum, sum_of_squares, deals)
-}
-
-/// The mean of `deals` values and the half-width of its 95 % normal interval.
-pub(crate) fn mean_and_half_width(sum: f64, sum_of_squares: f64, deals: u64) -> (f64, f64) {
-    let count = deals as f64;
-    let mean = sum / count;
-    let variance = ((sum_of_squares - count * mean * mean) / (count - 1.0).max(1.0)).max(0.0);
-    (mean, 1.96 * (variance / count).sqrt())
 }

@@ -15,7 +15,7 @@
 use crate::catalogue::{ShelfScratch, shelf_passes};
 use crate::randomness::SimulationSource;
 
-use super::riffle::mean_and_half_width;
+use crate::stats::sample_mean::mean_and_half_width;
 
 /// The strategy simulated, in words.
 pub const SHELF_STRATEGY: &str = "follow the shelf's block: while the cards rise, name the smallest unseen card above \

@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use crate::catalogue::{ShelfScratch, shelf_pass};
 use crate::randomness::SimulationSource;
 
-use super::riffle::mean_and_half_width;
+use crate::stats::sample_mean::mean_and_half_width;
 
 /// What the optimal player knows after some cards of one pass: the weight of each state
 /// (shelf, rising or falling) the cards seen may have left the machine's blocks in.
