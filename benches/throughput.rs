@@ -163,6 +163,15 @@ fn all_shuffles_at_52(engine: &Engine) {
         };
         let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);
         rows.push((entry.name, shuffle.by_hand(), row));
+        // `run` keeps for a dealer a second table set, of the relative permutations of
+        // consecutive deals: beside the row above (the plain loop tallies the deals alone,
+        // as the plain loop does), the plain loop that tallies both, like for like.
+        if let Shuffle::DealerRiffles(times) = shuffle {
+            let title = "dealer-riffles, plain loop with the relative tables";
+            let shuffle = Shuffle::DealerRifflesRelative(times);
+            let row = versus_plain_loop(engine, title, algorithm, shuffle, 52, trials);
+            rows.push(("dealer-riffles (+relative)", shuffle.by_hand(), row));
+        }
     }
     println!("every catalogue shuffle, 52 cards, run's default tallies, against the plain loop");
     println!(
