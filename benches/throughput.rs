@@ -22,7 +22,9 @@
 //! for the sorts, insertion with retry, the riffles and the overhand (see
 //! `common/plain_loop.rs`: the shuffle then costs the same on both sides, and the ratio
 //! measures the engine and the tallies). Fewer shuffles per pair than above, so that the
-//! sixteen shuffles take about two minutes; a summary table closes the section.
+//! sixteen shuffles take about two minutes; a summary table closes the section. For
+//! `dealer-riffles` a second row compares with a plain loop that also tallies the
+//! relative permutations of consecutive deals, as `run` does by default for a dealer.
 //!
 //! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
 //! in draws per second with every stream tally, against the same generator dealing into

@@ -12,7 +12,9 @@
 //! - **written by hand** on rand's `random_range`, like the two above: the swap loops
 //!   (Fisher–Yates forward, Sattolo, roguelike, ASF poker, the naive pass repeated 52
 //!   times), and the carried deck of `dealer-riffles` (the deck is not reset between
-//!   deals; each deal riffles the previous one);
+//!   deals; each deal riffles the previous one), also with the second table set `run`
+//!   keeps for a dealer, the plain tally of each relative permutation of consecutive
+//!   deals ([`Shuffle::DealerRifflesRelative`], the like-for-like comparison);
 //! - **the catalogue's own public function** on the plain `u8` deck (sorts, insertion
 //!   with retry, riffles, overhand, the shelf shuffler): writing these again by hand would only test whether
 //!   two copies of the same shuffle compile alike. Its draws go through [`PlainRng`],
