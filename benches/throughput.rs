@@ -22,7 +22,9 @@
 //! for the sorts, insertion with retry, the riffles and the overhand (see
 //! `common/plain_loop.rs`: the shuffle then costs the same on both sides, and the ratio
 //! measures the engine and the tallies). Fewer shuffles per pair than above, so that the
-//! sixteen shuffles take about two minutes; a summary table closes the section.
+//! sixteen shuffles take about two minutes; a summary table closes the section. For
+//! `dealer-riffles` a second row compares with a plain loop that also tallies the
+//! relative permutations of consecutive deals, as `run` does by default for a dealer.
 //!
 //! Then stream throughput (issue 3): `shuffle-bag` over text 000's 50/25/20/5 weights,
 //! in draws per second with every stream tally, against the same generator dealing into
@@ -163,6 +165,15 @@ fn all_shuffles_at_52(engine: &Engine) {
         };
         let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);
         rows.push((entry.name, shuffle.by_hand(), row));
+        // `run` keeps for a dealer a second table set, of the relative permutations of
+        // consecutive deals: beside the row above (the plain loop tallies the deals alone,
+        // as the issue's plain loop does), the plain loop that tallies both, like for like.
+        if let Shuffle::DealerRiffles(times) = shuffle {
+            let title = "dealer-riffles, plain loop with the relative tables";
+            let shuffle = Shuffle::DealerRifflesRelative(times);
+            let row = versus_plain_loop(engine, title, algorithm, shuffle, 52, trials);
+            rows.push(("dealer-riffles (+relative)", shuffle.by_hand(), row));
+        }
     }
     println!("every catalogue shuffle, 52 cards, run's default tallies, against the plain loop");
     println!(

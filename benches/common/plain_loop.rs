@@ -12,7 +12,9 @@
 //! - **written by hand** on rand's `random_range`, like the two above: the swap loops
 //!   (Fisher–Yates forward, Sattolo, roguelike, ASF poker, the naive pass repeated 52
 //!   times), and the carried deck of `dealer-riffles` (the deck is not reset between
-//!   deals; each deal riffles the previous one);
+//!   deals; each deal riffles the previous one), also with the second table set `run`
+//!   keeps for a dealer, the plain tally of each relative permutation of consecutive
+//!   deals ([`Shuffle::DealerRifflesRelative`], the like-for-like comparison);
 //! - **the catalogue's own public function** on the plain `u8` deck (sorts, insertion
 //!   with retry, riffles, overhand, the shelf shuffler): writing these again by hand would only test whether
 //!   two copies of the same shuffle compile alike. Its draws go through [`PlainRng`],
@@ -71,6 +73,11 @@ pub enum Shuffle {
     NaiveRepeated,
     /// The deck carried from deal to deal, riffled (GSR) this many times per deal.
     DealerRiffles(u32),
+    /// [`Shuffle::DealerRiffles`] with the second table set `run` keeps by default for a
+    /// dealer: the plain tally of the relative permutation of each two consecutive deals
+    /// of a chunk (`relative[i]` = the previous deal's position of the card `deck[i]`),
+    /// written plainly.
+    DealerRifflesRelative(u32),
     // The catalogue's function.
     SortRandomKey,
     SortRandomKeyU8,
@@ -128,6 +135,8 @@ struct Tables {
     positions: Vec<u32>,
     fixed_points: Vec<u64>,
     cycles: Vec<u64>,
+    /// The same tables of the relative permutations of consecutive deals, when kept.
+    relative: Option<Box<Tables>>,
 }
 
 impl Tables {
@@ -136,10 +145,27 @@ impl Tables {
             positions: vec![0; n * n],
             fixed_points: vec![0; n + 1],
             cycles: vec![0; n + 1],
+            relative: None,
         }
     }
 
+    /// The plain tally of one deck.
+    #[inline(always)]
+    fn count<C: Card, const N: usize>(&mut self, deck: &[C; N], visited: &mut [bool]) {
+        let mut fixed = 0;
+        for (position, &card) in deck.iter().enumerate() {
+            self.positions[card.index() * N + position] += 1;
+            fixed += usize::from(card.index() == position);
+        }
+        self.fixed_points[fixed] += 1;
+        self.cycles[cycle_count(deck, visited)] += 1;
+    }
+
     fn add(mut self, other: Self) -> Self {
+        self.relative = match (self.relative.take(), other.relative) {
+            (Some(mine), Some(theirs)) => Some(Box::new(mine.add(*theirs))),
+            (mine, theirs) => mine.or(theirs),
+        };
         for (a, b) in self.positions.iter_mut().zip(&other.positions) {
             *a += b;
         }
@@ -170,8 +196,11 @@ pub fn run<C: Card, const N: usize>(shuffle: Shuffle, trials: u64, seed: u64) ->
             },
         )
         .reduce(|| Tables::new(N), Tables::add);
-    let cells = tables.positions.iter().map(|&c| u64::from(c)).sum::<u64>();
-    cells + tables.fixed_points[1] + tables.cycles[1]
+    let checksum = |tables: &Tables| {
+        let cells = tables.positions.iter().map(|&c| u64::from(c)).sum::<u64>();
+        cells + tables.fixed_points[1] + tables.cycles[1]
+    };
+    checksum(&tables) + tables.relative.as_deref().map_or(0, checksum)
 }
 
 /// Picks the shuffle once per chunk; each arm is its own loop.
@@ -230,6 +259,13 @@ fn dispatch<C: Card, const N: usize>(shuffle: Shuffle, count: u64, rng: &mut Pla
         Shuffle::DealerRiffles(times) => chunk_loop::<C, N>(count, rng, tables, false, |deck, rng| {
             catalogue::riffles(deck, rng, times, &mut cards)
         }),
+        Shuffle::DealerRifflesRelative(times) => {
+            let mut relative = tables.relative.take().unwrap_or_else(|| Box::new(Tables::new(N)));
+            dealer_loop_with_relative::<C, N>(count, rng, tables, &mut relative, |deck, rng| {
+                catalogue::riffles(deck, rng, times, &mut cards)
+            });
+            tables.relative = Some(relative);
+        }
         Shuffle::SortRandomKey => chunk_loop::<C, N>(count, rng, tables, fresh, |deck, rng| {
             catalogue::sort_random_key(deck, rng, &mut f64_keys)
         }),
@@ -278,13 +314,37 @@ fn chunk_loop<C: Card, const N: usize>(
             deck = start;
         }
         shuffle(&mut deck, rng);
-        let mut fixed = 0;
-        for (position, &card) in deck.iter().enumerate() {
-            tables.positions[card.index() * N + position] += 1;
-            fixed += usize::from(card.index() == position);
+        tables.count(&deck, &mut visited);
+    }
+}
+
+/// `count` deals of a dealer who carries the deck, with the plain tally of each deal and
+/// of each relative permutation of two consecutive deals of the chunk: the previous
+/// deal's position of every card (`positions`), then `relative[i] = positions[deck[i]]`.
+#[inline(never)]
+fn dealer_loop_with_relative<C: Card, const N: usize>(
+    count: u64,
+    rng: &mut PlainRng,
+    tables: &mut Tables,
+    relative_tables: &mut Tables,
+    mut shuffle: impl FnMut(&mut [C; N], &mut PlainRng),
+) {
+    let mut deck: [C; N] = std::array::from_fn(C::from_index);
+    let mut visited = vec![false; N];
+    let mut positions = [C::from_index(0); N];
+    let mut relative = [C::from_index(0); N];
+    for deal in 0..count {
+        shuffle(&mut deck, rng);
+        tables.count(&deck, &mut visited);
+        if deal > 0 {
+            for (slot, &card) in relative.iter_mut().zip(&deck) {
+                *slot = positions[card.index()];
+            }
+            relative_tables.count(&relative, &mut visited);
         }
-        tables.fixed_points[fixed] += 1;
-        tables.cycles[cycle_count(&deck, &mut visited)] += 1;
+        for (position, &card) in deck.iter().enumerate() {
+            positions[card.index()] = C::from_index(position);
+        }
     }
 }
 

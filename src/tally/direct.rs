@@ -200,10 +200,15 @@ fn descents(values: &[u16]) -> usize {
     usize::from(count)
 }
 
-/// Counts each deck's cycles, [`LANES`] decks side by side where they have at most 64
-/// cards.
+/// Counts each deck's cycles: by byte permutes where the processor has them and decks
+/// have at most 64 cards (`cycles_wide`), else [`LANES`] decks walked side by side where
+/// they have at most 64 cards, else one deck at a time.
 #[inline(never)]
 fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<bool>) {
+    // Where the processor has 64-byte byte permutes, no walk at all (`cycles_wide`).
+    if super::cycles_wide::count_cycles(counts, cards, n) {
+        return;
+    }
     let mut rest = cards;
     if n <= 64 {
         let mut groups = cards.chunks_exact(LANES * n);

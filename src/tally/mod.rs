@@ -13,6 +13,7 @@
 //! earlier one in bounded memory (how many different decks a program can deal).
 
 pub mod combinadic;
+mod cycles_wide;
 mod direct;
 pub mod guessing;
 pub mod item_game;
