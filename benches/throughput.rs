@@ -21,8 +21,9 @@
 //! writes the swap loops by hand on rand, and calls the catalogue's own public function
 //! for the sorts, insertion with retry, the riffles and the overhand (see
 //! `common/plain_loop.rs`: the shuffle then costs the same on both sides, and the ratio
-//! measures the engine and the tallies). Fewer shuffles per pair than above, so that the
-//! sixteen shuffles take about two minutes; a summary table closes the section. For
+//! measures the engine and the tallies). Each shuffle deals at least `run`'s default 600,000
+//! deals a side, as a default run does (the eighteen shuffles take about five minutes);
+//! a summary table closes the section. For
 //! `dealer-riffles` a second row compares with a plain loop that also tallies the
 //! relative permutations of consecutive deals, as `run` does by default for a dealer.
 //!
@@ -58,6 +59,10 @@ const REPETITIONS: u64 = 11;
 /// the speed per deal. The plain loop, cut into 1,024 small chunks, has no such tail; the
 /// pairs make the comparison one of speed per deal, which is what a long run sees.
 const PAIR: u64 = 2 * shuffle_audit::simulate::CHUNK_TRIALS;
+
+/// `run`'s default number of deals (600,000), rounded up to whole pairs of chunks: 19
+/// pairs, 622,592 deals.
+const DEFAULT_RUN: u64 = 600_000_u64.div_ceil(PAIR) * PAIR;
 
 fn main() {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
@@ -142,23 +147,26 @@ fn all_shuffles_at_52(engine: &Engine) {
             continue;
         }
         let algorithm = entry.algorithm().as_permutation().expect("a shuffle");
-        // Shuffles per pair, so that each side takes roughly 0.1 to 0.3 s on 2 cores.
+        // Shuffles per pair: at least `run`'s default of 600,000 deals (19 whole pairs of
+        // chunks), so that each row measures what a default run pays, its fixed costs
+        // (the guessing game's 16,384 deals) included once, as a user's run pays them;
+        // the fast shuffles get more, so that each side takes at least about 0.2 s.
         let (shuffle, trials) = match algorithm {
             PermutationAlgorithm::NaiveSwap => (Shuffle::NaiveSwap, 30 * PAIR),
             PermutationAlgorithm::FisherYates => (Shuffle::FisherYates, 30 * PAIR),
             PermutationAlgorithm::FisherYatesForward => (Shuffle::FisherYatesForward, 30 * PAIR),
             PermutationAlgorithm::Sattolo => (Shuffle::Sattolo, 30 * PAIR),
             PermutationAlgorithm::RoguelikeShuffle => (Shuffle::Roguelike, 30 * PAIR),
-            PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, 10 * PAIR),
-            PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, 12 * PAIR),
-            PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, 12 * PAIR),
-            PermutationAlgorithm::SortComparatorInsertion => (Shuffle::SortComparatorInsertion, 9 * PAIR),
-            PermutationAlgorithm::SortComparatorMerge => (Shuffle::SortComparatorMerge, 9 * PAIR),
-            PermutationAlgorithm::InsertWithRetry => (Shuffle::InsertWithRetry, 9 * PAIR),
+            PermutationAlgorithm::NaiveRepeated { passes: None } => (Shuffle::NaiveRepeated, DEFAULT_RUN),
+            PermutationAlgorithm::SortRandomKey => (Shuffle::SortRandomKey, DEFAULT_RUN),
+            PermutationAlgorithm::SortRandomKeyU8 => (Shuffle::SortRandomKeyU8, DEFAULT_RUN),
+            PermutationAlgorithm::SortComparatorInsertion => (Shuffle::SortComparatorInsertion, DEFAULT_RUN),
+            PermutationAlgorithm::SortComparatorMerge => (Shuffle::SortComparatorMerge, DEFAULT_RUN),
+            PermutationAlgorithm::InsertWithRetry => (Shuffle::InsertWithRetry, DEFAULT_RUN),
             PermutationAlgorithm::Riffle => (Shuffle::Riffle, 30 * PAIR),
             PermutationAlgorithm::AsfPoker => (Shuffle::AsfPoker, 30 * PAIR),
-            PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), 5 * PAIR),
-            PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), 9 * PAIR),
+            PermutationAlgorithm::Riffles { times } => (Shuffle::Riffles(times), DEFAULT_RUN),
+            PermutationAlgorithm::DealerRiffles { times } => (Shuffle::DealerRiffles(times), DEFAULT_RUN),
             PermutationAlgorithm::Overhand { times } => (Shuffle::Overhand(times), 30 * PAIR),
             PermutationAlgorithm::Shelf { shelves, passes } => (Shuffle::Shelf(shelves, passes), 30 * PAIR),
             other => panic!("no plain loop for {other:?}: add one to common/plain_loop.rs"),
