@@ -123,7 +123,7 @@ async fn a_catalogue_runs_download_is_runs_json() {
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
-/// The data of the stream's `exact` event (the exact view, or `null`).
+/// The data of the stream's `exact` event (the exact view, or what says why there is none).
 fn exact_event(events: &str) -> Value {
     let mut lines = events.lines();
     lines

@@ -425,8 +425,7 @@ async fn watch_run(
             let request = watcher.run.request.clone();
             let exact: Option<ExactView> = tokio::task::spawn_blocking(move || exact_view(&request))
                 .await
-                .ok()
-                .flatten();
+                .ok();
             let data = serde_json::to_string(&exact).unwrap_or_else(|_| "null".to_string());
             return Some((Ok(Event::default().event("exact").data(data)), watcher));
         }
