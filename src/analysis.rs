@@ -234,7 +234,11 @@ fn analyse(
     let trials = tally.trials;
     let mut tests = deal_tests(tally, orders, &DEAL_TESTS);
     match &tally.serial {
-        Some(serial) => tests.extend(deal_tests(serial, None, &SERIAL_TESTS)),
+        Some(serial) => tests.extend(deal_tests(
+            serial,
+            orders.and_then(|orders| orders.serial.as_deref()),
+            &SERIAL_TESTS,
+        )),
         // `run` leaves the deals out of order only where they cannot depend on each other.
         None => tests.push(report(
             "serial",

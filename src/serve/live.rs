@@ -477,7 +477,7 @@ fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, opt
         (Some(Tallied::Shuffle(tally)), None) => tally.merge(&part),
         _ if part.summarisable() => {
             let mut total = PermutationRecorder::new(n, options);
-            let mut orders = OrderSummary::new(n);
+            let mut orders = total.empty_summary();
             total.merge_summarised(&part, &mut orders);
             progress.orders = Some(orders);
             progress.tally = Some(Tallied::Shuffle(total));

@@ -318,6 +318,9 @@ struct Snapshot {
     /// The charts and tests of what was tallied by the last step, when they are new
     /// (`None` in an update that only moves the count).
     view: Option<View>,
+    /// The processor time making the view took, in milliseconds (what watching costs;
+    /// `scripts/bench_serve_views.sh` reads it).
+    view_ms: Option<f64>,
 }
 
 /// An update: the count, and the view of the last step when `with_view`; and the
@@ -350,6 +353,7 @@ fn snapshot(run: &LiveRun, phase: Phase, with_view: bool) -> (String, Duration) 
             0.0
         },
         error,
+        view_ms: view.is_some().then(|| cost.as_secs_f64() * 1e3),
         view,
     };
     let json = serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string());
