@@ -86,7 +86,7 @@ pub fn draw_law(
     let equal = items.units.iter().all(|&units| units == items.units[0]);
     match spec.kind {
         GeneratorKind::Iid | GeneratorKind::IfElse => Ok(weights()),
-        GeneratorKind::Unrandomness { step } if step == 0.0 => Ok(weights()),
+        GeneratorKind::Unrandomness { step: 0.0 } => Ok(weights()),
         GeneratorKind::Unrandomness { .. } if equal => Ok(DrawLaw {
             why: "from equal weights every item is treated alike, so each draw is exactly uniform \
                   (the draws are not independent)",
