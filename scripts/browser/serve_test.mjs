@@ -1,6 +1,7 @@
 // Drives the live page of `shuffle-audit serve` in headless Chromium as a student would:
 // the naive swap on 3 cards until the badge reads FAIL, a sampler and a shuffle bag from
-// the catalogue caught, a 10-card run updating several times a second, Fisher–Yates to
+// the catalogue caught, a weighted i.i.d. stream's exact law shown and a bag without one
+// said so, a 10-card run updating several times a second, Fisher–Yates to
 // PASS, the sort-by-random-comparator preset caught (its deals sent in batches), an
 // endless loop stopped with its message, pasted deals and a dropped file with their
 // verdicts, an oversized upload refused with its message, one shuffle stepped through.
@@ -121,6 +122,7 @@ await step("catalogue-stream-exact-draws", async () => {
   await page.locator('[data-chart="exact"] svg').waitFor({ timeout: 10000 });
   const iid = await page.locator("#needed").textContent();
   if (!/Exact: each draw is independent and exactly the weights/.test(iid)) throw new Error(`iid: ${iid}`);
+  await page.screenshot({ path: join(shots, "catalogue-iid-exact-draws.png") });
   // The C# bag on 12 items: no exact law known, and the page says so.
   await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
   await page.selectOption("#algorithm", "shuffle-bag-csharp");

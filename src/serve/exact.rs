@@ -245,8 +245,8 @@ fn stream_view(stream: &LiveStreamSpec) -> ExactView {
     );
     let note = if uniform {
         format!(
-            "Exact: {}, which is the stated weights: each item's expected count is its weight's share \
-             of the draws, and there is no bias to catch.",
+            "Exact: {}, so each item's expected count is exactly its weight's share of the draws: \
+             there is no bias to catch.",
             law.why
         )
     } else {
