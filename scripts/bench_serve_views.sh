@@ -4,7 +4,7 @@
 # the views of a few seconds of the run, for a fair shuffle, a flawed source and a
 # carried deck. Prints the median and the largest, and how many views came.
 #
-# Usage: [SECONDS=6] scripts/bench_serve_views.sh [THREADS]   (default: all cores)
+# Usage: [SECONDS_PER_CASE=6] scripts/bench_serve_views.sh [THREADS]   (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --release

@@ -8,7 +8,7 @@
 //! [`MAX_PATHS`] paths, samplers of at most [`MAX_SAMPLER_ITEMS`] items, bags of at most
 //! [`MAX_BAG_ITEMS`] equal items (`exact --items`, one copy of each per cycle). A stream's
 //! draws have a closed-form law for every i.i.d. generator and every fair bag, whatever
-//! its items and copies ([`draws`]): that law goes beside the frequencies chart. Wherever
+//! its items and copies ([`draw_law`]): that law goes beside the frequencies chart. Wherever
 //! no exact law is known or computed, the view says so in a plain sentence
 //! ([`ExactView::note`]) rather than leaving the toggle silently out.
 
