@@ -234,7 +234,11 @@ fn analyse(
     let trials = tally.trials;
     let mut tests = deal_tests(tally, orders, &DEAL_TESTS);
     match &tally.serial {
-        Some(serial) => tests.extend(deal_tests(serial, None, &SERIAL_TESTS)),
+        Some(serial) => tests.extend(deal_tests(
+            serial,
+            orders.and_then(|orders| orders.serial.as_deref()),
+            &SERIAL_TESTS,
+        )),
         // `run` leaves the deals out of order only where they cannot depend on each other.
         None => tests.push(report(
             "serial",
@@ -458,6 +462,91 @@ mod tests {
                 .iter()
                 .filter(|t| t.name != "serial")
                 .all(|t| matches!(t.outcome, TestOutcome::Fit(Fit::TooFewTrials { .. })))
+        );
+    }
+
+    /// A run that tallies its deals in order (a flawed source, a carried deck) keeps its
+    /// summary as listed steps are added, the relative permutations' summary and the repeats
+    /// with it: the summary's tally has the tables the finished tally derives from all the
+    /// counts, and every test (the serial ones included) reads the same from either.
+    #[test]
+    fn a_summary_of_deals_in_order_matches_the_finished_tally() {
+        let n = 9;
+        let options = TallyOptions {
+            serial: true,
+            repeats: true,
+            ..TallyOptions::default()
+        };
+        let step_options = TallyOptions {
+            listed: true,
+            ..options
+        };
+        // A carried deck: each deal is the last one with two cards swapped, so consecutive
+        // deals depend on each other (and some decks repeat within a chunk).
+        let mut state = 5u64;
+        let mut draw = |modulus: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % modulus) as usize
+        };
+        let mut deck: Vec<u16> = (0..n as u16).collect();
+        let mut total = PermutationRecorder::new(n, options);
+        let mut plain = PermutationRecorder::new(n, options);
+        let mut summary = total.empty_summary();
+        for step in 0..3 {
+            let mut part = PermutationRecorder::new(n, step_options);
+            for _chunk in 0..=step {
+                part.start_chunk();
+                for _ in 0..2_000 {
+                    let (a, b) = (draw(n as u64), draw(n as u64));
+                    deck.swap(a, b);
+                    part.record(&deck);
+                }
+                part.end_chunk();
+            }
+            part.sort_listed();
+            assert!(part.summarisable());
+            assert!(total.merge_summarised(&part, &mut summary));
+            plain.merge(&part);
+        }
+        let summarised = total.summary_tally(&summary);
+        let finished = plain.finish();
+        let tables = |tally: &PermutationTally| {
+            (
+                tally.trials,
+                tally.position_counts.clone(),
+                tally.fixed_point_counts.clone(),
+                tally.cycle_counts.clone(),
+                tally.rising_sequence_counts.clone(),
+            )
+        };
+        assert_eq!(tables(&summarised), tables(&finished));
+        let (serial, finished_serial) = (
+            summarised.serial.as_deref().unwrap(),
+            finished.serial.as_deref().unwrap(),
+        );
+        assert_eq!(serial.trials, 12_000 - 6, "one pair fewer than deals per chunk");
+        assert_eq!(tables(serial), tables(finished_serial));
+        assert_eq!(summarised.repeats, finished.repeats);
+        assert!(summarised.repeats.as_ref().unwrap().repeats > 0);
+        let thresholds = Thresholds::new(1e-6).unwrap();
+        let from_summary = analyse_permutation_summary(&summarised, &summary, &thresholds);
+        let from_counts = analyse_permutations(&finished, &thresholds);
+        let outcomes = |analysis: &PermutationAnalysis| {
+            analysis
+                .tests
+                .iter()
+                .map(|test| (test.name, format!("{:?}", test.outcome)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(outcomes(&from_summary), outcomes(&from_counts));
+        assert!(
+            outcomes(&from_summary)
+                .iter()
+                .any(|(name, outcome)| name.starts_with("serial") && outcome.starts_with("Fit")),
+            "{:?}",
+            outcomes(&from_summary)
         );
     }
 }

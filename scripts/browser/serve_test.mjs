@@ -1,6 +1,7 @@
 // Drives the live page of `shuffle-audit serve` in headless Chromium as a student would:
 // the naive swap on 3 cards until the badge reads FAIL, a sampler and a shuffle bag from
-// the catalogue caught, a 10-card run updating several times a second, Fisher–Yates to
+// the catalogue caught, a weighted i.i.d. stream's exact law shown and a bag without one
+// said so, a 10-card run updating several times a second, Fisher–Yates to
 // PASS, the sort-by-random-comparator preset caught (its deals sent in batches), an
 // endless loop stopped with its message, pasted deals and a dropped file with their
 // verdicts, an oversized upload refused with its message, one shuffle stepped through.
@@ -104,6 +105,35 @@ await step("catalogue-shuffle-bag-fail", async () => {
   const needed = await page.locator("#needed").textContent();
   if (!/after about [0-9,]+ cycles/.test(needed)) throw new Error(`samples needed: ${needed}`);
   return `${await page.locator("#status").textContent()} (${charts} charts) | ${needed}`;
+});
+
+await step("catalogue-stream-exact-draws", async () => {
+  // A weighted i.i.d. stream: each draw's exact law (the weights) beside the frequencies.
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  await page.selectOption("#algorithm", "iid");
+  await page.locator("#items").waitFor({ state: "visible" });
+  await page.fill("#items", "A:50,B:25,C:20,D:5");
+  await page.fill("#length", "1000");
+  await page.fill("#streams", "100");
+  await page.click("#start");
+  await page.locator("#status", { hasText: /of 100,000 draws .* done/ }).waitFor({ timeout: 60000 });
+  await page.locator("#exact-toggle").waitFor({ state: "visible", timeout: 10000 });
+  await page.check("#show-exact");
+  await page.locator('[data-chart="exact"] svg').waitFor({ timeout: 10000 });
+  const iid = await page.locator("#needed").textContent();
+  if (!/Exact: each draw is independent and exactly the weights/.test(iid)) throw new Error(`iid: ${iid}`);
+  await page.screenshot({ path: join(shots, "catalogue-iid-exact-draws.png") });
+  // The C# bag on 12 items: no exact law known, and the page says so.
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  await page.selectOption("#algorithm", "shuffle-bag-csharp");
+  await page.fill("#items", "12");
+  await page.click("#start");
+  await page.locator("#status", { hasText: /of 100,000 draws .* done/ }).waitFor({ timeout: 60000 });
+  await page.locator("#needed", { hasText: /No exact law/ }).waitFor({ timeout: 10000 });
+  if (await page.locator("#exact-toggle").isVisible()) throw new Error("a toggle with no exact law");
+  const csharp = await page.locator("#needed").textContent();
+  await page.locator("#start:not([disabled])").waitFor({ timeout: 30000 });
+  return `${iid} | ${csharp}`;
 });
 
 await step("catalogue-ten-cards-updates", async () => {

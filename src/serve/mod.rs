@@ -15,6 +15,7 @@
 //! ([`live::UNWATCHED_LIMIT`]) and a closed tab stops its run; every bad request gets a
 //! 4xx status and the one-line message the command line would print.
 
+pub mod events;
 pub mod exact;
 pub mod guard;
 pub mod jobs;

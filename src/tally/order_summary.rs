@@ -27,6 +27,10 @@ pub struct OrderSummary {
     pub sum_of_squares: u128,
     /// Orders that came out at least once.
     pub seen: u64,
+    /// The summary of the relative permutations of consecutive deals, for a run that
+    /// tallies its deals in order (a flawed source, a carried deck): the serial tests'
+    /// tables, kept the same way.
+    pub serial: Option<Box<OrderSummary>>,
 }
 
 impl OrderSummary {
@@ -41,6 +45,7 @@ impl OrderSummary {
             rising_sequences: vec![0; n + 1],
             sum_of_squares: 0,
             seen: 0,
+            serial: None,
         }
     }
 

@@ -94,7 +94,7 @@ impl PermutationRecorder {
     pub fn new(n: usize, options: TallyOptions) -> Self {
         let counts = if n <= MAX_CODED_N {
             Counts::Coded(vec![0; 1 << (2 * n)])
-        } else if options.listed && !options.serial && (MIN_LISTED_N..=MAX_RANKED_N).contains(&n) {
+        } else if options.listed && (MIN_LISTED_N..=MAX_RANKED_N).contains(&n) {
             Counts::Listed(Vec::new())
         } else if n <= MAX_RANKED_N {
             Counts::Ranked(vec![0; factorial(n).expect("n <= 10") as usize])
@@ -296,31 +296,65 @@ impl PermutationRecorder {
         if let Counts::Listed(ranks) = &mut self.counts {
             *ranks = super::order_summary::sorted(ranks);
         }
+        if let Some(sequence) = &mut self.sequence {
+            sequence.sort_listed();
+        }
     }
 
     /// Whether [`PermutationRecorder::merge_summarised`] can keep an [`OrderSummary`] of
-    /// this recorder: its decks are ranked (5 to 10 cards) and not tallied in order.
+    /// this recorder: its decks are ranked (5 to 10 cards), and so are the relative
+    /// permutations of consecutive deals when it tallies them (a flawed source, a carried
+    /// deck), which the summary's [`OrderSummary::serial`] then summarises too.
     pub fn summarisable(&self) -> bool {
-        matches!(self.counts, Counts::Ranked(_) | Counts::Listed(_)) && self.sequence.is_none()
+        matches!(self.counts, Counts::Ranked(_) | Counts::Listed(_))
+            && self
+                .sequence
+                .as_ref()
+                .is_none_or(|sequence| sequence.summarisable())
+    }
+
+    /// The summary of no deals, shaped for this recorder: with a summary of the relative
+    /// permutations when it tallies deals in order.
+    pub fn empty_summary(&self) -> OrderSummary {
+        OrderSummary {
+            serial: self
+                .sequence
+                .is_some()
+                .then(|| Box::new(OrderSummary::new(self.n))),
+            ..OrderSummary::new(self.n)
+        }
     }
 
     /// [`PermutationRecorder::merge`], keeping `summary` the summary of this recorder's
-    /// order counts (see [`OrderSummary`]) in the same pass. Merges plainly and returns
-    /// `false`, leaving `summary` alone, when either recorder is not
-    /// [`summarisable`](PermutationRecorder::summarisable).
+    /// order counts (see [`OrderSummary`]) in the same pass, and its `serial` summary that
+    /// of the relative permutations. Merges plainly and returns `false`, leaving `summary`
+    /// alone, when either recorder is not [`summarisable`](PermutationRecorder::summarisable)
+    /// or `summary` is not shaped for them ([`PermutationRecorder::empty_summary`]).
     pub fn merge_summarised(&mut self, other: &Self, summary: &mut OrderSummary) -> bool {
+        let shaped = summary.n == self.n
+            && summary.serial.is_some() == self.sequence.is_some()
+            && self.summarisable()
+            && other.summarisable()
+            && other.sequence.is_some() == self.sequence.is_some();
         let Counts::Ranked(into) = &mut self.counts else {
             self.merge(other);
             return false;
         };
         match &other.counts {
-            _ if !(other.summarisable() && summary.n == self.n && self.sequence.is_none()) => {
+            _ if !shaped => {
                 self.merge(other);
                 return false;
             }
             Counts::Ranked(from) => summary.add(into, from),
             Counts::Listed(ranks) => summary.add_ranks(into, ranks),
             _ => unreachable!("summarisable recorders count by rank"),
+        }
+        if let (Some(mine), Some(theirs), Some(serial)) =
+            (&mut self.sequence, &other.sequence, summary.serial.as_deref_mut())
+        {
+            // Both ranked and shaped alike (checked above): the summary is kept.
+            let kept = mine.merge_summarised(theirs, serial);
+            debug_assert!(kept, "a summarisable sequence merges summarised");
         }
         self.trials += other.trials;
         if self.guessing.is_none() {
@@ -330,9 +364,17 @@ impl PermutationRecorder {
     }
 
     /// The tally of what `summary` summarises (this recorder's counts, kept by
-    /// [`PermutationRecorder::merge_summarised`]): every table but the order counts, and
-    /// this recorder's guessing game. Made without reading the counts.
+    /// [`PermutationRecorder::merge_summarised`]): every table but the order counts (and
+    /// the relative permutations' the same way), the repeats, and this recorder's
+    /// guessing game. Made without reading the counts.
     pub fn summary_tally(&self, summary: &OrderSummary) -> PermutationTally {
+        let (serial, repeats) = match (&self.sequence, &summary.serial) {
+            (Some(sequence), Some(serial)) => (
+                Some(Box::new(sequence.summary_tally(serial))),
+                sequence.repeat_tally(),
+            ),
+            _ => (None, None),
+        };
         PermutationTally {
             n: summary.n,
             trials: summary.trials,
@@ -341,8 +383,8 @@ impl PermutationRecorder {
             fixed_point_counts: Some(summary.fixed_points.clone()),
             cycle_counts: Some(summary.cycles.clone()),
             rising_sequence_counts: Some(summary.rising_sequences.clone()),
-            serial: None,
-            repeats: None,
+            serial,
+            repeats,
             guessing: self.guessing.clone(),
         }
     }

@@ -15,6 +15,7 @@
 //! compared card by card. A chunk holds at most 16,384 deals, so that is at most
 //! `16,384 × 2n` bytes per thread (1.7 MB for 52 cards).
 
+use super::order_summary::OrderSummary;
 use super::permutation::{PermutationRecorder, PermutationTally, TallyOptions};
 use super::relative::RelativePermutation;
 use super::repeats::{MAX_RANKED_CARDS, hash_deck, rank_u64};
@@ -236,6 +237,39 @@ impl SequenceRecorder {
     /// Adds another worker's tallies.
     pub fn merge(&mut self, other: &Self) {
         self.serial.merge(&other.serial);
+        self.add_repeats(other);
+    }
+
+    /// Puts the ranks of listed relative permutations in order (see
+    /// [`PermutationRecorder::sort_listed`]).
+    pub fn sort_listed(&mut self) {
+        self.serial.sort_listed();
+    }
+
+    /// Whether its relative permutations can be summarised as they are added.
+    pub fn summarisable(&self) -> bool {
+        self.serial.summarisable()
+    }
+
+    /// [`SequenceRecorder::merge`], keeping `summary` the summary of the relative
+    /// permutations' counts (see [`PermutationRecorder::merge_summarised`]).
+    pub fn merge_summarised(&mut self, other: &Self, summary: &mut OrderSummary) -> bool {
+        let kept = self.serial.merge_summarised(&other.serial, summary);
+        self.add_repeats(other);
+        kept
+    }
+
+    /// The relative permutations' tally made from `summary`, without reading the counts.
+    pub fn summary_tally(&self, summary: &OrderSummary) -> PermutationTally {
+        self.serial.summary_tally(summary)
+    }
+
+    /// The repeats counted so far, when they are counted.
+    pub fn repeat_tally(&self) -> Option<RepeatTally> {
+        self.repeats.as_ref().map(|repeats| repeats.tally.clone())
+    }
+
+    fn add_repeats(&mut self, other: &Self) {
         match (&mut self.repeats, &other.repeats) {
             (Some(mine), Some(theirs)) => mine.tally.add(&theirs.tally),
             (None, None) => {}

@@ -65,7 +65,7 @@ function showView(view, statusLine) {
     charts.append(figure);
   }
   // The exact law's chart (a shuffle's positions, a sampler's selections, a bag's first
-  // cycle) goes beside the live chart it explains.
+  // cycle, a stream's single draw) goes beside the live chart it explains.
   if (current.exact && current.exact.svg && $("show-exact").checked) {
     const figure = document.createElement("figure");
     figure.dataset.chart = "exact";
@@ -88,9 +88,15 @@ function showView(view, statusLine) {
 // "Samples needed", from the exact law: in the run's own unit for shuffles (deals) and
 // samplers (samples); for a bag, in cycles of the bag, whose orders the exact law is of
 // (the run's stream tests look at draws otherwise, so no countdown is given).
+// Then what the exact view covers, or why there is none (the server's note, as it is).
 function neededLine(dealt) {
   const exact = current.exact;
   if (!exact) return "";
+  return [countdownLine(exact, dealt), exact.note].filter(Boolean).join(" ");
+}
+
+function countdownLine(exact, dealt) {
+  if (!exact.svg || exact.unit === "draws") return "";
   const what = { deals: "orders", samples: "selections", cycles: "orders of one cycle of the bag" }[exact.unit];
   if (exact.uniform) return "Exactly uniform (all " + what + " equally likely): there is no bias to catch.";
   if (exact.trials_needed == null) return "";
