@@ -75,6 +75,24 @@ async fn run_to_the_end(app: &Router, body: &str) -> (u64, String) {
     (id, String::from_utf8(events).unwrap())
 }
 
+/// The download of run `id` is valid against its schema and is what the command `line`
+/// writes, timing aside.
+async fn assert_download_is(app: &Router, id: u64, line: &str) {
+    let (status, json) = send(
+        app,
+        request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{line}");
+    let served_json: Value = serde_json::from_slice(&json).unwrap();
+    binary::assert_valid(&served_json);
+    assert_eq!(
+        without_timing(&served_json),
+        without_timing(&json_of(line)),
+        "{line}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_catalogue_runs_download_is_runs_json() {
     let (app, served) = app();
@@ -111,15 +129,7 @@ async fn a_catalogue_runs_download_is_runs_json() {
         .map(|chart| chart["name"].as_str().unwrap())
         .collect();
     assert_eq!(charts, ["positions", "fixed-points", "cycles"]);
-    let (status, json) = send(
-        &app,
-        request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-    let served_json: Value = serde_json::from_slice(&json).unwrap();
-    binary::assert_valid(&served_json);
-    assert_eq!(without_timing(&served_json), without_timing(&json_of(line)));
+    assert_download_is(&app, id, line).await;
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
@@ -158,18 +168,7 @@ async fn deals_in_order_download_runs_json() {
             exact["note"].as_str().is_some_and(|note| !note.is_empty()),
             "{line}"
         );
-        let (status, json) = send(
-            &app,
-            request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{line}");
-        let served_json: Value = serde_json::from_slice(&json).unwrap();
-        assert_eq!(
-            without_timing(&served_json),
-            without_timing(&json_of(line)),
-            "{line}"
-        );
+        assert_download_is(&app, id, line).await;
     }
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
@@ -261,19 +260,7 @@ async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
                 "{line}: {names:?}"
             );
         }
-        let (status, json) = send(
-            &app,
-            request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{line}");
-        let served_json: Value = serde_json::from_slice(&json).unwrap();
-        binary::assert_valid(&served_json);
-        assert_eq!(
-            without_timing(&served_json),
-            without_timing(&json_of(line)),
-            "{line}"
-        );
+        assert_download_is(&app, id, line).await;
     }
     // The catalogue the page lists: every name of `list`.
     let (status, catalogue) = send(&app, request("GET", "/api/catalogue", Body::empty())).await;
