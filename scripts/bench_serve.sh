@@ -13,15 +13,9 @@ cargo build --quiet --release
 bin=./target/release/shuffle-audit
 threads=${1:-$(nproc)}
 out=$(mktemp -d)
-"$bin" serve --threads "$threads" >"$out/serve.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
-for _ in $(seq 50); do
-    grep -q http "$out/serve.log" 2>/dev/null && break
-    sleep 0.1
-done
-url=$(grep -o 'http://[^ ]*' "$out/serve.log" | head -1)
-url=${url%/}
+trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$out"' EXIT
+source scripts/serve_start.sh
+start_serve "$bin" "$threads" "$out/serve.log"
 
 now() { date +%s.%N; }
 

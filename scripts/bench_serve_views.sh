@@ -12,15 +12,9 @@ bin=./target/release/shuffle-audit
 threads=${1:-$(nproc)}
 seconds=${SECONDS_PER_CASE:-6}
 out=$(mktemp -d)
-"$bin" serve --threads "$threads" >"$out/serve.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
-for _ in $(seq 50); do
-    grep -q http "$out/serve.log" 2>/dev/null && break
-    sleep 0.1
-done
-url=$(grep -o 'http://[^ ]*' "$out/serve.log" | head -1)
-url=${url%/}
+trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$out"' EXIT
+source scripts/serve_start.sh
+start_serve "$bin" "$threads" "$out/serve.log"
 
 for body in \
     '{"algorithm":"naive-swap","n":"10","trials":"1e10","seed":"1"}' \
