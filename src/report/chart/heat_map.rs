@@ -239,7 +239,10 @@ impl Chart {
         } else if largest == 0.0 && logs.iter().any(|l| l.is_infinite()) {
             SCALE_MAX
         } else {
-            largest.clamp(table.noise_floor().max(SCALE_MIN), SCALE_MAX)
+            // The floor is capped too: with a few deals of many cards a typical cell's band
+            // is wider than ×8, and the scale then stops at ×8 like any other.
+            let floor = table.noise_floor().clamp(SCALE_MIN, SCALE_MAX);
+            largest.clamp(floor, SCALE_MAX)
         };
         let all: Vec<f64> = (0..r * c)
             .map(|k| table.ratio(k).ln())

@@ -109,6 +109,22 @@ fn a_cell_just_outside_its_band_is_painted_at_about_half_strength() {
 }
 
 #[test]
+fn a_noise_floor_beyond_the_widest_scale_stops_at_it() {
+    // 3 deals of 12 cards (issue 30): each cell expects 0.25, its band is ±1.58, so
+    // the noise floor (twice the band, ×13.6) lies beyond the ×8 scale; a corner dealt
+    // twice (×8, significant) is drawn on the ×8 scale instead of panicking.
+    let map = table(12, 3.0, 7.0);
+    assert!(Chart::new(&map).table.noise_floor() > SCALE_MAX);
+    assert!(map.observed.iter().any(|&count| count == 2));
+    let chart = Chart::new(&map);
+    assert_eq!(chart.reach, SCALE_MAX);
+    let svg = heat_map(&map);
+    parse(&svg);
+    assert_eq!(count_cells(&svg), 144);
+    assert!(svg.contains(">\n×8.00\n<"), "the bar's top label");
+}
+
+#[test]
 fn extreme_cells_saturate_and_the_scale_says_so() {
     let mut map = table(3, 600_000.0, 0.35);
     map.observed[4] = 2_000_000; // ×30 in the middle
