@@ -8,7 +8,7 @@ use super::Titles;
 use super::canvas::{
     AXIS_FONT, CENTER_TOP, Canvas, Drawn, Header, Legend, PLOT_CHART_WIDTH, Swatch, plot_under_legend,
 };
-use super::style::{MARGIN, OUTSIDE, SOFT_INK};
+use super::style::{MARGIN, OUTSIDE, SOFT_INK, tick_number};
 
 /// The game's two curves.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +72,16 @@ fn step(top: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
+/// A tick's value as short as it writes exactly: `0`, `0.5`, `0.6` (not the
+/// `0.6000000000000001` that `3 × 0.2` makes).
+fn tick_label(value: f64, step: f64) -> String {
+    let text = tick_number(value, step);
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
+}
+
 fn draw(canvas: &Canvas<'_>, curves: &GuessingCurves, plot: super::canvas::Area, height: i32) -> Drawn {
     let n = curves.fair.len().max(1);
     let highest = curves
@@ -88,7 +98,7 @@ fn draw(canvas: &Canvas<'_>, curves: &GuessingCurves, plot: super::canvas::Area,
     let y_ticks: Vec<(i32, String)> = (0..=((top / y_step).round() as i32))
         .map(|tick| {
             let value = f64::from(tick) * y_step;
-            (y(value), format!("{value}"))
+            (y(value), tick_label(value, y_step))
         })
         .collect();
     canvas.y_ticks(plot, &y_ticks)?;
@@ -115,4 +125,30 @@ fn draw(canvas: &Canvas<'_>, curves: &GuessingCurves, plot: super::canvas::Area,
         AXIS_FONT,
         CENTER_TOP,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_written_without_rounding_noise() {
+        // 2 cards: a fair player names 1.5 cards, so the axis runs to 1.6 in steps of
+        // 0.2, and 3 × 0.2 is 0.6000000000000001 in floating point.
+        let curves = GuessingCurves::new(
+            Titles {
+                title: "naive-swap · 2 cards".to_string(),
+                subtitle: "cards named".to_string(),
+            },
+            &[500, 1000],
+            1000,
+            "strategy position".to_string(),
+        );
+        let svg = guessing_chart(&curves);
+        assert!(svg.contains("\n0.6\n") && svg.contains("\n1.2\n"), "{svg}");
+        assert!(!svg.contains("0000000"), "{svg}");
+        assert_eq!(tick_label(0.0, 0.5), "0");
+        assert_eq!(tick_label(1.5, 0.5), "1.5");
+        assert_eq!(tick_label(20.0, 5.0), "20");
+    }
 }
