@@ -215,6 +215,34 @@ fn hostile_item_names_are_escaped_in_the_page_the_markdown_and_the_charts() {
     assert_eq!(count_bars(&frequencies), 2, "one bar per item");
 }
 
+#[test]
+fn ingest_reports_say_what_the_samples_were_tested_against() {
+    // Nothing is known of a user's own samples: every output says what they were tested
+    // against (the terminal did; the page and its twin said "known to be: fair").
+    let dir = tempfile::tempdir().unwrap();
+    let deals = binary::shuffled_lines("fisher-yates", &["A", "B", "C"], 300, 3);
+    let deals = binary::write_file(dir.path(), "deals.txt", &deals);
+    let picks = binary::write_file(dir.path(), "picks.txt", "A B\nB C\nA C\n".repeat(50));
+    let draws = binary::write_file(dir.path(), "draws.txt", "A\nB\nC\nB\n".repeat(50));
+    for (line, law) in [
+        (format!("ingest {deals}"), "a fair shuffle"),
+        (format!("ingest {picks} --kind selections"), "a fair sampler"),
+        (format!("ingest {draws} --kind stream"), "independent draws"),
+    ] {
+        let report = dir.path().join("report");
+        let output = command(&line).arg("--report").arg(&report).arg("--force").output().unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let files = check_report(&report);
+        let (page, markdown) = (text(&files, "index.html"), text(&files, "README.md"));
+        for (what, shown) in [("terminal", &stdout), ("page", &page), ("Markdown", &markdown)] {
+            assert!(shown.contains(&format!("tested against: {law}")), "{line}: the {what} says {shown}");
+            assert!(!shown.contains("known to be"), "{line}: the {what} says {shown}");
+        }
+        assert!(page.contains("<th>tested against</th>"), "{line}: the summary's column");
+        assert!(markdown.contains("| result | tested against |"), "{line}: the summary's column");
+    }
+}
+
 /// Markdown without its fenced blocks and code spans (single backtick runs suffice here:
 /// the hostile names hold no backticks).
 fn outside_code(markdown: &str) -> String {

@@ -9,6 +9,7 @@
 //! backticks (`` `shuffle-audit run` ``), the only markup both renderers understand.
 
 use crate::catalogue::Expectation;
+use crate::output::text::result::Benchmark;
 use crate::stats::{PValue, Verdict};
 
 use super::chart::{self, Summary, SummaryRow, Titles};
@@ -57,6 +58,10 @@ pub struct ResultSection {
     pub verdict: Verdict,
     /// The verdict it is known to get.
     pub expected: Expectation,
+    /// For samples from elsewhere (`ingest`): the law they were tested against (`a fair
+    /// shuffle`), which the pages say instead of what nobody can know of them;
+    /// `expected` then only grades the verdict.
+    pub tested_against: Option<&'static str>,
     /// What it is, and where it comes from.
     pub summary: String,
     pub origin: String,
@@ -120,6 +125,17 @@ impl ChartFile {
     }
 }
 
+impl ResultSection {
+    /// What its verdict is set beside, in the terminal's words: `known to be: biased`,
+    /// or `tested against: a fair shuffle`.
+    pub(crate) fn benchmark(&self) -> Benchmark {
+        match self.tested_against {
+            None => Benchmark::Known(self.expected),
+            Some(law) => Benchmark::TestedAgainst(law),
+        }
+    }
+}
+
 impl Part {
     /// The part's anchor in the page (`part-3`, counting from 1).
     pub fn anchor(index: usize) -> String {
@@ -142,6 +158,17 @@ impl Document {
                 verdict: result.verdict,
             })
             .collect()
+    }
+
+    /// The summary table's column beside each result's name: what catalogue algorithms
+    /// are known to be, what samples from elsewhere were tested against, or both.
+    pub fn benchmark_heading(&self) -> &'static str {
+        let tested = self.results().filter(|result| result.tested_against.is_some()).count();
+        match tested {
+            0 => "known to be",
+            all if all == self.results().count() => "tested against",
+            _ => "known to be / tested against",
+        }
     }
 
     /// Every result's chart (the summary chart is apart: [`Document::summary_chart`]).

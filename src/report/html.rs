@@ -76,7 +76,8 @@ fn render_summary(out: &mut String, document: &Document, summary: &ChartFile) {
     writeln!(
         out,
         "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>result</th>\
-         <th>known to be</th><th>verdict</th><th>smallest adjusted p</th><th>total variation</th></tr></thead>\n<tbody>"
+         <th>{}</th><th>verdict</th><th>smallest adjusted p</th><th>total variation</th></tr></thead>\n<tbody>",
+        document.benchmark_heading()
     )
     .unwrap();
     let several = document.parts.len() > 1;
@@ -96,7 +97,7 @@ fn render_summary(out: &mut String, document: &Document, summary: &ChartFile) {
                 "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td></tr>",
                 escape(&result.id),
                 escape(&result.name),
-                result.expected,
+                escape(&result.benchmark().value()),
                 verdict_badge(result.verdict),
                 result.smallest_p.map_or_else(|| "-".to_string(), |p| escape(&p.to_string())),
                 result
@@ -138,12 +139,12 @@ fn render_part(out: &mut String, part: &Part, index: usize) {
 fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     writeln!(
         out,
-        "<section class=\"result\" id=\"{}\">\n<h3>{} {} <span class=\"known\">known to be: {}</span></h3>\n\
+        "<section class=\"result\" id=\"{}\">\n<h3>{} {} <span class=\"known\">{}</span></h3>\n\
          <p class=\"what\">{}; from {}</p>",
         escape(&result.id),
         escape(&result.name),
         verdict_badge(result.verdict),
-        result.expected,
+        escape(&result.benchmark().to_string()),
         escape(&result.summary),
         escape(&result.origin),
     )

@@ -18,7 +18,8 @@ pub fn render(document: &Document, summary: &ChartFile) -> String {
     }
     writeln!(
         out,
-        "## Summary\n\n| result | known to be | verdict | smallest adjusted p | total variation |\n|---|---|---|--:|--:|"
+        "## Summary\n\n| result | {} | verdict | smallest adjusted p | total variation |\n|---|---|---|--:|--:|",
+        document.benchmark_heading()
     )
     .unwrap();
     let several = document.parts.len() > 1;
@@ -32,7 +33,7 @@ pub fn render(document: &Document, summary: &ChartFile) -> String {
                 "| [{}](#{}) | {} | **{}** | {} | {} |",
                 text(&result.name),
                 result.id,
-                result.expected,
+                text(&result.benchmark().value()),
                 result.verdict.headline(),
                 result
                     .smallest_p
@@ -76,11 +77,11 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     // The anchor is the section's id, which is made of [a-z0-9-] only.
     writeln!(
         out,
-        "### <a id=\"{}\"></a>{}: {} (known to be: {})\n\n{}; from {}\n",
+        "### <a id=\"{}\"></a>{}: {} ({})\n\n{}; from {}\n",
         result.id,
         text(&result.name),
         result.verdict.headline(),
-        result.expected,
+        text(&result.benchmark().to_string()),
         text(&result.summary),
         text(&result.origin),
     )

@@ -92,6 +92,9 @@ struct ResultJson<'a> {
     /// The names of the cards, from card 0 (ingested samples only; indices stay 0-based).
     #[serde(skip_serializing_if = "Option::is_none")]
     labels: Option<&'a [String]>,
+    /// The verdict it should get: what a catalogue algorithm is known to be; for samples
+    /// read by `ingest`, `fair`, since they were tested against a fair shuffle (nothing is known
+    /// of them).
     expected: Expectation,
     n: usize,
     trials: u64,

@@ -28,6 +28,9 @@ pub(super) struct SamplerResultJson<'a> {
     /// The names of the items, from item 0 (ingested samples only; indices stay 0-based).
     #[serde(skip_serializing_if = "Option::is_none")]
     labels: Option<&'a [String]>,
+    /// The verdict it should get: what a catalogue algorithm is known to be; for samples
+    /// read by `ingest`, `fair`, since they were tested against a fair sampler (nothing is known
+    /// of them).
     expected: Expectation,
     n: usize,
     k: usize,

@@ -63,6 +63,9 @@ struct ResultJson<'a> {
     generator: &'a str,
     description: &'a str,
     origin: &'a str,
+    /// The verdict it should get: what a catalogue algorithm is known to be; for samples
+    /// read by `ingest`, `fair`, since they were tested against independent draws with the weights (nothing is known
+    /// of them).
     expected: Expectation,
     items: Vec<ItemJson<'a>>,
     length: u64,

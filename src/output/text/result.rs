@@ -61,6 +61,32 @@ pub(crate) enum Benchmark {
     TestedAgainst(&'static str),
 }
 
+/// What samples read by `ingest` are tested against, by kind: every report (terminal,
+/// HTML, Markdown) says these words.
+pub const FAIR_SHUFFLE: &str = "a fair shuffle";
+pub const FAIR_SAMPLER: &str = "a fair sampler";
+pub const INDEPENDENT_DRAWS: &str = "independent draws";
+
+impl Benchmark {
+    /// A catalogue result's expectation, or, for samples from elsewhere (`from_input`),
+    /// the `law` they were tested against.
+    pub(crate) fn of(expected: Expectation, from_input: bool, law: &'static str) -> Self {
+        match from_input {
+            false => Benchmark::Known(expected),
+            true => Benchmark::TestedAgainst(law),
+        }
+    }
+
+    /// What the benchmark is, without its words (`biased`, `a fair shuffle`), for a
+    /// table whose column says which.
+    pub(crate) fn value(&self) -> String {
+        match self {
+            Benchmark::Known(expected) => expected.to_string(),
+            Benchmark::TestedAgainst(law) => law.to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for Benchmark {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

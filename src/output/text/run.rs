@@ -27,7 +27,7 @@ use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
 use super::result::{
-    Benchmark, deviation_list, label_width, render_heading, render_input_details, render_tests,
+    Benchmark, FAIR_SAMPLER, FAIR_SHUFFLE, deviation_list, label_width, render_heading, render_input_details, render_tests,
     render_total_variation,
 };
 use super::samplers;
@@ -54,18 +54,12 @@ pub fn render(report: &RunReport) -> String {
     }
     for result in &report.results {
         out.push('\n');
-        let benchmark = match report.input {
-            None => Benchmark::Known(result.expected),
-            Some(_) => Benchmark::TestedAgainst("a fair shuffle"),
-        };
+        let benchmark = Benchmark::of(result.expected, report.input.is_some(), FAIR_SHUFFLE);
         render_result(&mut out, result, benchmark);
     }
     for result in &report.sampler_results {
         out.push('\n');
-        let benchmark = match report.input {
-            None => Benchmark::Known(result.expected),
-            Some(_) => Benchmark::TestedAgainst("a fair sampler"),
-        };
+        let benchmark = Benchmark::of(result.expected, report.input.is_some(), FAIR_SAMPLER);
         samplers::render_result(&mut out, result, benchmark);
     }
     if report.algorithm_count() > 1 {

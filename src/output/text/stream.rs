@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::result::{Benchmark, render_heading, render_input_details, render_tests};
+use super::result::{Benchmark, INDEPENDENT_DRAWS, render_heading, render_input_details, render_tests};
 use crate::format::{compact, format_expected, format_probability, group_thousands};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
@@ -104,10 +104,7 @@ pub fn render(report: &StreamReport) -> String {
 fn render_result(out: &mut String, report: &StreamReport, result: &StreamResult) {
     let names = &report.settings.items.names;
     let analysis = &result.analysis;
-    let benchmark = match report.input {
-        None => Benchmark::Known(result.expected),
-        Some(_) => Benchmark::TestedAgainst("independent draws"),
-    };
+    let benchmark = Benchmark::of(result.expected, report.input.is_some(), INDEPENDENT_DRAWS);
     render_heading(
         out,
         &result.name,
@@ -335,19 +332,26 @@ fn render_summary(out: &mut String, report: &StreamReport) {
         .max()
         .unwrap_or(9)
         .max(9);
+    // A stream read by `ingest` was tested against independent draws: nothing is known
+    // of it.
+    let (column, benchmark) = match report.input {
+        None => ("known to be", None),
+        Some(_) => ("tested against", Some(INDEPENDENT_DRAWS)),
+    };
+    let benchmark_width = benchmark.map_or(11, str::len).max(column.len());
     writeln!(
         out,
-        "  {:<width$} {:>11} {:>13} {:>14}  {:<16} longest gap",
-        "generator", "known to be", "verdict", "smallest adj.", "longest run"
+        "  {:<width$} {:>benchmark_width$} {:>13} {:>14}  {:<16} longest gap",
+        "generator", column, "verdict", "smallest adj.", "longest run"
     )
     .unwrap();
     for result in &report.results {
         let smallest = result.analysis.smallest_p_adjusted();
         writeln!(
             out,
-            "  {:<width$} {:>11} {:>13} {:>14}  {:<16} {}",
+            "  {:<width$} {:>benchmark_width$} {:>13} {:>14}  {:<16} {}",
             result.name,
-            result.expected.to_string(),
+            benchmark.map_or_else(|| result.expected.to_string(), str::to_string),
             result.analysis.verdict.to_string(),
             smallest.map_or_else(|| "-".to_string(), |p: PValue| p.to_string()),
             longest_text(&result.tally.longest_run, names),

@@ -102,6 +102,7 @@ fn exact_section(report: &ExactReport, result: &ExactResult) -> ResultSection {
         // No test: the law itself is either uniform or not.
         verdict: result.verdict(n),
         expected: result.expected,
+        tested_against: None,
         summary: result.summary.to_string(),
         origin: result.origin.to_string(),
         notes,

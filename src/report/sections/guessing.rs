@@ -159,6 +159,7 @@ pub fn guessing_part(
         id: String::new(),
         verdict: Verdict::Fail,
         expected: Expectation::Biased,
+        tested_against: None,
         summary: format!(
             "expected correct guesses of a player shown each card after guessing it, against the \
              naive swap, riffles and the shelf machine; a fair deck of {n} allows {fair:.2}"

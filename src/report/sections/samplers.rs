@@ -6,6 +6,7 @@
 
 use crate::format::group_thousands;
 use crate::output::text::samplers::{render_findings, subset_label};
+use crate::output::text::result::FAIR_SAMPLER;
 use crate::run::{RunReport, SamplerResult};
 
 use super::super::chart;
@@ -53,6 +54,7 @@ pub fn sampler_section(report: &RunReport, result: &SamplerResult) -> ResultSect
         id: String::new(),
         verdict: result.analysis.verdict,
         expected: result.expected,
+        tested_against: report.input.is_some().then_some(FAIR_SAMPLER),
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
         notes: Vec::new(),

@@ -58,6 +58,7 @@ pub fn seven_shuffles_part(
         // Every K leaves some bias: no finite number of riffles is exactly uniform.
         verdict: Verdict::Fail,
         expected: Expectation::Biased,
+        tested_against: None,
         summary: format!(
             "the exact distance from a fair shuffle after 1 to {most} GSR riffles of {n} cards; it \
              first falls below one half at {first_below_half}"

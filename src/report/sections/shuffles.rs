@@ -16,6 +16,7 @@
 
 use crate::format::group_thousands;
 use crate::output::text::run::render_findings;
+use crate::output::text::result::FAIR_SHUFFLE;
 use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
@@ -172,6 +173,7 @@ fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> Re
         id: String::new(),
         verdict: result.analysis.verdict,
         expected: result.expected,
+        tested_against: report.input.is_some().then_some(FAIR_SHUFFLE),
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
         // The repeats are a row of the tests, and a sentence in the findings when decks

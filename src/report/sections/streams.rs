@@ -9,6 +9,7 @@
 
 use crate::format::{format_probability, group_thousands};
 use crate::output::text::stream::{render_findings, reproduce_command};
+use crate::output::text::result::INDEPENDENT_DRAWS;
 use crate::stream::{StreamReport, StreamResult};
 
 use super::super::chart::{self, HeatMap, Titles};
@@ -158,6 +159,7 @@ fn stream_section(report: &StreamReport, result: &StreamResult) -> ResultSection
         id: String::new(),
         verdict: analysis.verdict,
         expected: result.expected,
+        tested_against: report.input.is_some().then_some(INDEPENDENT_DRAWS),
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
         notes: Vec::new(),
