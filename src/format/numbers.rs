@@ -6,10 +6,11 @@
 //! messages need them as much as the renderers do, and a helper this small must never
 //! make the engine depend on the rendering above it.
 
-/// A test statistic: `12.34`, or `1.235e12` once it has more digits than a reader takes in.
+/// A test statistic: `12.34`, `7,373.53` (thousands grouped, as the counts beside it in
+/// a tests table are), or `1.235e12` once it has more digits than a reader takes in.
 pub fn format_statistic(statistic: f64) -> String {
     if statistic < 1e9 {
-        format!("{statistic:.2}")
+        with_decimals(statistic, 2)
     } else {
         format!("{statistic:.3e}")
     }
@@ -17,15 +18,46 @@ pub fn format_statistic(statistic: f64) -> String {
 
 /// An expected count: `100,000`, `33,333.3` or `4.17`.
 pub fn format_expected(expected: f64) -> String {
-    if expected >= 1000.0 {
-        let rounded = (expected * 10.0).round() / 10.0;
-        let whole = group_thousands(rounded.trunc() as u64);
-        match ((rounded.fract() * 10.0).round() as u64) % 10 {
-            0 => whole,
-            tenth => format!("{whole}.{tenth}"),
-        }
+    with_decimals(expected, expected_decimals(std::slice::from_ref(&expected)))
+}
+
+/// Expected counts that share a column of a table, all with the same decimals and
+/// thousands grouped, so that they line up and read alike: `100,000` over `25,000`;
+/// `166,666.7` over `1,666.7`; `4,387,902.90` over `610.13` (not `4,387,902.9` over
+/// `610.13`). One value alone is written as [`format_expected`] writes it.
+pub fn format_expected_column(column: &[f64]) -> Vec<String> {
+    let decimals = expected_decimals(column);
+    column.iter().map(|&value| with_decimals(value, decimals)).collect()
+}
+
+/// The decimals of a column of expected counts: when every count is 1,000 or more, one
+/// (a tenth of a count is all a reader of such counts needs), or none when every count is
+/// whole to the tenth; otherwise two.
+fn expected_decimals(column: &[f64]) -> usize {
+    let finite = || column.iter().copied().filter(|value| value.is_finite());
+    if !finite().all(|value| value >= 1000.0) {
+        2
+    } else if finite().all(|value| (value * 10.0).round() % 10.0 == 0.0) {
+        0
     } else {
-        format!("{expected:.2}")
+        1
+    }
+}
+
+/// `value` with `decimals` decimals and its whole part's thousands grouped: `4,387,902.90`.
+fn with_decimals(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", text.as_str()),
+    };
+    // `inf` and `NaN` have no digits to group.
+    if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+        return text;
+    }
+    match digits.split_once('.') {
+        Some((whole, fraction)) => format!("{sign}{}.{fraction}", group_digits(whole)),
+        None => format!("{sign}{}", group_digits(digits)),
     }
 }
 
@@ -88,10 +120,12 @@ pub fn counted(count: u64, unit: &str) -> String {
     }
 }
 
-/// An expected count that may be astronomically small: `0.31`, `2.4e-7`, `< 1e-300`.
+/// An expected count that may be astronomically small: `15,018.7`, `0.31`, `2.4e-7`,
+/// `< 1e-300` (from 0.01 up as [`format_expected`] writes it, so that it reads like the
+/// count it is set beside: `15,542 (expected 15,018.7)`).
 pub fn format_expected_count(expected: f64) -> String {
     if expected >= 0.01 {
-        format!("{expected:.2}")
+        format_expected(expected)
     } else if expected >= 1e-300 {
         format!("{expected:.1e}")
     } else {
@@ -120,6 +154,22 @@ mod tests {
     }
 
     #[test]
+    fn a_column_of_expected_counts_has_one_style() {
+        // The stream's run-length table: millions over hundreds, one decimal style.
+        assert_eq!(
+            format_expected_column(&[4_387_902.9, 610.13, 0.5]),
+            ["4,387,902.90", "610.13", "0.50"]
+        );
+        assert_eq!(format_expected_column(&[166_666.67, 1_666.67]), ["166,666.7", "1,666.7"]);
+        assert_eq!(format_expected_column(&[100_000.0, 25_000.0]), ["100,000", "25,000"]);
+        assert_eq!(format_expected_column(&[10_000.0, 10_000.0, 10_000.0]), ["10,000"; 3]);
+        assert_eq!(format_expected_column(&[17_737.6, 44.11]), ["17,737.60", "44.11"]);
+        assert!(format_expected_column(&[]).is_empty());
+        // Whatever went wrong upstream stays visible, not grouped into nonsense.
+        assert_eq!(format_expected_column(&[f64::NAN, 2.5]), ["NaN", "2.50"]);
+    }
+
+    #[test]
     fn number_formatting() {
         assert_eq!(group_thousands(0), "0");
         assert_eq!(group_thousands(999), "999");
@@ -138,6 +188,18 @@ mod tests {
         assert_eq!(format_expected(600_000.0 / 24.0 * 1.0), "25,000");
         assert_eq!(format_expected(1_000_000.0 / 6.0), "166,666.7");
         assert_eq!(format_expected(4.1666), "4.17");
+        assert_eq!(format_expected(1000.0 / 3.0), "333.33");
+        assert_eq!(format_expected(15_018.67), "15,018.7");
+        assert_eq!(format_expected(5000.0), "5,000");
+        assert_eq!(format_expected(999.999), "1,000.00");
+        assert_eq!(format_expected(6.0), "6.00");
+        assert_eq!(format_statistic(7373.526), "7,373.53");
+        assert_eq!(format_statistic(12.345), "12.35");
+        assert_eq!(format_statistic(0.0), "0.00");
+        assert_eq!(format_statistic(1_234_567_890.0), "1.235e9");
+        assert_eq!(format_expected_count(15_018.67), "15,018.7");
+        assert_eq!(format_expected_count(0.3149), "0.31");
+        assert_eq!(format_expected_count(2.4e-7), "2.4e-7");
         assert_eq!(format_probability(1e-6), "1e-6");
         assert_eq!(format_probability(0.01), "0.01");
     }

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::result::{Benchmark, INDEPENDENT_DRAWS, render_heading, render_input_details, render_tests};
-use crate::format::{compact, format_expected, format_probability, group_thousands};
+use crate::format::{compact, format_expected_column, format_probability, group_thousands};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -236,6 +236,8 @@ fn render_items(out: &mut String, report: &StreamReport, result: &StreamResult) 
         "item", "weight", "expected", "observed", "ratio", "run max", "gap max", "gap mean"
     )
     .unwrap();
+    let expected_texts =
+        format_expected_column(&probabilities.iter().map(|p| p * draws).collect::<Vec<f64>>());
     for (item, &probability) in probabilities.iter().enumerate() {
         let expected = probability * draws;
         let observed = tally.frequencies[item];
@@ -244,7 +246,7 @@ fn render_items(out: &mut String, report: &StreamReport, result: &StreamResult) 
             "  {:<width$} {:>8} {:>14} {:>14} {:>7} {:>8} {:>8} {:>9}",
             items.names[item],
             items.weight_text(item),
-            format_expected(expected),
+            expected_texts[item],
             group_thousands(observed),
             if expected > 0.0 {
                 format!("{:.4}", observed as f64 / expected)
@@ -291,26 +293,27 @@ fn render_distribution(out: &mut String, what: &str, histogram: &Histogram, law:
         None => format!("  {:<12} {:>14} {:>8}", what, "observed", "share"),
     };
     writeln!(out, "{header}").unwrap();
+    let expected_texts = expected.as_deref().map(format_expected_column);
     for cell in 0..cells {
         let label = if cell + 1 == cells && (largest > cells || law.is_some_and(|law| law.len() > cells)) {
             format!("{}+", cell + 1)
         } else {
             (cell + 1).to_string()
         };
-        match &expected {
-            Some(expected) => writeln!(
+        match (&expected, &expected_texts) {
+            (Some(expected), Some(texts)) => writeln!(
                 out,
                 "  {:<12} {:>14} {:>14} {:>7}",
                 label,
                 group_thousands(observed[cell]),
-                format_expected(expected[cell]),
+                texts[cell],
                 if expected[cell] > 0.0 {
                     format!("{:.4}", observed[cell] as f64 / expected[cell])
                 } else {
                     "-".to_string()
                 }
             ),
-            None => writeln!(
+            _ => writeln!(
                 out,
                 "  {:<12} {:>14} {:>8.4}",
                 label,
