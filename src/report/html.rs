@@ -24,6 +24,8 @@ section.result{border-top:1px solid #e3e6ea;margin-top:1.5em}
 code,pre{font-family:'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.86em}
 code{background:#f0f2f4;padding:.1em .3em;border-radius:3px;overflow-wrap:anywhere}
 pre{background:#f6f8fa;border:1px solid #e3e6ea;border-radius:4px;padding:10px 12px;overflow-x:auto;line-height:1.35}
+pre.findings{white-space:pre-wrap;overflow-wrap:anywhere}
+pre.findings span{display:block;padding-left:2ch;text-indent:-2ch}
 table{border-collapse:collapse;margin:.8em 0;font-size:.92em}
 th,td{border-bottom:1px solid #e3e6ea;padding:4px 10px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
@@ -154,7 +156,7 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     }
     render_tests(out, &result.tests);
     if !result.findings.trim().is_empty() {
-        writeln!(out, "<pre class=\"findings\">{}</pre>", escape(&result.findings)).unwrap();
+        writeln!(out, "<pre class=\"findings\">{}</pre>", findings_lines(&result.findings)).unwrap();
     }
     for chart in &result.charts {
         render_chart(out, chart);
@@ -225,6 +227,19 @@ fn render_chart(out: &mut String, chart: &ChartFile) {
     .unwrap();
 }
 
+/// The terminal's findings, a line per block: a line longer than the box (the guessing
+/// player's, a list of the most frequent orders) wraps inside it, its continuation
+/// indented under its first words, while the tables' short lines keep their columns.
+/// Each line keeps its line break (which ends its block without adding a line), so that
+/// the page's source and copied text read as the terminal's.
+fn findings_lines(findings: &str) -> String {
+    findings
+        .trim_end_matches('\n')
+        .lines()
+        .map(|line| format!("<span>{}\n</span>", escape(line)))
+        .collect()
+}
+
 fn verdict_badge(verdict: Verdict) -> String {
     format!("<span class=\"verdict {verdict}\">{verdict}</span>")
 }
@@ -262,6 +277,19 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn findings_are_one_wrapping_block_per_line() {
+        let lines = findings_lines("a player who studied <8> deals\n\norder  count\n1 2 3     14\n");
+        assert_eq!(
+            lines,
+            "<span>a player who studied &lt;8&gt; deals\n</span><span>\n</span>\
+             <span>order  count\n</span><span>1 2 3     14\n</span>"
+        );
+        // Long lines wrap inside the box, each under its own first words.
+        assert!(STYLE.contains("pre.findings{white-space:pre-wrap;overflow-wrap:anywhere}"));
+        assert!(STYLE.contains("pre.findings span{display:block;padding-left:2ch;text-indent:-2ch}"));
+    }
 
     #[test]
     fn markup_in_text_is_escaped() {
