@@ -230,16 +230,30 @@ fn ingest_reports_say_what_the_samples_were_tested_against() {
         (format!("ingest {draws} --kind stream"), "independent draws"),
     ] {
         let report = dir.path().join("report");
-        let output = command(&line).arg("--report").arg(&report).arg("--force").output().unwrap();
+        let output = command(&line)
+            .arg("--report")
+            .arg(&report)
+            .arg("--force")
+            .output()
+            .unwrap();
         let stdout = String::from_utf8(output.stdout).unwrap();
         let files = check_report(&report);
         let (page, markdown) = (text(&files, "index.html"), text(&files, "README.md"));
         for (what, shown) in [("terminal", &stdout), ("page", &page), ("Markdown", &markdown)] {
-            assert!(shown.contains(&format!("tested against: {law}")), "{line}: the {what} says {shown}");
+            assert!(
+                shown.contains(&format!("tested against: {law}")),
+                "{line}: the {what} says {shown}"
+            );
             assert!(!shown.contains("known to be"), "{line}: the {what} says {shown}");
         }
-        assert!(page.contains("<th>tested against</th>"), "{line}: the summary's column");
-        assert!(markdown.contains("| result | tested against |"), "{line}: the summary's column");
+        assert!(
+            page.contains("<th>tested against</th>"),
+            "{line}: the summary's column"
+        );
+        assert!(
+            markdown.contains("| result | tested against |"),
+            "{line}: the summary's column"
+        );
     }
 }
 

@@ -9,7 +9,7 @@ mod numbers;
 mod terminal;
 
 pub use numbers::{
-    compact, counted, format_expected, format_expected_column, format_expected_count, format_probability, format_statistic,
-    group_digits, group_thousands, ratio_decimals,
+    compact, counted, format_expected, format_expected_column, format_expected_count, format_probability,
+    format_statistic, group_digits, group_thousands, ratio_decimals,
 };
 pub use terminal::{escaped_for_terminals, is_bidi_control, reaches_terminals_badly};

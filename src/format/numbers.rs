@@ -27,7 +27,10 @@ pub fn format_expected(expected: f64) -> String {
 /// `610.13`). One value alone is written as [`format_expected`] writes it.
 pub fn format_expected_column(column: &[f64]) -> Vec<String> {
     let decimals = expected_decimals(column);
-    column.iter().map(|&value| with_decimals(value, decimals)).collect()
+    column
+        .iter()
+        .map(|&value| with_decimals(value, decimals))
+        .collect()
 }
 
 /// The decimals of a column of expected counts: when every count is 1,000 or more, one
@@ -160,9 +163,18 @@ mod tests {
             format_expected_column(&[4_387_902.9, 610.13, 0.5]),
             ["4,387,902.90", "610.13", "0.50"]
         );
-        assert_eq!(format_expected_column(&[166_666.67, 1_666.67]), ["166,666.7", "1,666.7"]);
-        assert_eq!(format_expected_column(&[100_000.0, 25_000.0]), ["100,000", "25,000"]);
-        assert_eq!(format_expected_column(&[10_000.0, 10_000.0, 10_000.0]), ["10,000"; 3]);
+        assert_eq!(
+            format_expected_column(&[166_666.67, 1_666.67]),
+            ["166,666.7", "1,666.7"]
+        );
+        assert_eq!(
+            format_expected_column(&[100_000.0, 25_000.0]),
+            ["100,000", "25,000"]
+        );
+        assert_eq!(
+            format_expected_column(&[10_000.0, 10_000.0, 10_000.0]),
+            ["10,000"; 3]
+        );
         assert_eq!(format_expected_column(&[17_737.6, 44.11]), ["17,737.60", "44.11"]);
         assert!(format_expected_column(&[]).is_empty());
         // Whatever went wrong upstream stays visible, not grouped into nonsense.

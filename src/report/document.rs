@@ -163,7 +163,10 @@ impl Document {
     /// The summary table's column beside each result's name: what catalogue algorithms
     /// are known to be, what samples from elsewhere were tested against, or both.
     pub fn benchmark_heading(&self) -> &'static str {
-        let tested = self.results().filter(|result| result.tested_against.is_some()).count();
+        let tested = self
+            .results()
+            .filter(|result| result.tested_against.is_some())
+            .count();
         match tested {
             0 => "known to be",
             all if all == self.results().count() => "tested against",

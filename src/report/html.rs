@@ -156,7 +156,12 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     }
     render_tests(out, &result.tests);
     if !result.findings.trim().is_empty() {
-        writeln!(out, "<pre class=\"findings\">{}</pre>", findings_lines(&result.findings)).unwrap();
+        writeln!(
+            out,
+            "<pre class=\"findings\">{}</pre>",
+            findings_lines(&result.findings)
+        )
+        .unwrap();
     }
     for chart in &result.charts {
         render_chart(out, chart);

@@ -27,8 +27,8 @@ use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
 use super::result::{
-    Benchmark, FAIR_SAMPLER, FAIR_SHUFFLE, deviation_list, label_width, render_heading, render_input_details, render_tests,
-    render_total_variation,
+    Benchmark, FAIR_SAMPLER, FAIR_SHUFFLE, deviation_list, label_width, render_heading, render_input_details,
+    render_tests, render_total_variation,
 };
 use super::samplers;
 

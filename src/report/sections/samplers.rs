@@ -5,8 +5,8 @@
 //! always outputs the same k values, so k bars reach the top and the rest are empty.
 
 use crate::format::group_thousands;
-use crate::output::text::samplers::{render_findings, subset_label};
 use crate::output::text::result::FAIR_SAMPLER;
+use crate::output::text::samplers::{render_findings, subset_label};
 use crate::run::{RunReport, SamplerResult};
 
 use super::super::chart;

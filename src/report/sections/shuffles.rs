@@ -15,8 +15,8 @@
 //!   of the tests and, when decks repeated, a sentence of the findings.
 
 use crate::format::group_thousands;
-use crate::output::text::run::render_findings;
 use crate::output::text::result::FAIR_SHUFFLE;
+use crate::output::text::run::render_findings;
 use crate::run::{About, AlgorithmResult, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;

@@ -8,8 +8,8 @@
 //! already shows them missing.
 
 use crate::format::{format_probability, group_thousands};
-use crate::output::text::stream::{render_findings, reproduce_command};
 use crate::output::text::result::INDEPENDENT_DRAWS;
+use crate::output::text::stream::{render_findings, reproduce_command};
 use crate::stream::{StreamReport, StreamResult};
 
 use super::super::chart::{self, HeatMap, Titles};
