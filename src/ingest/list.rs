@@ -98,8 +98,9 @@ pub fn list_body(line: &[u8]) -> Result<ListBody<'_>, String> {
                     match inner[at] {
                         b'[' | b'(' | b']' | b')' => {
                             return Err(format!(
-                                "'{}' inside the list: a list of lists is not a deal (or a bracket is \
-                                 unbalanced)",
+                                "'{}' inside the list: a list of lists, an item printed as a call \
+                                 (numpy's np.int64(3): print deck.tolist()) or an unpaired bracket is \
+                                 not a deal",
                                 char::from(inner[at])
                             ));
                         }
@@ -267,6 +268,7 @@ mod tests {
             ("(3, 1,)", "ends with a comma"),
             ("[[1, 2], [3]]", "'[' inside the list"),
             ("[1, 2]]", "']' inside the list"),
+            ("[np.int64(3), np.int64(1)]", "an item printed as a call"),
             ("['A''B']", "nothing separates ''A'' from the next item"),
             ("['A B', 'C']", "the item 'A B' holds a space or a comma"),
             ("['A,B', 'C']", "holds a space or a comma"),
