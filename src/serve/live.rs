@@ -22,11 +22,13 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::report::sections::TABLE_BARS_UP_TO;
 use crate::run::tally_options;
 use crate::simulate::{
     CHUNK_TRIALS, Engine, Progress as EngineProgress, record_permutations, simulate_selections,
 };
 use crate::stream::GeneratorRun;
+use crate::tally::lehmer::factorial;
 use crate::tally::stream::StreamTally;
 use crate::tally::{OrderSummary, PermutationRecorder, SelectionTally, TallyOptions};
 
@@ -415,8 +417,11 @@ impl LiveRun {
 
 /// Adds a step's shuffles to the run's, keeping the summary of the order counts where
 /// there is one: the first step's recorder, when it is summarisable, is added to an empty
-/// one so that the summary covers it too.
+/// one so that the summary covers it too. Decks whose orders the page draws a bar each
+/// (up to 6 cards, 720 orders) are not summarised: their views read the counts, which
+/// costs less than a chart.
 fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, options: TallyOptions) {
+    let summarise = factorial(n).is_none_or(|orders| orders > TABLE_BARS_UP_TO as u64) && part.summarisable();
     match (&mut progress.tally, &mut progress.orders) {
         (Some(Tallied::Shuffle(tally)), Some(orders)) => {
             if !tally.merge_summarised(&part, orders) {
@@ -424,7 +429,7 @@ fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, opt
             }
         }
         (Some(Tallied::Shuffle(tally)), None) => tally.merge(&part),
-        _ if part.summarisable() => {
+        _ if summarise => {
             let mut total = PermutationRecorder::new(n, options);
             let mut orders = total.empty_summary();
             total.merge_summarised(&part, &mut orders);

@@ -1,11 +1,11 @@
 //! What the page draws, made from a report by the code the HTML report uses.
 //!
-//! A shuffle's heat map, fixed-point and cycle bars and tests table come from
-//! [`glance_section`] (the report's own section for a shuffle, with only those charts); a
-//! sampler's from [`sampler_section`], a generator's from [`stream_part`]: the colour
-//! scale, the diverging legend and the p-value formats are the report's by construction,
-//! and the page only places the SVGs. The verdict is the result's, the one `run`,
-//! `stream` or `ingest` prints.
+//! A shuffle's order bars (up to 6 cards), heat map, fixed-point and cycle bars and tests
+//! table come from [`glance_section`] (the report's own section for a shuffle, with only
+//! those charts); a sampler's from [`sampler_section`], a generator's from
+//! [`stream_part`]: the colour scale, the diverging legend and the p-value formats are the
+//! report's by construction, and the page only places the SVGs. The verdict is the
+//! result's, the one `run`, `stream` or `ingest` prints.
 
 use serde::Serialize;
 
@@ -21,7 +21,7 @@ use crate::stream::StreamReport;
 use super::live::LiveReport;
 
 /// The charts the page shows of a shuffle, by the name the report gives their files.
-const SHOWN: [&str; 3] = ["positions", "fixed-points", "cycles"];
+const SHOWN: [&str; 4] = ["orders", "positions", "fixed-points", "cycles"];
 
 /// One view of a result.
 #[derive(Debug, Default, Serialize)]
