@@ -392,13 +392,18 @@ pub fn streams(sweep: &mut Sweep, n: usize, deals: u64) {
     }
 }
 
-/// `run sattolo --json` merged: a run of fewer trials than two chunks cannot be cut into
-/// shards (it is refused), so the whole run is its own one shard.
-pub fn merged(sweep: &mut Sweep, n: usize, deals: u64, dir: &std::path::Path) {
-    let name = format!("merge n={n} trials={deals}");
+/// `run sattolo --json` merged, its deals all distinct or (re-seeded from a clock) all
+/// the same: a run of fewer trials than two chunks cannot be cut into shards (it is
+/// refused), so the whole run is its own one shard.
+pub fn merged(sweep: &mut Sweep, n: usize, deals: u64, identical: bool, dir: &std::path::Path) {
+    let name = format!("merge n={n} trials={deals} {}", variety(identical));
     sweep.case(name.clone(), Expect::Report, || {
-        let report = run(&specs(&["sattolo"]), &run_settings(n, None, deals), &NoProgress)?;
-        let path = dir.join(format!("n{n}-t{deals}.json"));
+        let settings = match identical {
+            true => identical_deals(n, None, deals),
+            false => run_settings(n, None, deals),
+        };
+        let report = run(&specs(&["sattolo"]), &settings, &NoProgress)?;
+        let path = dir.join(format!("n{n}-t{deals}-{}.json", variety(identical)));
         let io = |error: std::io::Error| Error::Input(error.to_string());
         let mut file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(io)?);
         json::run::write(&report, &mut file).map_err(io)?;
@@ -475,19 +480,32 @@ pub fn exact(sweep: &mut Sweep, n: usize) {
             });
         }
     }
-    // Fisher–Yates and the naive swap cost n³ each: 2000 cards take seconds, and the
-    // charts drawn are those of 200.
-    if n <= 200 {
-        let name = format!("exact --positions n={n}");
-        sweep.case(name.clone(), Expect::Report, || {
-            let algorithms = specs(&["fisher-yates", "naive-swap", "riffles:3"]);
-            check(
-                &name,
-                &shuffle_audit::exact::exact(&algorithms, &settings(true, None), &NoProgress)?,
-            );
-            Ok(())
-        });
-    }
+    // Riffles have a closed form (the rising-sequence law) at every size; one riffle is
+    // the law furthest from uniform, its likeliest deck e^700 times a uniform one's on
+    // 2000 cards.
+    let name = format!("exact riffles:1 n={n}");
+    sweep.case(name.clone(), Expect::Report, || {
+        check(
+            &name,
+            &shuffle_audit::exact::exact(&specs(&["riffles:1"]), &settings(false, None), &NoProgress)?,
+        );
+        Ok(())
+    });
+    // Fisher–Yates and the naive swap cost n³ each: 2000 cards take 10 s and more on
+    // two cores, and the heat map drawn is that of 200 (a run's heat map covers 2000
+    // cards); riffles, which have no exact matrix, say so at every size.
+    let positions: &[&str] = match n {
+        ..=200 => &["fisher-yates", "naive-swap", "riffles:3"],
+        _ => &["riffles:3"],
+    };
+    let name = format!("exact --positions {} n={n}", positions.join(" "));
+    sweep.case(name.clone(), Expect::Report, || {
+        check(
+            &name,
+            &shuffle_audit::exact::exact(&specs(positions), &settings(true, None), &NoProgress)?,
+        );
+        Ok(())
+    });
     // A sampler's paths grow like n!: 10 items already take seconds.
     if n <= 3 {
         for k in picks(n) {

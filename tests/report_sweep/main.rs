@@ -98,12 +98,16 @@ fn every_merge_renders() {
     let mut sweep = Sweep::default();
     for n in SIZES {
         // A 10-card run's JSON holds every one of the 10! orders and of their serial
-        // pairs (200 MB, seconds to read back): one deal count there. The merged report
-        // is drawn by the code a run's is, which `every_run_renders` covers at 10 cards
-        // for every deal count.
+        // pairs (200 MB, seconds to read back): one case there. The merged report is
+        // drawn by the code a run's is, which `every_run_renders` covers at 10 cards for
+        // every deal count.
         let deals: &[u64] = if n == 10 { &[1] } else { &DEALS };
         for &deals in deals {
-            grid::merged(&mut sweep, n, deals, dir.path());
+            for identical in [false, true] {
+                if n != 10 || !identical {
+                    grid::merged(&mut sweep, n, deals, identical, dir.path());
+                }
+            }
         }
     }
     sweep.finish("merge");
