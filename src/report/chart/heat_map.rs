@@ -240,9 +240,10 @@ impl Chart {
             SCALE_MAX
         } else {
             // The floor is capped too: with a few deals of many cards a typical cell's band
-            // is wider than ×8, and the scale then stops at ×8 like any other. (`max` and
-            // `min`, unlike `clamp`, cannot panic, whatever the numbers.)
-            let floor = table.noise_floor().max(SCALE_MIN).min(SCALE_MAX);
+            // is wider than ×8, and the scale then stops at ×8 like any other. (`clamp`
+            // between two constants in order cannot panic; between the floor and ×8 it
+            // panics once the floor passes ×8 or is NaN, hence `max` and `min`.)
+            let floor = table.noise_floor().clamp(SCALE_MIN, SCALE_MAX);
             largest.max(floor).min(SCALE_MAX)
         };
         let all: Vec<f64> = (0..r * c)
