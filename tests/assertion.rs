@@ -115,10 +115,11 @@ fn the_naive_swap_panics_with_a_readable_report() {
             .lines()
             .find(|row| row.trim_start().starts_with(test))
             .unwrap_or_else(|| panic!("no row for {test} in:\n{message}"));
-        // name, statistic, df, then the p-value and the adjusted one (here `< 1e-300`).
+        // name, statistic (thousands grouped, as the counts are: `22,293.68`), df, then
+        // the p-value and the adjusted one (here `< 1e-300`).
         let fields: Vec<&str> = row.split_whitespace().collect();
         assert!(
-            fields[1].parse::<f64>().is_ok() && fields[2].parse::<u64>().is_ok(),
+            fields[1].replace(',', "").parse::<f64>().is_ok() && fields[2].parse::<u64>().is_ok(),
             "{row}"
         );
         assert!(row.ends_with("< 1e-300   < 1e-300"), "{row}");
