@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::draws::Draw;
+use super::draws::{Direction, Draw, Observed, bits_per_deal};
+use super::{About, Candidate, Control, Generator, Runtime, Search, ShuffleCode};
 
 /// The multiplier of the generator.
 pub const MULTIPLIER: u64 = 0x5_DEEC_E66D;
@@ -449,3 +450,100 @@ pub fn deals(state: u64, draws: &[Draw]) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// `java.util.Random` under `Collections.shuffle`.
+pub struct Java;
+
+static ABOUT: About = About {
+    name: "java",
+    generator: "java.util.Random",
+    state_bits: 48,
+    shuffles: &[ShuffleCode {
+        name: "Collections.shuffle",
+        code: "Collections.shuffle(list, rnd) and Collections.shuffle(list): \
+               for (int i = size; i > 1; i--) swap(list, i - 1, rnd.nextInt(i));",
+    }],
+    versions: "JDK 1.2 to 21 (the generator, nextInt(bound) and the shuffle loop are unchanged); \
+               checked against OpenJDK 17",
+    instead: "java.security.SecureRandom: Collections.shuffle(list, new SecureRandom())",
+    min_cards: 6,
+};
+
+/// Bits the deals must show beyond the state's 48, so that a second state dealing them
+/// all by chance is a one-in-65,536 event (and then the answer says "2 states").
+const MARGIN_BITS: f64 = 16.0;
+
+/// The most candidates a search should step through before it is worth asking for more
+/// deals: a few seconds on two cores.
+const MOST_WORK: f64 = (1u64 << 31) as f64;
+
+/// The draws of `deals` deals of `n` cards with every value 0: what a search's cost
+/// depends on is the bounds.
+fn bounds_of(n: usize, deals: usize) -> Vec<Draw> {
+    let mut draws = Vec::new();
+    for _ in 0..deals {
+        for bound in (2..=n as u32).rev() {
+            draws.push(Draw { bound, value: 0 });
+        }
+    }
+    draws
+}
+
+/// Whether `deals` deals of `n` cards pin the state and keep the search short.
+fn enough(n: usize, deals: usize) -> bool {
+    deals as f64 * bits_per_deal(n) >= 48.0 + MARGIN_BITS && estimated_work(&bounds_of(n, deals)) <= MOST_WORK
+}
+
+impl Java {
+    fn deals_to_use(observed: &Observed) -> std::result::Result<usize, String> {
+        let n = observed.n();
+        let given = observed.deals.len();
+        if let Some(deals) = (1..=given).find(|&deals| enough(n, deals)) {
+            return Ok(deals);
+        }
+        let needed = (given + 1..=4096).find(|&deals| enough(n, deals));
+        Err(format!(
+            "{given} deal{} of {n} cards {} too few to pin java.util.Random's 48-bit state{}",
+            if given == 1 { "" } else { "s" },
+            if given == 1 { "is" } else { "are" },
+            needed.map_or(String::new(), |needed| format!(
+                ": its search needs {needed} deals of {n} cards"
+            ))
+        ))
+    }
+}
+
+impl Runtime for Java {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn work(&self, observed: &Observed) -> u64 {
+        Java::deals_to_use(observed).map_or(0, |deals| {
+            estimated_work(&observed.draws(Direction::Descending, deals)) as u64
+        })
+    }
+
+    fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String> {
+        let deals_used = Java::deals_to_use(observed)?;
+        let draws = observed.draws(Direction::Descending, deals_used);
+        let all = observed.draws(Direction::Descending, observed.deals.len());
+        let found = search(&draws, &all, control.stop, &|work| control.progress.advance(work));
+        Ok(Search {
+            deals_used,
+            complete: !found.stopped,
+            candidates: found
+                .states
+                .into_iter()
+                .map(|state| Candidate {
+                    shuffle: &ABOUT.shuffles[0],
+                    state: format!("{state:012x}"),
+                    seed: Some(seed_for(state).to_string()),
+                    note: None,
+                    generators: vec![Generator::Java(JavaRandom::with_state(state))],
+                    direction: Direction::Descending,
+                })
+                .collect(),
+        })
+    }
+}

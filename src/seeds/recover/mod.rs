@@ -1,5 +1,213 @@
-//! `seeds recover`: the generator of a runtime recovered from the deals it dealt.
+//! `seeds recover`: the generator of a real runtime recovered from the deals it dealt,
+//! and its next deals predicted.
+//!
+//! Why: a shuffle can pass every statistical test and still be worthless to a card room.
+//! `Collections.shuffle` and the JavaScript Fisher–Yates are fair deal by deal, but
+//! `java.util.Random` has 48 bits of state and a deal of 52 cards shows about 225 bits
+//! of what it drew: one deal fixes the state, and with it every later deal. V8's
+//! `Math.random` shows itself within two or three deals. The seed window of
+//! [`super::crack`] is not needed: the deals alone say it.
+//!
+//! Each runtime is one module holding its generator, bit for bit as the runtime runs it,
+//! and its search ([`java`], [`v8`]); this module holds what they share: the deals turned
+//! back into draws ([`draws`]), the registry ([`RUNTIMES`]), which deals to use, and the
+//! answer with its predictions. A recovery never guesses: every candidate is replayed
+//! through the runtime's own arithmetic against every deal given, and the answer is one
+//! state, none, or how many.
+
 pub mod draws;
 mod gf2;
 pub mod java;
+mod runtimes;
 pub mod v8;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::simulate::Progress;
+
+pub use draws::{Direction, Observed, bits_per_deal};
+pub use runtimes::{RUNTIMES, runtime_named};
+
+/// What one runtime is, for `list` and the reports.
+#[derive(Debug)]
+pub struct About {
+    /// The name `--runtime` takes.
+    pub name: &'static str,
+    /// The generator, as its users know it.
+    pub generator: &'static str,
+    /// Bits of state the deals must pin.
+    pub state_bits: u32,
+    /// The shuffles it models, each with its code.
+    pub shuffles: &'static [ShuffleCode],
+    /// The runtime versions the model holds for, and what it was checked against.
+    pub versions: &'static str,
+    /// What to use instead.
+    pub instead: &'static str,
+    /// The smallest deck it recovers from.
+    pub min_cards: usize,
+}
+
+/// One shuffle a runtime's programs run, as they write it.
+#[derive(Debug)]
+pub struct ShuffleCode {
+    pub name: &'static str,
+    pub code: &'static str,
+}
+
+/// A runtime whose generator can be recovered from deals.
+pub trait Runtime: Sync {
+    fn about(&self) -> &'static About;
+
+    /// The work a search of `observed` will do, in the units its progress counts (for a
+    /// progress bar's length; 0 when it is too quick to show one).
+    fn work(&self, observed: &Observed) -> u64;
+
+    /// Every state that deals every deal of `observed`, from as many of the first deals as
+    /// pin it (the others are checked); or the one-line reason why the deals given are
+    /// too few.
+    fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String>;
+}
+
+/// What a search may use and how it reports.
+pub struct Control<'a> {
+    /// Set to stop the search (a budget spent, Ctrl-C).
+    pub stop: &'a AtomicBool,
+    /// Counts the work done.
+    pub progress: &'a dyn Progress,
+}
+
+/// What a runtime's search found.
+#[derive(Default)]
+pub struct Search {
+    /// The first deals searched with (the others were checked).
+    pub deals_used: usize,
+    pub candidates: Vec<Candidate>,
+    /// Every state that deals the deals is among the candidates (false when the search
+    /// was stopped before its end).
+    pub complete: bool,
+}
+
+/// A generator state that deals every deal given.
+pub struct Candidate {
+    /// The shuffle it deals through.
+    pub shuffle: &'static ShuffleCode,
+    /// The state before the first deal, in hexadecimal.
+    pub state: String,
+    /// The seed that starts the generator in that state, as the runtime takes it, when
+    /// there is one (`new Random(42)`: `42`).
+    pub seed: Option<String>,
+    /// What else the state needs to be read (V8: where in its cache the first deal's
+    /// first number was).
+    pub note: Option<String>,
+    /// The generator positioned before the first deal, once for each way the runtime's
+    /// versions may compute its numbers that deals what was seen.
+    pub generators: Vec<Generator>,
+    pub direction: Direction,
+}
+
+/// A generator that deals, positioned before the first observed deal.
+#[derive(Clone, Debug)]
+pub enum Generator {
+    Java(java::JavaRandom),
+    V8(v8::MathRandom),
+}
+
+impl Generator {
+    fn below(&mut self, bound: u32) -> u32 {
+        match self {
+            Generator::Java(random) => random.next_int(bound),
+            Generator::V8(random) => random.below(bound),
+        }
+    }
+}
+
+impl Candidate {
+    /// The `count` deals after the observed ones, once for each generator variant.
+    fn predictions(&self, observed: &Observed, count: usize) -> Vec<Vec<Vec<u16>>> {
+        let replayed = observed.draws(self.direction, observed.deals.len());
+        self.generators
+            .iter()
+            .map(|generator| {
+                let mut generator = generator.clone();
+                for draw in &replayed {
+                    generator.below(draw.bound);
+                }
+                observed.predict(self.direction, count, |bound| generator.below(bound))
+            })
+            .collect()
+    }
+}
+
+/// The answer of `seeds recover`.
+pub struct Recovery {
+    pub runtime: &'static About,
+    /// Cards in a deck.
+    pub n: usize,
+    /// Deals given, and the first `deals_used` of them searched with (the rest checked).
+    pub deals: usize,
+    pub deals_used: usize,
+    pub candidates: Vec<Candidate>,
+    /// Every matching state is listed (false: the search was stopped).
+    pub complete: bool,
+    /// The next deals, when one state deals every deal and predictions were asked for.
+    pub predicted: Vec<Vec<u16>>,
+    /// The predictions asked for.
+    pub predict: usize,
+    pub elapsed: Duration,
+}
+
+impl Recovery {
+    /// One state explains every deal.
+    pub fn pinned(&self) -> bool {
+        self.complete && self.candidates.len() == 1
+    }
+}
+
+/// Recovers `runtime`'s generator from `observed` and predicts `predict` deals after them.
+pub fn recover(
+    runtime: &dyn Runtime,
+    observed: &Observed,
+    predict: usize,
+    control: &Control<'_>,
+) -> Result<Recovery> {
+    let about = runtime.about();
+    let n = observed.n();
+    if observed.deals.is_empty() {
+        return Err(Error::Usage(
+            "no deals to recover from: the input holds none".to_string(),
+        ));
+    }
+    if n < about.min_cards {
+        return Err(Error::Usage(format!(
+            "{} cannot be recovered from decks of {n} cards: its search needs decks of at least {} cards",
+            about.generator, about.min_cards
+        )));
+    }
+    let started = Instant::now();
+    let search = runtime.search(observed, control).map_err(Error::Usage)?;
+    let mut predicted = Vec::new();
+    if predict > 0 && search.complete && search.candidates.len() == 1 {
+        let variants = search.candidates[0].predictions(observed, predict);
+        // Variants of the runtime (V8's two ways of making doubles) that deal the same
+        // next deals: the prediction; otherwise the deals seen cannot tell which.
+        if variants.windows(2).all(|pair| pair[0] == pair[1]) {
+            predicted = variants.into_iter().next().unwrap_or_default();
+        }
+    }
+    Ok(Recovery {
+        runtime: about,
+        n,
+        deals: observed.deals.len(),
+        deals_used: search.deals_used,
+        candidates: search.candidates,
+        complete: search.complete,
+        predicted,
+        predict,
+        elapsed: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -18,8 +18,9 @@
 //! multiplication and `floor`) against every deal, so that the rounding of the
 //! multiplication, which the equations leave aside, is checked too.
 
-use super::draws::{Direction, Draw};
+use super::draws::{Direction, Draw, Observed};
 use super::gf2::System;
+use super::{About, Candidate, Control, Generator, Runtime, Search, ShuffleCode};
 
 /// Values in the cache that one refill makes.
 pub const CACHE: usize = 64;
@@ -66,7 +67,6 @@ fn step((s0, s1): (u64, u64)) -> (u64, u64) {
 }
 
 /// The step before `step`: xorshift128+ is invertible.
-#[cfg(test)]
 fn unstep((s0, s1): (u64, u64)) -> (u64, u64) {
     // (s0, s1) = (y, x) with x = f(old s0) ^ y ^ (y >> 26), f(a) = a ^ a << 23 ^ (…) >> 17.
     let y = s0;
@@ -329,3 +329,189 @@ fn symbolic_words(steps: usize) -> Vec<[u128; 64]> {
 
 #[cfg(test)]
 mod tests;
+
+/// V8's `Math.random` under the shuffles JavaScript programs paste.
+pub struct Node;
+
+static ABOUT: About = About {
+    name: "node",
+    generator: "V8's Math.random",
+    state_bits: 128,
+    shuffles: &[
+        ShuffleCode {
+            name: "Fisher-Yates",
+            code: "for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); \
+                   [a[i], a[j]] = [a[j], a[i]]; }",
+        },
+        ShuffleCode {
+            name: "lodash _.shuffle",
+            code: "_.shuffle(array) (lodash 4): for (index = 0; index < length; index++) \
+                   swap(index, index + Math.floor(Math.random() * (length - index)))",
+        },
+    ],
+    versions: "V8 4.9 and later (Node.js 6 and later, Chrome 49 and later, Deno, Electron): xorshift128+ \
+               with a 64-value cache; doubles made from state0 >> 12 up to V8 12 and as (state0 >> 11) / 2^53 \
+               after, both tried; checked against Node.js 20.20 (V8 11.3)",
+    instead: "crypto.getRandomValues or crypto.randomInt, which no output gives away",
+    min_cards: 4,
+};
+
+/// Refills before a recovered state that are searched for V8's own seeding (the state
+/// `--random-seed` or V8's random seed starts from): a program that drew 262,144
+/// numbers before its first deal.
+const REFILLS_BACK: usize = 4096;
+
+/// The seed V8 started from, and the refills since, when the state before a refill is
+/// at most [`REFILLS_BACK`] refills after V8 seeded `Math.random`.
+fn v8_seed(mut state: (u64, u64)) -> Option<(u64, usize)> {
+    for refills in 0..=REFILLS_BACK {
+        let seed = unmurmur(state.0);
+        if seed != 0 && murmur(!seed) == state.1 {
+            return Some((seed, refills));
+        }
+        for _ in 0..CACHE {
+            state = unstep(state);
+        }
+    }
+    None
+}
+
+/// The inverse of [`murmur`].
+fn unmurmur(mut h: u64) -> u64 {
+    // x ^= x >> 33 is its own inverse; the multipliers are odd.
+    const INVERSE_1: u64 = inverse_of(0xFF51_AFD7_ED55_8CCD);
+    const INVERSE_2: u64 = inverse_of(0xC4CE_B9FE_1A85_EC53);
+    h ^= h >> 33;
+    h = h.wrapping_mul(INVERSE_2);
+    h ^= h >> 33;
+    h = h.wrapping_mul(INVERSE_1);
+    h ^= h >> 33;
+    h
+}
+
+/// The inverse of an odd number modulo 2^64 (Newton's iteration).
+const fn inverse_of(odd: u64) -> u64 {
+    let mut inverse: u64 = 1;
+    let mut round = 0;
+    while round < 6 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
+        round += 1;
+    }
+    inverse
+}
+
+/// What one shuffle's search came to after as many deals as settled it.
+struct Settled {
+    deals: usize,
+    found: Found,
+}
+
+/// Searches `shuffle` with the first deals, one more at a time, until every place of
+/// the cache is settled (a state, several, or none) or the deals run out.
+fn settle(observed: &Observed, shuffle: JsShuffle) -> Settled {
+    let all = observed.draws(shuffle.direction(), observed.deals.len());
+    let mut last = Settled {
+        deals: 0,
+        found: Found::default(),
+    };
+    for deals in 1..=observed.deals.len() {
+        let draws = observed.draws(shuffle.direction(), deals);
+        last = Settled {
+            deals,
+            found: search(&draws, &all),
+        };
+        if last.found.unsettled_bits == 0 {
+            break;
+        }
+    }
+    last
+}
+
+impl Runtime for Node {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn work(&self, _observed: &Observed) -> u64 {
+        0
+    }
+
+    fn search(&self, observed: &Observed, _control: &Control<'_>) -> std::result::Result<Search, String> {
+        let settled: Vec<(JsShuffle, &'static ShuffleCode, Settled)> = JsShuffle::ALL
+            .into_iter()
+            .zip(ABOUT.shuffles)
+            .map(|(shuffle, code)| (shuffle, code, settle(observed, shuffle)))
+            .collect();
+        let unsettled = settled
+            .iter()
+            .map(|(_, _, settled)| settled.found.unsettled_bits)
+            .max()
+            .unwrap_or(0);
+        let candidates: Vec<Candidate> = settled
+            .iter()
+            .flat_map(|(shuffle, code, settled)| {
+                settled
+                    .found
+                    .states
+                    .iter()
+                    .map(move |state| candidate(state, *shuffle, code))
+            })
+            .collect();
+        if candidates.is_empty() && unsettled > 0 {
+            let (n, given) = (observed.n(), observed.deals.len());
+            return Err(format!(
+                "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown: \
+                 give more deals",
+                if given == 1 { "" } else { "s" }
+            ));
+        }
+        Ok(Search {
+            deals_used: settled
+                .iter()
+                .map(|(_, _, settled)| settled.deals)
+                .max()
+                .unwrap_or(0),
+            candidates,
+            complete: unsettled == 0,
+        })
+    }
+}
+
+fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) -> Candidate {
+    let seeded = v8_seed(state.state);
+    let doubles = match state.conversions.as_slice() {
+        [Conversion::Mantissa52] => "doubles from state0 >> 12 (V8 up to 12)",
+        [Conversion::Divide53] => "doubles as (state0 >> 11) / 2^53 (V8 13 on)",
+        _ => "either way of making doubles",
+    };
+    let seeding = match seeded {
+        Some((seed, refills)) => format!(
+            "; {refills} cache refill{} after V8 seeded it with {}",
+            if refills == 1 { "" } else { "s" },
+            if (seed as i64) >= i64::from(i32::MIN) && (seed as i64) <= i64::from(i32::MAX) {
+                format!("--random-seed={}", seed as i64)
+            } else {
+                format!("{seed:#018x}")
+            }
+        ),
+        None => String::new(),
+    };
+    Candidate {
+        shuffle: code,
+        state: format!("{:016x}{:016x}", state.state.0, state.state.1),
+        seed: seeded
+            .filter(|&(seed, refills)| refills == 0 && i32::try_from(seed as i64).is_ok())
+            .map(|(seed, _)| format!("node --random-seed={}", seed as i64)),
+        note: Some(format!(
+            "the state before the refill of the 64-value cache whose place {} held the first deal's first \
+             number; {doubles}{seeding}",
+            state.first
+        )),
+        generators: state
+            .conversions
+            .iter()
+            .map(|&conversion| Generator::V8(state.random_with(conversion)))
+            .collect(),
+        direction: shuffle.direction(),
+    }
+}
