@@ -30,6 +30,7 @@ pub(crate) mod guessing;
 pub(crate) mod item_guessing;
 pub(crate) mod provenance;
 pub mod reach;
+pub mod recover;
 pub mod run;
 pub(crate) mod samplers;
 pub mod stream;
@@ -72,6 +73,10 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         (
             "crack",
             generator().into_root_schema_for::<crack::CrackJson<'static>>(),
+        ),
+        (
+            "recover",
+            generator().into_root_schema_for::<recover::RecoverJson<'static>>(),
         ),
         (
             "reach",

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::draws::{Direction, Draw, Observed, bits_per_deal};
-use super::{About, Candidate, Control, Generator, Runtime, Search, ShuffleCode};
+use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
 
 /// The multiplier of the generator.
 pub const MULTIPLIER: u64 = 0x5_DEEC_E66D;
@@ -538,7 +538,10 @@ impl Runtime for Java {
                 .map(|state| Candidate {
                     shuffle: &ABOUT.shuffles[0],
                     state: format!("{state:012x}"),
-                    seed: Some(seed_for(state).to_string()),
+                    seed: Some(Seed {
+                        value: seed_for(state) as i64,
+                        usage: format!("new Random({}L)", seed_for(state)),
+                    }),
                     note: None,
                     generators: vec![Generator::Java(JavaRandom::with_state(state))],
                     direction: Direction::Descending,

@@ -95,9 +95,8 @@ pub struct Candidate {
     pub shuffle: &'static ShuffleCode,
     /// The state before the first deal, in hexadecimal.
     pub state: String,
-    /// The seed that starts the generator in that state, as the runtime takes it, when
-    /// there is one (`new Random(42)`: `42`).
-    pub seed: Option<String>,
+    /// The seed that starts the generator in that state, when there is one.
+    pub seed: Option<Seed>,
     /// What else the state needs to be read (V8: where in its cache the first deal's
     /// first number was).
     pub note: Option<String>,
@@ -107,11 +106,20 @@ pub struct Candidate {
     pub direction: Direction,
 }
 
-/// A generator that deals, positioned before the first observed deal.
+/// A seed, and how the runtime is given it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seed {
+    pub value: i64,
+    /// `new Random(42L)`, `node --random-seed=7`.
+    pub usage: String,
+}
+
+/// A generator that deals, positioned before the first observed deal. (V8's carries its
+/// 64-value cache, hence the box.)
 #[derive(Clone, Debug)]
 pub enum Generator {
     Java(java::JavaRandom),
-    V8(v8::MathRandom),
+    V8(Box<v8::MathRandom>),
 }
 
 impl Generator {
@@ -148,6 +156,8 @@ pub struct Recovery {
     /// Deals given, and the first `deals_used` of them searched with (the rest checked).
     pub deals: usize,
     pub deals_used: usize,
+    /// Each deal shuffled the deck the one before left.
+    pub carried: bool,
     pub candidates: Vec<Candidate>,
     /// Every matching state is listed (false: the search was stopped).
     pub complete: bool,
@@ -201,6 +211,7 @@ pub fn recover(
         n,
         deals: observed.deals.len(),
         deals_used: search.deals_used,
+        carried: observed.carried,
         candidates: search.candidates,
         complete: search.complete,
         predicted,

@@ -19,7 +19,7 @@ pub fn runtime_named(name: &str) -> Result<&'static dyn Runtime, String> {
         .ok_or_else(|| {
             let suggestion = crate::catalogue::names::suggestion_among(name, names.iter().copied());
             format!(
-                "unknown runtime '{}'{suggestion} (the runtimes are {})",
+                "names no runtime: '{}'{suggestion} (the runtimes are {})",
                 crate::format::escaped_for_terminals(name),
                 names.join(", ")
             )

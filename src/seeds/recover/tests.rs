@@ -38,7 +38,10 @@ fn java_predicts_the_deals_after_the_first() {
     let recovery = recovered("java", &first, 2).unwrap();
     assert!(recovery.pinned());
     assert_eq!(recovery.deals_used, 1);
-    assert_eq!(recovery.candidates[0].seed.as_deref(), Some("42"));
+    assert_eq!(
+        recovery.candidates[0].seed.as_ref().map(|seed| seed.value),
+        Some(42)
+    );
     assert_eq!(recovery.predicted, all.deals[1..3]);
 }
 
@@ -62,8 +65,11 @@ fn node_predicts_the_third_deal_from_two() {
         let recovery = recovered("node", &first, 1).unwrap();
         assert!(recovery.pinned(), "{seed}");
         assert_eq!(recovery.predicted, all.deals[2..3], "{seed}");
-        let seeded = format!("node --random-seed={seed}");
-        assert_eq!(recovery.candidates[0].seed.as_deref(), Some(seeded.as_str()));
+        let found = recovery.candidates[0].seed.as_ref().unwrap();
+        assert_eq!(
+            (found.value, found.usage.clone()),
+            (seed, format!("node --random-seed={seed}"))
+        );
     }
 }
 

@@ -20,7 +20,7 @@
 
 use super::draws::{Direction, Draw, Observed};
 use super::gf2::System;
-use super::{About, Candidate, Control, Generator, Runtime, Search, ShuffleCode};
+use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
 
 /// Values in the cache that one refill makes.
 pub const CACHE: usize = 64;
@@ -501,7 +501,10 @@ fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) ->
         state: format!("{:016x}{:016x}", state.state.0, state.state.1),
         seed: seeded
             .filter(|&(seed, refills)| refills == 0 && i32::try_from(seed as i64).is_ok())
-            .map(|(seed, _)| format!("node --random-seed={}", seed as i64)),
+            .map(|(seed, _)| Seed {
+                value: seed as i64,
+                usage: format!("node --random-seed={}", seed as i64),
+            }),
         note: Some(format!(
             "the state before the refill of the 64-value cache whose place {} held the first deal's first \
              number; {doubles}{seeding}",
@@ -510,7 +513,7 @@ fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) ->
         generators: state
             .conversions
             .iter()
-            .map(|&conversion| Generator::V8(state.random_with(conversion)))
+            .map(|&conversion| Generator::V8(Box::new(state.random_with(conversion))))
             .collect(),
         direction: shuffle.direction(),
     }
