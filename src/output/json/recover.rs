@@ -36,6 +36,8 @@ pub(crate) struct RecoverJson<'a> {
     candidates: usize,
     /// Every matching state was found (false: the search was stopped first).
     complete: bool,
+    /// What an answer of no state does not rule out, when the search left a rare case out.
+    caveat: Option<&'a str>,
     /// The shuffle, state (hexadecimal), seed and note of the one state; null otherwise.
     shuffle: Option<&'static str>,
     state: Option<&'a str>,
@@ -78,6 +80,7 @@ pub fn write(report: &RecoverReport, out: &mut dyn Write) -> std::io::Result<()>
         carried: recovery.carried,
         candidates: recovery.candidates.len(),
         complete: recovery.complete,
+        caveat: recovery.caveat.as_deref(),
         shuffle: one.map(|candidate| candidate.shuffle.name),
         state: one.map(|candidate| candidate.state.as_str()),
         seed: one

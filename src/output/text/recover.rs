@@ -51,9 +51,13 @@ pub fn render(report: &RecoverReport) -> String {
     match recovery.candidates.len() {
         0 if recovery.complete => text.push_str(&format!(
             "no {} state deals {these}: they were not dealt by {} (or a deal was edited, or other \
-             draws came between them)\n",
+             draws came between them){}\n",
             about.generator,
-            shuffles.join(" or ")
+            shuffles.join(" or "),
+            recovery
+                .caveat
+                .as_ref()
+                .map_or(String::new(), |caveat| format!(", {caveat}"))
         )),
         0 => text.push_str(&format!(
             "no {} state found before the search was stopped\n",

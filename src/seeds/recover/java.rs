@@ -151,12 +151,15 @@ impl Jump {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Found {
     /// Every starting state (before the first draw) that deals the draws, ascending.
     pub states: Vec<u64>,
     /// The search stopped early (its budget ran out): `states` may miss some.
     pub stopped: bool,
+    /// No state dealt the draws, and the searches for a number redrawn by the rejection
+    /// loop were left out for their cost: the chance that one was redrawn.
+    pub rejection_unsearched: Option<f64>,
 }
 
 /// How one draw constrains the state that made it: the number of the generator step it
@@ -170,8 +173,7 @@ struct Constraint {
 
 /// What a search costs: candidate states stepped in its second phase.
 pub fn estimated_work(draws: &[Draw]) -> f64 {
-    let plan = Plan::new(draws, &identity_steps(draws.len()));
-    plan.survivors() * plan.high_candidates() as f64
+    Plan::new(draws, &identity_steps(draws.len())).work()
 }
 
 fn identity_steps(count: usize) -> Vec<u64> {
@@ -189,6 +191,11 @@ struct Plan {
 }
 
 impl Plan {
+    /// Candidate states its second phase steps through, expected.
+    fn work(&self) -> f64 {
+        self.survivors() * self.high_candidates() as f64
+    }
+
     fn new(draws: &[Draw], steps: &[u64]) -> Self {
         let constraints: Vec<Constraint> = draws
             .iter()
@@ -306,16 +313,37 @@ fn range_end(draw: Draw) -> u64 {
 /// (the verification replays them, so a rejected number is allowed anywhere), and which
 /// also deals `check` (the draws of every deal given, of which `draws` are the first).
 /// Stops early when `stop` is set (`Found::stopped`).
+///
+/// When no state deals the draws, one more search per draw allows a number redrawn by
+/// `nextInt`'s rejection loop there, when those searches cost at most
+/// [`MOST_REJECTION_WORK`]. A rejection is likeliest on large bounds (the 52-card deck,
+/// where the searches are cheap) and all but impossible on small decks (where they may
+/// not be), and `Found::rejection_unsearched` says when it was left out.
 pub fn search(draws: &[Draw], check: &[Draw], stop: &AtomicBool, advance: &(dyn Fn(u64) + Sync)) -> Found {
     let mut found = search_with_steps(draws, check, &identity_steps(draws.len()), stop, advance);
     if found.states.is_empty() && !found.stopped {
+        // The draws where the rejection loop can redraw: a bound that is not a power of
+        // two (the power-of-two branch never rejects).
+        let redrawable: Vec<usize> = (0..draws.len())
+            .filter(|&at| !draws[at].bound.is_power_of_two())
+            .collect();
+        let shifted = |at: usize| -> Vec<u64> {
+            (0..draws.len() as u64)
+                .map(|draw| draw + 1 + u64::from(draw >= at as u64))
+                .collect()
+        };
+        let cost: f64 = redrawable
+            .iter()
+            .map(|&at| Plan::new(draws, &shifted(at)).work())
+            .sum();
+        if cost > MOST_REJECTION_WORK {
+            found.rejection_unsearched = Some(rejection_chance(draws));
+            return found;
+        }
         // A number redrawn by the rejection loop at draw `at`: the draws after it use one
         // number more.
-        for at in 0..draws.len() {
-            let steps: Vec<u64> = (0..draws.len() as u64)
-                .map(|draw| draw + 1 + u64::from(draw >= at as u64))
-                .collect();
-            let more = search_with_steps(draws, check, &steps, stop, advance);
+        for at in redrawable {
+            let more = search_with_steps(draws, check, &shifted(at), stop, advance);
             found.stopped |= more.stopped;
             found.states.extend(more.states);
             if found.stopped {
@@ -326,6 +354,22 @@ pub fn search(draws: &[Draw], check: &[Draw], stop: &AtomicBool, advance: &(dyn 
         found.states.dedup();
     }
     found
+}
+
+/// The most work the searches for a redrawn number may add (about a second on two
+/// cores): they are 51 more searches of a 52-card deal, which cost 2.6 M each.
+const MOST_REJECTION_WORK: f64 = (1u64 << 29) as f64;
+
+/// The chance that `nextInt` redrew a number somewhere in `draws`: a 31-bit number is
+/// redrawn when it falls in the last, partial run of `bound` values, `2^31 mod bound` of
+/// the `2^31`.
+pub fn rejection_chance(draws: &[Draw]) -> f64 {
+    let keep: f64 = draws
+        .iter()
+        .filter(|draw| !draw.bound.is_power_of_two())
+        .map(|draw| 1.0 - ((1u64 << 31) % u64::from(draw.bound)) as f64 / (1u64 << 31) as f64)
+        .product();
+    1.0 - keep
 }
 
 /// Candidates of the second phase stepped between two looks at the stop flag.
@@ -495,10 +539,18 @@ fn enough(n: usize, deals: usize) -> bool {
 }
 
 impl Java {
+    /// The first deals to search with: the fewest that pin the state within
+    /// [`MOST_WORK`], and then more of those given while each more divides the work (a
+    /// deal of 10 cards shows 22 bits; 11 deals search 16 times fewer states than 7).
     fn deals_to_use(observed: &Observed) -> std::result::Result<usize, String> {
         let n = observed.n();
         let given = observed.deals.len();
-        if let Some(deals) = (1..=given).find(|&deals| enough(n, deals)) {
+        if let Some(fewest) = (1..=given).find(|&deals| enough(n, deals)) {
+            let work = |deals: usize| estimated_work(&bounds_of(n, deals));
+            let mut deals = fewest;
+            while deals < given && work(deals + 1) < 0.75 * work(deals) {
+                deals += 1;
+            }
             return Ok(deals);
         }
         let needed = (given + 1..=4096).find(|&deals| enough(n, deals));
@@ -532,6 +584,13 @@ impl Runtime for Java {
         Ok(Search {
             deals_used,
             complete: !found.stopped,
+            caveat: found.rejection_unsearched.map(|chance| {
+                format!(
+                    "unless nextInt redrew a number in the deals searched (its rejection loop, a chance of 1 in {}), \
+                     which is not searched at this deck size",
+                    crate::format::group_thousands((1.0 / chance).round() as u64)
+                )
+            }),
             candidates: found
                 .states
                 .into_iter()

@@ -87,6 +87,8 @@ pub struct Search {
     /// Every state that deals the deals is among the candidates (false when the search
     /// was stopped before its end).
     pub complete: bool,
+    /// What a "no state" answer does not rule out, when the search left a rare case out.
+    pub caveat: Option<String>,
 }
 
 /// A generator state that deals every deal given.
@@ -161,6 +163,8 @@ pub struct Recovery {
     pub candidates: Vec<Candidate>,
     /// Every matching state is listed (false: the search was stopped).
     pub complete: bool,
+    /// What a "no state" answer does not rule out (see [`Search::caveat`]).
+    pub caveat: Option<String>,
     /// The next deals, when one state deals every deal and predictions were asked for.
     pub predicted: Vec<Vec<u16>>,
     /// The predictions asked for.
@@ -214,6 +218,7 @@ pub fn recover(
         carried: observed.carried,
         candidates: search.candidates,
         complete: search.complete,
+        caveat: search.caveat,
         predicted,
         predict,
         elapsed: started.elapsed(),

@@ -108,10 +108,41 @@ fn fair_deals_and_an_edited_java_deal_have_no_state() {
             deck
         })
         .collect();
-    assert_eq!(found(&observed(fair), 1).states, Vec::<u64>::new());
+    let fair_found = found(&observed(fair), 1);
+    assert_eq!(fair_found.states, Vec::<u64>::new());
+    // On 52 cards the searches for a redrawn number are cheap, and ran.
+    assert_eq!(fair_found.rejection_unsearched, None);
     let mut edited = SEED_42_DEAL.to_vec();
     edited.swap(10, 20);
     assert_eq!(found(&observed(vec![edited]), 1).states, Vec::<u64>::new());
+}
+
+/// Small decks: the search takes more of the deals given while they cut its work, and
+/// leaves out the costly searches for a redrawn number, saying how unlikely one was.
+#[test]
+fn small_decks_use_the_deals_that_cut_the_work_and_say_what_they_left_out() {
+    let mut random = JavaRandom::new(5);
+    let deals = observed(java_deals(&mut random, 10, 12));
+    let fewest = (1..=12).find(|&count| enough(10, count)).unwrap();
+    let used = Java::deals_to_use(&deals).unwrap();
+    assert!(used > fewest, "{used} deals used, {fewest} pin the state");
+    assert!(
+        estimated_work(&bounds_of(10, used)) * 4.0 < estimated_work(&bounds_of(10, fewest)),
+        "the deals added cut the work"
+    );
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
+    let fair: Vec<Vec<u16>> = (0..12)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=10).collect();
+            deck.shuffle(&mut rng);
+            deck
+        })
+        .collect();
+    let fair_found = found(&observed(fair), used);
+    assert!(fair_found.states.is_empty());
+    // 2^31 mod bound of 2^31 per draw, bounds 3, 5, 6, 7, 9 and 10: about 1 in 10^7.
+    let chance = fair_found.rejection_unsearched.expect("left out on 10 cards");
+    assert!(chance > 1e-8 && chance < 1e-6, "{chance}");
 }
 
 #[test]
