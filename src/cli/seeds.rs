@@ -337,7 +337,7 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }
-    if args.predict > 0 && (!recovery.pinned() || recovery.predicted.is_empty()) {
+    if args.predict > 0 && !recovery.predictable() {
         say!(
             "shuffle-audit: {} {generator} states deal these deals: give one more deal to predict the next",
             if recovery.complete {

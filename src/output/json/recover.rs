@@ -46,7 +46,10 @@ pub(crate) struct RecoverJson<'a> {
     note: Option<&'a str>,
     /// The first states when several deal the deals.
     states: Vec<StateJson<'a>>,
-    /// Deals asked for, and the deals predicted (empty unless one state deals every deal).
+    /// Every later deal is known: one state deals every deal given, or all that do deal
+    /// the same next deals.
+    predictable: bool,
+    /// Deals asked for, and the deals predicted (empty unless `predictable`).
     predict: usize,
     predicted: Vec<Vec<String>>,
     elapsed_seconds: f64,
@@ -106,6 +109,7 @@ pub fn write(report: &RecoverReport, out: &mut dyn Write) -> std::io::Result<()>
                 .collect()
         },
         predict: recovery.predict,
+        predictable: recovery.predictable(),
         predicted: recovery
             .predicted
             .iter()

@@ -42,7 +42,10 @@ pub fn render(report: &RecoverReport) -> String {
         recovery.deals_used as f64 * crate::seeds::recover::bits_per_deal(recovery.n),
         about.state_bits,
         if recovery.deals > recovery.deals_used {
-            format!(", then checked against all {}", recovery.deals)
+            format!(
+                ", then checked against all {}",
+                group_thousands(recovery.deals as u64)
+            )
         } else {
             String::new()
         },
@@ -71,7 +74,7 @@ pub fn render(report: &RecoverReport) -> String {
                 if recovery.deals == 1 {
                     "this deal".to_string()
                 } else {
-                    format!("all {} deals", recovery.deals)
+                    format!("all {} deals", group_thousands(recovery.deals as u64))
                 },
                 candidate.shuffle.name,
                 candidate.state,
@@ -86,8 +89,14 @@ pub fn render(report: &RecoverReport) -> String {
         }
         several => {
             text.push_str(&format!(
-                "{} states deal {these}: give one more deal to tell them apart\n",
-                group_thousands(several as u64)
+                "{} states deal {these}{}\n",
+                group_thousands(several as u64),
+                if recovery.predictable() {
+                    ", and all deal the same next deals (they differ only in numbers the shuffle never \
+                     shows): every later deal is known"
+                } else {
+                    ": give one more deal to tell them apart"
+                }
             ));
             for candidate in recovery.candidates.iter().take(SHOWN) {
                 text.push_str(&format!(
@@ -108,20 +117,18 @@ pub fn render(report: &RecoverReport) -> String {
             }
         }
     }
-    if recovery.predict > 0 && recovery.pinned() {
-        if recovery.predicted.is_empty() {
-            text.push_str(
-                "the next deals depend on which V8 version made the doubles, which these deals do not tell: \
-                 give one more deal\n",
-            );
-        } else {
-            text.push_str(&format!(
-                "next {}:\n",
-                counted(recovery.predicted.len() as u64, "deal")
-            ));
-            for (at, deal) in recovery.predicted.iter().enumerate() {
-                text.push_str(&format!("  {}: {}\n", at + 1, report.labelled(deal).join(" ")));
-            }
+    if recovery.predict > 0 && recovery.pinned() && !recovery.predictable() {
+        text.push_str(
+            "the next deals depend on which V8 version made the doubles, which these deals do not tell: \
+             give one more deal\n",
+        );
+    } else if recovery.predict > 0 && recovery.predictable() {
+        text.push_str(&format!(
+            "next {}:\n",
+            counted(recovery.predicted.len() as u64, "deal")
+        ));
+        for (at, deal) in recovery.predicted.iter().enumerate() {
+            text.push_str(&format!("  {}: {}\n", at + 1, report.labelled(deal).join(" ")));
         }
     }
     text.push_str(&format!("reproduce: {}\n", report.command));

@@ -165,7 +165,9 @@ pub struct Recovery {
     pub complete: bool,
     /// What a "no state" answer does not rule out (see [`Search::caveat`]).
     pub caveat: Option<String>,
-    /// The next deals, when one state deals every deal and predictions were asked for.
+    /// Every state found (and every version of the runtime) deals the same next deals.
+    pub same_next_deals: bool,
+    /// The next deals, when they are known ([`Recovery::predictable`]) and were asked for.
     pub predicted: Vec<Vec<u16>>,
     /// The predictions asked for.
     pub predict: usize,
@@ -177,7 +179,21 @@ impl Recovery {
     pub fn pinned(&self) -> bool {
         self.complete && self.candidates.len() == 1
     }
+
+    /// Every later deal is known: one state deals the deals, or every state that does
+    /// deals the same next deals (in every version of the runtime).
+    pub fn predictable(&self) -> bool {
+        self.complete && !self.candidates.is_empty() && self.same_next_deals
+    }
 }
+
+/// Next deals compared between the states (and runtime versions) that deal the deals
+/// given: when they all deal the same next 64, they differ only in numbers the shuffle
+/// never shows (lodash's last draw of `floor(x · 1)`, say), and are one to a player.
+const AGREEMENT_DEALS: usize = 64;
+
+/// Matching states compared that way, at most; more are told apart by more deals.
+const MOST_COMPARED: usize = 64;
 
 /// Recovers `runtime`'s generator from `observed` and predicts `predict` deals after them.
 pub fn recover(
@@ -202,12 +218,18 @@ pub fn recover(
     let started = Instant::now();
     let search = runtime.search(observed, control).map_err(Error::Usage)?;
     let mut predicted = Vec::new();
-    if predict > 0 && search.complete && search.candidates.len() == 1 {
-        let variants = search.candidates[0].predictions(observed, predict);
-        // Variants of the runtime (V8's two ways of making doubles) that deal the same
-        // next deals: the prediction; otherwise the deals seen cannot tell which.
-        if variants.windows(2).all(|pair| pair[0] == pair[1]) {
+    let mut same_next_deals = false;
+    if search.complete && (1..=MOST_COMPARED).contains(&search.candidates.len()) {
+        let horizon = predict.max(AGREEMENT_DEALS);
+        let variants: Vec<Vec<Vec<u16>>> = search
+            .candidates
+            .iter()
+            .flat_map(|candidate| candidate.predictions(observed, horizon))
+            .collect();
+        same_next_deals = variants.windows(2).all(|pair| pair[0] == pair[1]);
+        if same_next_deals {
             predicted = variants.into_iter().next().unwrap_or_default();
+            predicted.truncate(predict);
         }
     }
     Ok(Recovery {
@@ -219,6 +241,7 @@ pub fn recover(
         candidates: search.candidates,
         complete: search.complete,
         caveat: search.caveat,
+        same_next_deals,
         predicted,
         predict,
         elapsed: started.elapsed(),

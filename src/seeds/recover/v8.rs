@@ -18,6 +18,8 @@
 //! multiplication and `floor`) against every deal, so that the rounding of the
 //! multiplication, which the equations leave aside, is checked too.
 
+use rayon::prelude::*;
+
 use super::draws::{Direction, Draw, Observed};
 use super::gf2::System;
 use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
@@ -217,6 +219,9 @@ pub struct Found {
 /// Free bits listed and replayed one by one; more means more deals are needed.
 const MOST_FREE_BITS: u32 = 16;
 
+/// Free bits listed while more deals are at hand (see [`settle`]).
+const FREE_BITS_WITH_MORE_DEALS: u32 = 4;
+
 /// The generator step (1 for the first after the refill that precedes the first draw)
 /// whose value the draw numbered `draw` got, when the first draw took place `first` of
 /// its cache.
@@ -244,53 +249,65 @@ fn known_top_bits(draw: Draw) -> (u32, u64) {
 /// Every `Math.random` state that deals `draws` through `shuffle`'s arithmetic and then
 /// `check` (the draws of every deal given, the first of which are `draws`).
 pub fn search(draws: &[Draw], check: &[Draw]) -> Found {
-    let mut found = Found::default();
+    search_listing(draws, check, MOST_FREE_BITS)
+}
+
+/// The same, listing the states of a cache place only when its equations leave at most
+/// `most_free_bits` free (a place with more counts as unsettled). The places are
+/// searched in parallel, and their states kept in place order.
+fn search_listing(draws: &[Draw], check: &[Draw], most_free_bits: u32) -> Found {
     if draws.is_empty() {
-        return found;
+        return Found::default();
     }
     let steps = (0..CACHE)
         .map(|first| step_of(draws.len() - 1, first))
         .max()
         .unwrap_or(0);
     let symbolic = symbolic_words(steps);
-    for first in 0..CACHE {
-        let mut system = System::default();
-        for (at, &draw) in draws.iter().enumerate() {
-            let (known, bits) = known_top_bits(draw);
-            let word = &symbolic[step_of(at, first) - 1];
-            for bit in (64 - known..64).rev() {
-                if !system.add(word[bit as usize], bits >> bit & 1 == 1) {
-                    break;
+    let places: Vec<(Vec<V8State>, u32)> = (0..CACHE)
+        .into_par_iter()
+        .map(|first| {
+            let mut system = System::default();
+            for (at, &draw) in draws.iter().enumerate() {
+                let (known, bits) = known_top_bits(draw);
+                let word = &symbolic[step_of(at, first) - 1];
+                for bit in (64 - known..64).rev() {
+                    if !system.add(word[bit as usize], bits >> bit & 1 == 1) {
+                        break;
+                    }
+                }
+                if system.contradicted() {
+                    return (Vec::new(), 0);
                 }
             }
-            if system.contradicted() {
-                break;
-            }
-        }
-        if system.contradicted() {
-            continue;
-        }
-        let Some(solutions) = system.solutions(128, MOST_FREE_BITS) else {
-            found.unsettled_bits = found.unsettled_bits.max(128 - system.rank());
-            continue;
-        };
-        for solution in solutions {
-            let state = (solution as u64, (solution >> 64) as u64);
-            let conversions: Vec<Conversion> = Conversion::ALL
+            let Some(solutions) = system.solutions(128, most_free_bits) else {
+                return (Vec::new(), 128 - system.rank());
+            };
+            let states = solutions
                 .into_iter()
-                .filter(|&conversion| {
-                    let random = MathRandom::at(state, first, conversion);
-                    deals(random.clone(), draws) && deals(random, check)
+                .filter_map(|solution| {
+                    let state = (solution as u64, (solution >> 64) as u64);
+                    let conversions: Vec<Conversion> = Conversion::ALL
+                        .into_iter()
+                        .filter(|&conversion| {
+                            let random = MathRandom::at(state, first, conversion);
+                            deals(random.clone(), draws) && deals(random, check)
+                        })
+                        .collect();
+                    (!conversions.is_empty()).then_some(V8State {
+                        state,
+                        first,
+                        conversions,
+                    })
                 })
                 .collect();
-            if !conversions.is_empty() {
-                found.states.push(V8State {
-                    state,
-                    first,
-                    conversions,
-                });
-            }
-        }
+            (states, 0)
+        })
+        .collect();
+    let mut found = Found::default();
+    for (states, unsettled_bits) in places {
+        found.states.extend(states);
+        found.unsettled_bits = found.unsettled_bits.max(unsettled_bits);
     }
     found
 }
@@ -407,7 +424,9 @@ struct Settled {
 }
 
 /// Searches `shuffle` with the first deals, one more at a time, until every place of
-/// the cache is settled (a state, several, or none) or the deals run out.
+/// the cache is settled (a state, several, or none) or the deals run out. While more
+/// deals remain, a place's states are listed only when [`FREE_BITS_WITH_MORE_DEALS`] or
+/// fewer bits are free: another deal settles the rest for less than listing them.
 fn settle(observed: &Observed, shuffle: JsShuffle) -> Settled {
     let all = observed.draws(shuffle.direction(), observed.deals.len());
     let mut last = Settled {
@@ -416,9 +435,14 @@ fn settle(observed: &Observed, shuffle: JsShuffle) -> Settled {
     };
     for deals in 1..=observed.deals.len() {
         let draws = observed.draws(shuffle.direction(), deals);
+        let most_free_bits = if deals < observed.deals.len() {
+            FREE_BITS_WITH_MORE_DEALS
+        } else {
+            MOST_FREE_BITS
+        };
         last = Settled {
             deals,
-            found: search(&draws, &all),
+            found: search_listing(&draws, &all, most_free_bits),
         };
         if last.found.unsettled_bits == 0 {
             break;
