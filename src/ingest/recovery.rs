@@ -26,9 +26,7 @@ pub struct LabelledDeals {
 impl LabelledDeals {
     /// A deal in the input's labels.
     pub fn labelled(&self, deal: &[u16]) -> Vec<String> {
-        deal.iter()
-            .map(|&card| self.labels[usize::from(card)].clone())
-            .collect()
+        labelled(&self.labels, deal)
     }
 }
 
@@ -46,10 +44,15 @@ pub struct RecoverReport {
 impl RecoverReport {
     /// A deal in the input's labels.
     pub fn labelled(&self, deal: &[u16]) -> Vec<String> {
-        deal.iter()
-            .map(|&card| self.labels[usize::from(card)].clone())
-            .collect()
+        labelled(&self.labels, deal)
     }
+}
+
+/// `deal` (places in the unshuffled deck) in the deck's `labels`.
+fn labelled(labels: &[String], deal: &[u16]) -> Vec<String> {
+    deal.iter()
+        .map(|&card| labels[usize::from(card)].clone())
+        .collect()
 }
 
 /// The unshuffled order of a deck whose cards are `labels` (a deal's, in any order):
