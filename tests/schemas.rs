@@ -163,6 +163,29 @@ fn ingest_check_merge_and_crack_documents_validate() {
     let document: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_valid(&document);
     assert_eq!(document["matches"], 1, "{document}");
+    // A recovered java.util.Random (one state, two deals predicted) and a V8 state that one
+    // deal leaves open (several states, none predicted): both shapes of `seeds recover`.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recover");
+    let java = fixtures.join("java-seed42-52.txt");
+    let output = command("seeds recover --runtime java --predict 2 --json -")
+        .arg(&java)
+        .output()
+        .unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_valid(&document);
+    assert_eq!(document["candidates"], 1, "{document}");
+    assert_eq!(document["predicted"].as_array().unwrap().len(), 2, "{document}");
+    let first_node_deal = std::fs::read_to_string(fixtures.join("node-fisher-yates-seed7-52.txt")).unwrap();
+    let first_node_deal = first_node_deal.lines().next().unwrap().to_string() + "\n";
+    let output = command("seeds recover --runtime node --json -")
+        .arg("-")
+        .write_stdin(first_node_deal)
+        .output()
+        .unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_valid(&document);
+    assert!(document["candidates"].as_u64().unwrap() > 1, "{document}");
+    assert!(document["state"].is_null(), "{document}");
 }
 
 /// The check can fail: the schema refuses a document without its version, with a field

@@ -14,7 +14,7 @@ mod dealer;
 mod entries;
 pub mod generators;
 pub mod items;
-mod names;
+pub(crate) mod names;
 mod overhand;
 mod riffles;
 mod samplers;

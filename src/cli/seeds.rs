@@ -6,16 +6,22 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use shuffle_audit::Result;
+use std::path::Path;
+
 use shuffle_audit::catalogue::AlgorithmSpec;
 use shuffle_audit::files::Destination;
+use shuffle_audit::files::Plan;
+use shuffle_audit::format::shell_word;
+use shuffle_audit::ingest::parse_deck;
 use shuffle_audit::output::json::crack as crack_json;
 use shuffle_audit::output::text::crack as crack_text;
+use shuffle_audit::report;
 use shuffle_audit::seeds::crack::{CrackSettings, crack};
 use shuffle_audit::seeds::deal::Dealer;
 use shuffle_audit::seeds::reach::parse_seed_range;
 use shuffle_audit::seeds::seen::Seen;
 use shuffle_audit::seeds::window::{SeedWindow, parse_seed};
+use shuffle_audit::{Error, Result};
 
 use super::deliver::{deliver_text_and_json, json_only};
 use super::flags::{SourceArgs, default_threads};
@@ -37,6 +43,43 @@ enum SeedsCommand {
     Crack(CrackArgs),
     /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
     Deal(DealArgs),
+    /// Recover a runtime's generator (java.util.Random, V8's Math.random) from the deals it
+    /// dealt, and predict the next deals. Exit status 0: one state deals every deal; 1: none
+    /// does, or several do and --predict was asked; 2: bad input.
+    Recover(RecoverArgs),
+}
+
+#[derive(Args)]
+struct RecoverArgs {
+    /// The runtime that dealt: java (Collections.shuffle over java.util.Random) or node
+    /// (the Fisher-Yates loop or lodash's _.shuffle over V8's Math.random); `list` shows
+    /// the code each models.
+    #[arg(long, value_name = "NAME")]
+    runtime: String,
+    /// The deals, one whole deck per line in the order dealt, as `ingest` reads them
+    /// (plain, or printed as a Python or JSON list); `-` reads standard input.
+    #[arg(value_name = "DEALS")]
+    deals: String,
+    /// The deck before any shuffle, in its order, e.g. "2C 3C 4C". Without it the cards
+    /// must all be numbers, taken in ascending order.
+    #[arg(long, value_name = "ITEMS", allow_hyphen_values = true)]
+    deck: Option<String>,
+    /// Each deal shuffled the deck the previous deal left, not a fresh deck in the
+    /// unshuffled order (`Collections.shuffle(list)` called again on the same list).
+    #[arg(long)]
+    carried: bool,
+    /// Print the next K deals, in the input's labels.
+    #[arg(long, value_name = "K", default_value = "0")]
+    predict: usize,
+    /// Write the answer as JSON to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Replace a read-only output file. Inputs are never replaced, forced or not.
+    #[arg(long)]
+    force: bool,
+    /// Worker threads (default: all cores). The answer does not depend on it.
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -202,11 +245,137 @@ fn seeds_deal_command(args: &DealArgs) -> Result<()> {
     Destination::Stdout.write(&format!("{}\n", deck.join(" ")))
 }
 
+/// The most deals `seeds recover --predict` prints.
+const MOST_PREDICTED: usize = 10_000;
+
+/// `seeds recover`: the generator behind the deals, and the next deals.
+fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
+    use shuffle_audit::ingest::recovery::{RecoverReport, read_deals};
+    use shuffle_audit::output::json::recover as recover_json;
+    use shuffle_audit::output::text::recover as recover_text;
+    use shuffle_audit::seeds::recover::{Control, recover, runtime_named};
+    let runtime = runtime_named(&args.runtime).map_err(|problem| Error::BadOption {
+        option: "--runtime",
+        problem,
+    })?;
+    if args.predict > MOST_PREDICTED {
+        return Err(Error::BadOption {
+            option: "--predict",
+            problem: format!(
+                "at most {MOST_PREDICTED} deals are predicted (got {})",
+                args.predict
+            ),
+        });
+    }
+    let threads = args.threads.unwrap_or_else(default_threads);
+    shuffle_audit::simulate::check_thread_count(threads)?;
+    let deck = args.deck.as_deref().map(parse_deck).transpose()?;
+    let plan = Plan::new(args.force);
+    let plan = if args.deals == "-" {
+        plan.reads_stdin()
+    } else {
+        plan.reads(Path::new(&args.deals))
+    };
+    let json_to = args
+        .json
+        .as_deref()
+        .map(|text| Destination::parse(text).forced(args.force));
+    plan.writes("--json", json_to.as_ref())
+        .check(report::earlier_report)?;
+    let (deals, source) = if args.deals == "-" {
+        (
+            read_deals(
+                std::io::stdin().lock(),
+                "standard input",
+                deck.as_deref(),
+                args.carried,
+            )?,
+            "standard input".to_string(),
+        )
+    } else {
+        let file = std::fs::File::open(&args.deals)
+            .map_err(|error| Error::Input(format!("cannot open {}: {error}", args.deals)))?;
+        (
+            read_deals(
+                std::io::BufReader::new(file),
+                &args.deals,
+                deck.as_deref(),
+                args.carried,
+            )?,
+            args.deals.clone(),
+        )
+    };
+    let engine = shuffle_audit::simulate::Engine::new(threads)?;
+    let work = runtime.work(&deals.observed);
+    // A search of a few seconds or more shows a bar; a quick one shows nothing.
+    let mut progress = TerminalProgress::new((work > 1 << 28).then_some(work), "states");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let control = Control {
+        stop: &stop,
+        progress: &progress,
+    };
+    let recovery = engine.install(|| recover(runtime, &deals.observed, args.predict, &control))?;
+    progress.finish();
+    let report = RecoverReport {
+        recovery,
+        labels: deals.labels,
+        source,
+        command: recover_command(args),
+    };
+    deliver_text_and_json(
+        json_to,
+        || recover_text::render(&report),
+        |out| recover_json::write(&report, out),
+    )?;
+    let recovery = &report.recovery;
+    let generator = recovery.runtime.generator;
+    let deals = recovery.deals;
+    if recovery.candidates.is_empty() {
+        say!(
+            "shuffle-audit: no {generator} state deals these {deals} deal{}",
+            if deals == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
+    }
+    if args.predict > 0 && !recovery.predictable() {
+        say!(
+            "shuffle-audit: {} {generator} states deal these deals: give one more deal to predict the next",
+            if recovery.complete {
+                recovery.candidates.len().to_string()
+            } else {
+                "several".to_string()
+            }
+        );
+        return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The command that repeats a recovery, as typed (its file name quoted when it needs it).
+fn recover_command(args: &RecoverArgs) -> String {
+    let mut command = format!(
+        "shuffle-audit seeds recover --runtime {} {}",
+        args.runtime,
+        shell_word(&args.deals)
+    );
+    if let Some(deck) = &args.deck {
+        command.push_str(&format!(" --deck {}", shell_word(deck)));
+    }
+    if args.carried {
+        command.push_str(" --carried");
+    }
+    if args.predict > 0 {
+        command.push_str(&format!(" --predict {}", args.predict));
+    }
+    command
+}
+
 /// Runs the `seeds` command asked for.
 pub fn execute(args: SeedsArgs) -> Result<ExitCode> {
     match args.command {
         SeedsCommand::Reach(args) => seeds_reach_command(&args).map(|()| ExitCode::SUCCESS),
         SeedsCommand::Crack(args) => seeds_crack_command(&args),
         SeedsCommand::Deal(args) => seeds_deal_command(&args).map(|()| ExitCode::SUCCESS),
+        SeedsCommand::Recover(args) => seeds_recover_command(&args),
     }
 }

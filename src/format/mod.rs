@@ -12,4 +12,4 @@ pub use numbers::{
     compact, counted, format_expected, format_expected_column, format_expected_count, format_probability,
     format_statistic, group_digits, group_thousands, ratio_decimals,
 };
-pub use terminal::{escaped_for_terminals, is_bidi_control, reaches_terminals_badly};
+pub use terminal::{escaped_for_terminals, is_bidi_control, reaches_terminals_badly, shell_word};

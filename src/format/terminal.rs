@@ -29,3 +29,14 @@ pub fn escaped_for_terminals(text: &str) -> String {
         })
         .collect()
 }
+
+/// `text` as one shell word, for the commands that repeat a run: as it is when it holds
+/// only characters no shell treats specially, single-quoted otherwise.
+pub fn shell_word(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}

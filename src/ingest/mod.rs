@@ -23,6 +23,7 @@ pub mod deck;
 pub mod input;
 pub mod lines;
 pub mod list;
+pub mod recovery;
 mod report;
 pub mod samples;
 mod seen;

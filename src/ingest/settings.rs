@@ -3,6 +3,7 @@
 //! same way (the reports print it, so that a reader can repeat the run).
 
 use super::*;
+use crate::format::shell_word;
 
 /// What each line holds (`--kind`, and `kind` in a `check` suite).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
@@ -184,15 +185,4 @@ pub fn parse_weights(spec: &str) -> Result<Items> {
         },
         other => other,
     })
-}
-
-/// `text` as one shell word: as it is when it holds only safe characters, single-quoted
-/// otherwise.
-fn shell_word(text: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+".contains(c);
-    if !text.is_empty() && text.chars().all(safe) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
 }

@@ -15,6 +15,7 @@
 pub mod crack;
 pub mod deal;
 pub mod reach;
+pub mod recover;
 pub mod seen;
 pub mod window;
 

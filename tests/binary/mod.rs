@@ -87,6 +87,7 @@ pub fn schema_name(document: &Value) -> &'static str {
         Some("exact") => "exact",
         Some("seeds crack") => "crack",
         Some("seeds reach") => "reach",
+        Some("seeds recover") => "recover",
         Some("list") => "list",
         other => panic!("a JSON document of no known command: {other:?}"),
     }

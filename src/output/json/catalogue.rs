@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::catalogue::generators::GENERATORS;
 use crate::catalogue::{Expectation, Kind, Parameter, entries};
 use crate::randomness::SourceKind;
+use crate::seeds::recover::RUNTIMES;
 
 /// The document: what wrote it, then the entries.
 #[derive(Serialize, schemars::JsonSchema)]
@@ -19,6 +20,32 @@ pub(crate) struct CatalogueJson {
     command: &'static str,
     /// Every shuffle, sampler, stream generator and source, in that order.
     entries: Vec<EntryJson>,
+    /// The runtimes `seeds recover` recovers from deals.
+    runtimes: Vec<RuntimeJson>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct RuntimeJson {
+    /// The name `--runtime` takes.
+    name: &'static str,
+    generator: &'static str,
+    state_bits: u32,
+    /// The smallest deck it recovers from.
+    min_cards: usize,
+    /// The shuffles it models, each with the code it models.
+    shuffles: Vec<ShuffleCodeJson>,
+    /// The runtime versions the model holds for.
+    versions: &'static str,
+    /// What to use instead.
+    instead: &'static str,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct ShuffleCodeJson {
+    name: &'static str,
+    code: &'static str,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -85,6 +112,28 @@ pub fn render() -> String {
         version: env!("CARGO_PKG_VERSION"),
         command: "list",
         entries,
+        runtimes: RUNTIMES
+            .iter()
+            .map(|runtime| {
+                let about = runtime.about();
+                RuntimeJson {
+                    name: about.name,
+                    generator: about.generator,
+                    state_bits: about.state_bits,
+                    min_cards: about.min_cards,
+                    shuffles: about
+                        .shuffles
+                        .iter()
+                        .map(|shuffle| ShuffleCodeJson {
+                            name: shuffle.name,
+                            code: shuffle.code,
+                        })
+                        .collect(),
+                    versions: about.versions,
+                    instead: about.instead,
+                }
+            })
+            .collect(),
     };
     let mut text = serde_json::to_string_pretty(&document).expect("the catalogue serialises");
     text.push('\n');

@@ -30,6 +30,7 @@ pub(crate) mod guessing;
 pub(crate) mod item_guessing;
 pub(crate) mod provenance;
 pub mod reach;
+pub mod recover;
 pub mod run;
 pub(crate) mod samplers;
 pub mod stream;
@@ -43,7 +44,7 @@ use serde_json::value::RawValue;
 /// that lists its values) raises the minor version; a removed or renamed field, or a
 /// changed type or meaning, raises the major one. One version for every document, so a
 /// reader checks one number; the schemas are in `schemas/`.
-pub const SCHEMA_VERSION: &str = "1.1.0";
+pub const SCHEMA_VERSION: &str = "1.2.0";
 
 /// The JSON Schema of every document, by file name stem (`schemas/NAME.schema.json`),
 /// from the types that write them. Generated for serialisation: a field that is always
@@ -72,6 +73,10 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         (
             "crack",
             generator().into_root_schema_for::<crack::CrackJson<'static>>(),
+        ),
+        (
+            "recover",
+            generator().into_root_schema_for::<recover::RecoverJson<'static>>(),
         ),
         (
             "reach",

@@ -5,6 +5,7 @@
 use crate::catalogue::generators::{GENERATORS, GeneratorEntry};
 use crate::catalogue::{CatalogueEntry, SAMPLERS, SHUFFLES, entries};
 use crate::randomness::{SOURCE_NAMES, SourceKind};
+use crate::seeds::recover::RUNTIMES;
 
 /// The whole list.
 pub fn render() -> String {
@@ -39,6 +40,28 @@ pub fn render() -> String {
     );
     text.push_str(&generator_list());
     text.push_str(&source_list());
+    text.push_str(&runtime_list());
+    text
+}
+
+/// The runtimes `seeds recover` predicts, for `list`: the generator, the exact shuffle code
+/// it models and the versions it holds for.
+fn runtime_list() -> String {
+    let mut text = "\nruntime  what `seeds recover --runtime NAME` recovers from deals, the code it models, the versions\n".to_string();
+    for runtime in RUNTIMES {
+        let about = runtime.about();
+        text.push_str(&format!(
+            "{:<7}  {} ({} bits of state), from decks of {} cards or more\n",
+            about.name, about.generator, about.state_bits, about.min_cards
+        ));
+        for shuffle in about.shuffles {
+            text.push_str(&format!("{:<7}  {}: {}\n", "", shuffle.name, shuffle.code));
+        }
+        text.push_str(&format!("{:<7}  holds for {}\n", "", about.versions));
+    }
+    text.push_str(
+        "\nRecover with shuffle-audit seeds recover --runtime NAME DEALS --predict 1 (one deal per line, in the order dealt).\n",
+    );
     text
 }
 

@@ -12,6 +12,7 @@ pub mod exact;
 pub mod exact_guessing;
 pub mod exact_riffles;
 pub mod reach;
+pub mod recover;
 pub(crate) mod result;
 pub mod run;
 pub mod samplers;

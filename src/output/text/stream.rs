@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::result::{Benchmark, INDEPENDENT_DRAWS, render_heading, render_input_details, render_tests};
-use crate::format::{compact, format_expected_column, format_probability, group_thousands};
+use crate::format::{compact, format_expected_column, format_probability, group_thousands, shell_word};
 use crate::run::SeedOrigin;
 use crate::stats::PValue;
 use crate::stats::verdict::DEFAULT_ALPHA;
@@ -437,19 +437,6 @@ pub fn reproduce_command(report: &StreamReport) -> String {
         command.push_str(&format!(" --alpha {}", format_probability(settings.alpha)));
     }
     command
-}
-
-/// `text` as one shell word: as it is when it is plain, single-quoted otherwise.
-fn shell_word(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ":,._-".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
 }
 
 #[cfg(test)]

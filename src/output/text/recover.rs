@@ -1,0 +1,136 @@
+//! The terminal report of `seeds recover`: which generator and shuffle, how many deals
+//! were read and searched, and the answer: the one state (with the seed that starts it)
+//! and the next deals, or how many states deal the deals, or none.
+//!
+//! Deals are printed in the input's labels, one per line, so that a predicted deal can be
+//! compared with the program's next deal by eye or by `diff`.
+
+use crate::format::{counted, group_thousands};
+use crate::ingest::recovery::RecoverReport;
+
+/// States shown when several deal the deals.
+const SHOWN: usize = 8;
+
+/// The whole report.
+pub fn render(report: &RecoverReport) -> String {
+    let recovery = &report.recovery;
+    let about = recovery.runtime;
+    let shuffles: Vec<&str> = about.shuffles.iter().map(|shuffle| shuffle.name).collect();
+    let mut text = format!(
+        "seeds recover: {} under {}, from {} of {} cards{} ({})\n",
+        about.generator,
+        shuffles.join(" or "),
+        counted(recovery.deals as u64, "deal"),
+        recovery.n,
+        if recovery.carried {
+            ", each shuffling the deck the one before left"
+        } else {
+            ""
+        },
+        report.source,
+    );
+    let used = match recovery.deals_used {
+        1 => "the first deal".to_string(),
+        used => format!("the first {used} deals"),
+    };
+    let these = match recovery.deals {
+        1 => "this deal".to_string(),
+        deals => format!("these {deals} deals"),
+    };
+    text.push_str(&format!(
+        "searched with {used} ({:.0} bits about a {}-bit state){}, in {:.2} s\n",
+        recovery.deals_used as f64 * crate::seeds::recover::bits_per_deal(recovery.n),
+        about.state_bits,
+        if recovery.deals > recovery.deals_used {
+            format!(
+                ", then checked against all {}",
+                group_thousands(recovery.deals as u64)
+            )
+        } else {
+            String::new()
+        },
+        recovery.elapsed.as_secs_f64(),
+    ));
+    match recovery.candidates.len() {
+        0 if recovery.complete => text.push_str(&format!(
+            "no {} state deals {these}: they were not dealt by {} (or a deal was edited, or other \
+             draws came between them){}\n",
+            about.generator,
+            shuffles.join(" or "),
+            recovery
+                .caveat
+                .as_ref()
+                .map_or(String::new(), |caveat| format!(", {caveat}"))
+        )),
+        0 => text.push_str(&format!(
+            "no {} state found before the search was stopped\n",
+            about.generator
+        )),
+        1 => {
+            let candidate = &recovery.candidates[0];
+            text.push_str(&format!(
+                "{} state deals {}: every later deal is known\n  shuffle: {}\n  state: {}{}\n",
+                if recovery.complete { "1" } else { "at least 1" },
+                if recovery.deals == 1 {
+                    "this deal".to_string()
+                } else {
+                    format!("all {} deals", group_thousands(recovery.deals as u64))
+                },
+                candidate.shuffle.name,
+                candidate.state,
+                candidate.seed.as_ref().map_or(String::new(), |seed| format!(
+                    " (seed {}: {})",
+                    seed.value, seed.usage
+                )),
+            ));
+            if let Some(note) = &candidate.note {
+                text.push_str(&format!("  {note}\n"));
+            }
+        }
+        several => {
+            text.push_str(&format!(
+                "{} states deal {these}{}\n",
+                group_thousands(several as u64),
+                if recovery.predictable() {
+                    ", and all deal the same next deals (they differ only in numbers the shuffle never \
+                     shows): every later deal is known"
+                } else {
+                    ": give one more deal to tell them apart"
+                }
+            ));
+            for candidate in recovery.candidates.iter().take(SHOWN) {
+                text.push_str(&format!(
+                    "  {} {}{}\n",
+                    candidate.shuffle.name,
+                    candidate.state,
+                    candidate
+                        .note
+                        .as_ref()
+                        .map_or(String::new(), |note| format!(": {note}"))
+                ));
+            }
+            if several > SHOWN {
+                text.push_str(&format!(
+                    "  … and {} more\n",
+                    group_thousands((several - SHOWN) as u64)
+                ));
+            }
+        }
+    }
+    if recovery.predict > 0 && recovery.pinned() && !recovery.predictable() {
+        text.push_str(
+            "the next deals depend on which V8 version made the doubles, which these deals do not tell: \
+             give one more deal\n",
+        );
+    } else if recovery.predict > 0 && recovery.predictable() {
+        text.push_str(&format!(
+            "next {}:\n",
+            counted(recovery.predicted.len() as u64, "deal")
+        ));
+        for (at, deal) in recovery.predicted.iter().enumerate() {
+            text.push_str(&format!("  {}: {}\n", at + 1, report.labelled(deal).join(" ")));
+        }
+    }
+    text.push_str(&format!("reproduce: {}\n", report.command));
+    text
+}

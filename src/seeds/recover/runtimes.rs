@@ -1,0 +1,27 @@
+//! The runtimes `seeds recover` knows, one line each: a runtime is its own module (its
+//! generator, its shuffles and its search) plus a line here.
+
+use super::Runtime;
+use super::java::Java;
+use super::v8::Node;
+
+/// Every runtime, in the order `list` shows them.
+pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node];
+
+/// The runtime named `name`, or the one-line error that lists them (with the nearest
+/// name when the name is a near miss).
+pub fn runtime_named(name: &str) -> Result<&'static dyn Runtime, String> {
+    let names: Vec<&str> = RUNTIMES.iter().map(|runtime| runtime.about().name).collect();
+    RUNTIMES
+        .iter()
+        .copied()
+        .find(|runtime| runtime.about().name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let suggestion = crate::catalogue::names::suggestion_among(name, names.iter().copied());
+            format!(
+                "names no runtime: '{}'{suggestion} (the runtimes are {})",
+                crate::format::escaped_for_terminals(name),
+                names.join(", ")
+            )
+        })
+}

@@ -1,0 +1,102 @@
+//! The whole recovery, runtime by runtime, on the deals the real runtimes dealt.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::simulate::NoProgress;
+
+fn observed(text: &str) -> Observed {
+    Observed {
+        deals: text
+            .lines()
+            .map(|line| {
+                line.split(' ')
+                    .map(|card| card.parse::<u16>().unwrap() - 1)
+                    .collect()
+            })
+            .collect(),
+        carried: false,
+    }
+}
+
+fn recovered(runtime: &str, deals: &Observed, predict: usize) -> Result<Recovery> {
+    let stop = AtomicBool::new(false);
+    let control = Control {
+        stop: &stop,
+        progress: &NoProgress,
+    };
+    recover(runtime_named(runtime).unwrap(), deals, predict, &control)
+}
+
+#[test]
+fn java_predicts_the_deals_after_the_first() {
+    let all = observed(include_str!("../../../tests/fixtures/recover/java-seed42-52.txt"));
+    let first = Observed {
+        deals: all.deals[..1].to_vec(),
+        carried: false,
+    };
+    let recovery = recovered("java", &first, 2).unwrap();
+    assert!(recovery.pinned());
+    assert_eq!(recovery.deals_used, 1);
+    assert_eq!(
+        recovery.candidates[0].seed.as_ref().map(|seed| seed.value),
+        Some(42)
+    );
+    assert_eq!(recovery.predicted, all.deals[1..3]);
+}
+
+#[test]
+fn node_predicts_the_third_deal_from_two() {
+    for (file, seed) in [
+        (
+            include_str!("../../../tests/fixtures/recover/node-fisher-yates-seed7-52.txt"),
+            7,
+        ),
+        (
+            include_str!("../../../tests/fixtures/recover/node-lodash-seed9-52.txt"),
+            9,
+        ),
+    ] {
+        let all = observed(file);
+        let first = Observed {
+            deals: all.deals[..2].to_vec(),
+            carried: false,
+        };
+        let recovery = recovered("node", &first, 1).unwrap();
+        assert!(recovery.pinned(), "{seed}");
+        assert_eq!(recovery.predicted, all.deals[2..3], "{seed}");
+        let found = recovery.candidates[0].seed.as_ref().unwrap();
+        assert_eq!(
+            (found.value, found.usage.clone()),
+            (seed, format!("node --random-seed={seed}"))
+        );
+    }
+}
+
+#[test]
+fn too_few_deals_and_too_small_decks_are_one_line_errors() {
+    let all = observed(include_str!(
+        "../../../tests/fixtures/recover/node-fisher-yates-seed-5-10.txt"
+    ));
+    let two = Observed {
+        deals: all.deals[..2].to_vec(),
+        carried: false,
+    };
+    let message = recovered("java", &two, 0).err().unwrap().to_string();
+    assert!(message.contains("2 deals of 10 cards are too few"), "{message}");
+    assert!(message.contains("needs"), "{message}");
+    let message = recovered("node", &two, 0).err().unwrap().to_string();
+    assert!(message.contains("unknown: give more deals"), "{message}");
+    let three = Observed {
+        deals: vec![vec![2, 0, 1]; 40],
+        carried: false,
+    };
+    let message = recovered("java", &three, 0).err().unwrap().to_string();
+    assert!(message.contains("at least 6 cards"), "{message}");
+    assert!(
+        runtime_named("jav")
+            .err()
+            .unwrap()
+            .contains("did you mean 'java'")
+    );
+}

@@ -1,0 +1,283 @@
+//! `shuffle-audit seeds recover` as users run it: deals that real Java (OpenJDK 17,
+//! `Collections.shuffle(deck, new Random(42))`) and real Node (v20, `node
+//! --random-seed=N`, the tutorial Fisher–Yates and lodash's `_.shuffle`) dealt, each
+//! command shown only the first deals and asked for the next ones, which the fixture
+//! holds as the runtime really dealt them. Then what is not predictable (fair deals,
+//! an edited deal) answers "no state" with status 1, and every input mistake is a
+//! one-line error with status 2 that writes nothing.
+//!
+//! The fixtures are in `tests/fixtures/recover/`; `scripts/runtime_deals.sh` deals such
+//! files afresh from the real runtimes.
+
+mod binary;
+
+use std::path::{Path, PathBuf};
+
+use binary::{shuffle_audit, usage_error_of};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde_json::Value;
+use shuffle_audit::seeds::recover::Direction;
+use shuffle_audit::seeds::recover::java::JavaRandom;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/recover")
+        .join(name)
+}
+
+/// The fixture's deals, one line each.
+fn deals_of(name: &str) -> Vec<String> {
+    std::fs::read_to_string(fixture(name))
+        .unwrap()
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `seeds recover --runtime RUNTIME - --predict K --json -` on `input`: the document and
+/// the exit status.
+fn recover(runtime: &str, input: &str, predict: usize, more: &[&str]) -> (Value, i32) {
+    let output = shuffle_audit()
+        .args(["seeds", "recover", "--runtime", runtime, "-", "--json", "-"])
+        .args(["--predict", &predict.to_string()])
+        .args(more)
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    let document = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("{error}: {}", String::from_utf8_lossy(&output.stderr)));
+    (document, output.status.code().unwrap())
+}
+
+/// The predicted deals as lines.
+fn predicted(document: &Value) -> Vec<String> {
+    document["predicted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|deal| {
+            let labels: Vec<&str> = deal
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|label| label.as_str().unwrap())
+                .collect();
+            labels.join(" ")
+        })
+        .collect()
+}
+
+/// Shows the first `shown` deals of a real runtime's fixture, and asks for the rest.
+fn predicts_the_rest(runtime: &str, name: &str, shown: usize) -> Value {
+    let deals = deals_of(name);
+    let input = deals[..shown].join("\n") + "\n";
+    let (document, status) = recover(runtime, &input, deals.len() - shown, &[]);
+    assert_eq!(status, 0, "{document}");
+    assert_eq!(document["candidates"], 1, "{document}");
+    assert_eq!(predicted(&document), deals[shown..], "{name}");
+    document
+}
+
+#[test]
+fn one_deal_of_real_java_gives_new_random_42_and_the_next_deals() {
+    let document = predicts_the_rest("java", "java-seed42-52.txt", 1);
+    assert_eq!(document["seed"], 42);
+    assert_eq!(document["state"], "0005deece647");
+    assert_eq!(document["deals_used"], 1);
+}
+
+#[test]
+fn two_deals_of_real_node_give_the_third_for_both_shuffles() {
+    let document = predicts_the_rest("node", "node-fisher-yates-seed7-52.txt", 2);
+    assert_eq!(document["shuffle"], "Fisher-Yates");
+    assert_eq!(document["seed"], 7, "V8's --random-seed traced back");
+    let document = predicts_the_rest("node", "node-lodash-seed9-52.txt", 2);
+    assert_eq!(document["shuffle"], "lodash _.shuffle");
+    // Ten cards show 22 bits a deal: more deals, across cache refills.
+    predicts_the_rest("node", "node-fisher-yates-seed-5-10.txt", 30);
+}
+
+#[test]
+fn one_node_deal_leaves_several_states_and_asks_for_another() {
+    let deals = deals_of("node-fisher-yates-seed7-52.txt");
+    let output = shuffle_audit()
+        .args(["seeds", "recover", "--runtime", "node", "-", "--predict", "1"])
+        .write_stdin(deals[0].clone() + "\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("give one more deal to tell them apart"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("give one more deal to predict the next"),
+        "{stderr}"
+    );
+    // Without --predict, several states is an answer: status 0.
+    let (document, status) = recover("node", &(deals[0].clone() + "\n"), 0, &[]);
+    assert_eq!(status, 0);
+    assert!(document["candidates"].as_u64().unwrap() > 1);
+    assert_eq!(document["predictable"], false);
+}
+
+#[test]
+fn names_read_through_the_deck_and_predictions_come_back_in_them() {
+    let names: Vec<String> = (1..=52).map(|card| format!("c{card}")).collect();
+    let renamed: Vec<String> = deals_of("java-seed42-52.txt")
+        .iter()
+        .map(|deal| {
+            let cards: Vec<&str> = deal
+                .split(' ')
+                .map(|card| names[card.parse::<usize>().unwrap() - 1].as_str())
+                .collect();
+            cards.join(" ")
+        })
+        .collect();
+    let deck = names.join(" ");
+    let (document, status) = recover("java", &(renamed[0].clone() + "\n"), 2, &["--deck", &deck]);
+    assert_eq!(status, 0);
+    assert_eq!(predicted(&document), renamed[1..]);
+}
+
+/// `Collections.shuffle(list, rnd)` called again on the same list, dealt by the model
+/// of `java.util.Random` that `next_int_is_javas_for_every_kind_of_bound` holds to real
+/// Java's numbers.
+#[test]
+fn carried_decks_are_recovered_with_carried_and_not_without() {
+    let mut random = JavaRandom::new(2024);
+    let mut deck: Vec<u16> = (1..=52).collect();
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        Direction::Descending.deal(&mut deck, |bound| random.next_int(bound));
+        let cards: Vec<String> = deck.iter().map(u16::to_string).collect();
+        lines.push(cards.join(" "));
+    }
+    let (document, status) = recover("java", &(lines[..2].join("\n") + "\n"), 1, &["--carried"]);
+    assert_eq!(status, 0, "{document}");
+    assert_eq!(document["seed"], 2024);
+    assert_eq!(predicted(&document), lines[2..]);
+    let (document, status) = recover("java", &(lines[..2].join("\n") + "\n"), 1, &[]);
+    assert_eq!(status, 1, "the second deal does not follow from a fresh deck");
+    assert_eq!(document["candidates"], 0);
+}
+
+#[test]
+fn fair_deals_and_an_edited_deal_have_no_state_never_a_prediction() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(31);
+    let fair: Vec<String> = (0..3)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=52).collect();
+            deck.shuffle(&mut rng);
+            let cards: Vec<String> = deck.iter().map(u16::to_string).collect();
+            cards.join(" ")
+        })
+        .collect();
+    let mut edited = deals_of("java-seed42-52.txt");
+    // The second deal with two cards swapped: the first pins a state the second refutes.
+    let mut cards: Vec<&str> = edited[1].split(' ').collect();
+    cards.swap(3, 40);
+    edited[1] = cards.join(" ");
+    for (runtime, input) in [
+        ("java", fair.join("\n")),
+        ("node", fair.join("\n")),
+        ("java", edited.join("\n")),
+    ] {
+        let output = shuffle_audit()
+            .args([
+                "seeds",
+                "recover",
+                "--runtime",
+                runtime,
+                "-",
+                "--predict",
+                "1",
+                "--json",
+                "-",
+            ])
+            .write_stdin(input.clone() + "\n")
+            .output()
+            .unwrap();
+        let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{runtime}: {document}");
+        assert_eq!(document["candidates"], 0, "{runtime}");
+        assert_eq!(document["predicted"], serde_json::json!([]), "{runtime}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("state deals these 3 deals"), "{stderr}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_with_status_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let first = deals_of("java-seed42-52.txt")[0].clone();
+    let deck52: Vec<String> = (1..=52).map(|card| card.to_string()).collect();
+    let cases: Vec<(&str, String, Vec<String>, &str)> = vec![
+        (
+            "java",
+            "1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 7\n".into(),
+            vec![],
+            "card '7' is dealt twice",
+        ),
+        (
+            "java",
+            "1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7\n".into(),
+            vec![],
+            "7 cards, but the deck has 8",
+        ),
+        (
+            "java",
+            "# nothing dealt\n\n".into(),
+            vec![],
+            "no deals in standard input",
+        ),
+        ("java", "A B C D E F G H\n".into(), vec![], "--deck"),
+        (
+            "java",
+            first.clone() + "\n",
+            vec!["--deck".into(), deck52[..51].join(" ") + " X"],
+            "card '52' is not in the deck",
+        ),
+        (
+            "java",
+            "1 2 3 4 5\n".repeat(30),
+            vec![],
+            "decks of at least 6 cards",
+        ),
+        (
+            "java",
+            "1 2 3 4 5 6 7 8 9 10\n".into(),
+            vec![],
+            "too few to pin java.util.Random's 48-bit state",
+        ),
+        ("jav", first.clone() + "\n", vec![], "did you mean 'java'?"),
+        (
+            "java",
+            first.clone() + "\n",
+            vec!["--predict".into(), "10001".into()],
+            "at most 10000 deals",
+        ),
+        (
+            "java",
+            first.clone() + "\n",
+            vec!["--deck".into(), deck52[..51].join(" ") + " 1"],
+            "--deck item '1' appears twice",
+        ),
+    ];
+    for (runtime, input, more, wanted) in cases {
+        let mut command = shuffle_audit();
+        command
+            .args(["seeds", "recover", "--runtime", runtime, "-", "--json"])
+            .arg(&json)
+            .args(&more)
+            .write_stdin(input.clone());
+        let line = usage_error_of(command);
+        assert!(line.contains(wanted), "{input:?} {more:?}: {line}");
+        assert!(!json.exists(), "{line}: nothing is written");
+    }
+}
