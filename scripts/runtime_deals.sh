@@ -129,7 +129,7 @@ java_case() { # N DEALS SHOWN MODE [FLAGS]
         count=$((count + 1))
         expect_prediction java "$file" "$shown" "$@" && right=$((right + 1))
     done
-    case_line "java $mode, $n cards: $shown deals shown, $((deals - shown)) predicted" "$right" "$count" $((SECONDS - start))
+    case_line "java $mode, $n cards: deals shown $shown, predicted $((deals - shown))" "$right" "$count" $((SECONDS - start))
 }
 
 node_case() { # N DEALS SHOWN SHUFFLE
@@ -141,7 +141,7 @@ node_case() { # N DEALS SHOWN SHUFFLE
         count=$((count + 1))
         expect_prediction node "$dir/session$s.txt" "$shown" && right=$((right + 1))
     done
-    case_line "node $shuffle, $n cards: $shown deals shown, $((deals - shown)) predicted" "$right" "$count" $((SECONDS - start))
+    case_line "node $shuffle, $n cards: deals shown $shown, predicted $((deals - shown))" "$right" "$count" $((SECONDS - start))
 }
 
 echo "runtime_deals: $(java -version 2>&1 | head -1), node $(node --version), $SESSIONS sessions per case"
