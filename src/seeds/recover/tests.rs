@@ -5,7 +5,8 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::simulate::NoProgress;
 
-fn observed(text: &str) -> Observed {
+/// Deals written one per line, cards numbered from 1 (the fixtures' format), fresh decks.
+pub(super) fn observed(text: &str) -> Observed {
     Observed {
         deals: text
             .lines()

@@ -64,6 +64,18 @@ fn one_deal_of_52_gives_the_seed_of_new_random() {
     assert!(!found.stopped);
 }
 
+/// `count` fair deals of `n` cards (xoshiro256++ from `seed`), numbered 1..n.
+fn fair_deals(seed: u64, n: u16, count: usize) -> Vec<Vec<u16>> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=n).collect();
+            deck.shuffle(&mut rng);
+            deck
+        })
+        .collect()
+}
+
 /// Deals of `n` cards from `random`, numbered 1..n.
 fn java_deals(random: &mut JavaRandom, n: u16, count: usize) -> Vec<Vec<u16>> {
     (0..count)
@@ -100,15 +112,7 @@ fn small_decks_need_more_deals_and_still_give_one_state() {
 
 #[test]
 fn fair_deals_and_an_edited_java_deal_have_no_state() {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-    let fair: Vec<Vec<u16>> = (0..2)
-        .map(|_| {
-            let mut deck: Vec<u16> = (1..=52).collect();
-            deck.shuffle(&mut rng);
-            deck
-        })
-        .collect();
-    let fair_found = found(&observed(fair), 1);
+    let fair_found = found(&observed(fair_deals(1, 52, 2)), 1);
     assert_eq!(fair_found.states, Vec::<u64>::new());
     // On 52 cards the searches for a redrawn number are cheap, and ran.
     assert_eq!(fair_found.rejection_unsearched, None);
@@ -130,15 +134,7 @@ fn small_decks_use_the_deals_that_cut_the_work_and_say_what_they_left_out() {
         estimated_work(&bounds_of(10, used)) * 4.0 < estimated_work(&bounds_of(10, fewest)),
         "the deals added cut the work"
     );
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
-    let fair: Vec<Vec<u16>> = (0..12)
-        .map(|_| {
-            let mut deck: Vec<u16> = (1..=10).collect();
-            deck.shuffle(&mut rng);
-            deck
-        })
-        .collect();
-    let fair_found = found(&observed(fair), used);
+    let fair_found = found(&observed(fair_deals(2, 10, 12)), used);
     assert!(fair_found.states.is_empty());
     // 2^31 mod bound of 2^31 per draw, bounds 3, 5, 6, 7, 9 and 10: about 1 in 10^7.
     let chance = fair_found.rejection_unsearched.expect("left out on 10 cards");

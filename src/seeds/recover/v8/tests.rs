@@ -11,17 +11,7 @@ fn fixture(name: &str) -> Observed {
         "fy-5" => include_str!("../../../../tests/fixtures/recover/node-fisher-yates-seed-5-10.txt"),
         _ => unreachable!(),
     };
-    Observed {
-        deals: text
-            .lines()
-            .map(|line| {
-                line.split(' ')
-                    .map(|card| card.parse::<u16>().unwrap() - 1)
-                    .collect()
-            })
-            .collect(),
-        carried: false,
-    }
+    crate::seeds::recover::tests::observed(text)
 }
 
 /// `node --random-seed=1 -e 'console.log(Math.random(), …)'` printed these three.
