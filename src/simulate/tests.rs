@@ -379,3 +379,85 @@ fn the_game_from_chunk_zero_is_the_game_dealt_again() {
         }
     }
 }
+
+/// Work cancelled this long after it started (Stop pressed during a run).
+struct CancelledAfter {
+    from: std::time::Instant,
+    after: std::time::Duration,
+}
+
+impl CancelledAfter {
+    fn new(after_ms: u64) -> Self {
+        Self {
+            from: std::time::Instant::now(),
+            after: std::time::Duration::from_millis(after_ms),
+        }
+    }
+}
+
+impl Progress for CancelledAfter {
+    fn advance(&self, _trials: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.from.elapsed() >= self.after
+    }
+}
+
+/// A cancelled run ends within milliseconds of the cancel, inside its deals: deals of a
+/// second each (`naive-repeated:100000` on 2,000 cards, 2·10⁸ swaps a deal), a chunk of
+/// 16,384 deals of 10⁶ swaps each on 10 cards (and the guessing game's 16,384 deals of
+/// them dealt again), a stream of 10¹² draws, and samples of 2,000 items.
+///
+/// Margin: each stops within a block of work (a tenth of a millisecond, or a batch of
+/// samples) of the cancel at 50 ms; the bound, two seconds, is far below the hours each
+/// would run without a look inside, and far above a loaded machine's scheduling delays.
+#[test]
+fn a_cancelled_run_ends_inside_its_deals() {
+    use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
+    use crate::stream::{GeneratorRun, StreamSettings};
+    let bound = std::time::Duration::from_secs(2);
+    let engine = Engine::new(2).unwrap();
+    let long = PermutationAlgorithm::NaiveRepeated {
+        passes: Some(100_000),
+    };
+    for n in [2_000, 10] {
+        let cancel = CancelledAfter::new(50);
+        record_permutations(&engine, long, n, 100_000, 1, TallyOptions::default(), &cancel);
+        let took = cancel.from.elapsed();
+        assert!(took < bound, "{n} cards: {took:?}");
+    }
+    let settings = StreamSettings {
+        items: crate::catalogue::items::Items::parse("3").unwrap(),
+        length: 1_000_000_000_000,
+        streams: 2,
+        seed: Some(1),
+        threads: 2,
+        alpha: 1e-6,
+        scenario: StreamScenario { add_every: None },
+        source: Default::default(),
+    };
+    let spec = GeneratorSpec::parse("iid").unwrap();
+    let generator = GeneratorRun::new(&spec, &settings).unwrap();
+    let cancel = CancelledAfter::new(50);
+    generator.tally(&engine, 2, 1, &cancel);
+    assert!(
+        cancel.from.elapsed() < bound,
+        "a stream: {:?}",
+        cancel.from.elapsed()
+    );
+    let cancel = CancelledAfter::new(50);
+    simulate_selections(
+        &engine,
+        crate::catalogue::SamplerAlgorithm::Reservoir,
+        2_000,
+        3,
+        100 * CHUNK_TRIALS,
+        1,
+        &cancel,
+    );
+    assert!(
+        cancel.from.elapsed() < bound,
+        "samples: {:?}",
+        cancel.from.elapsed()
+    );
+}
