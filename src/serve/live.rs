@@ -93,9 +93,16 @@ pub struct Progress {
 #[derive(Default)]
 struct Counter(AtomicU64);
 
-impl EngineProgress for Counter {
+/// The engine's progress: the count, and the run's stop, which the engine asks for
+/// between batches and inside deals that take seconds, so that Stop ends a step within
+/// milliseconds rather than when its chunks are done.
+impl EngineProgress for LiveRun {
     fn advance(&self, trials: u64) {
-        self.0.fetch_add(trials, Ordering::Relaxed);
+        self.counter.0.fetch_add(trials, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.stopping()
     }
 }
 
@@ -145,9 +152,24 @@ impl LiveRun {
         self.changed.send_modify(|version| *version += 1);
     }
 
-    /// Asks the run to stop after the step under way.
+    /// Asks the run to stop: the step under way ends within milliseconds (the engine is
+    /// told, and asks between batches and inside long deals: see
+    /// [`EngineProgress::cancelled`]), its partial tally is thrown away, and the run ends
+    /// with the tallies of the steps before.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Release);
+    }
+
+    /// Whether the run is to stop: asked to, or nobody watched it for
+    /// [`UNWATCHED_LIMIT`] (which then counts as asked, for good).
+    pub fn stopping(&self) -> bool {
+        if !self.stop.load(Ordering::Acquire)
+            && !self.watched.load(Ordering::Acquire)
+            && self.started.elapsed() > UNWATCHED_LIMIT
+        {
+            self.stop();
+        }
+        self.stop.load(Ordering::Acquire)
     }
 
     /// Says a page is watching (its stream is open).
@@ -226,7 +248,7 @@ impl LiveRun {
                                 done_at(end),
                                 seed,
                                 step_options,
-                                &self.counter,
+                                self,
                             );
                             move || {
                                 let mut part = part;
@@ -243,8 +265,7 @@ impl LiveRun {
                         trials.div_ceil(CHUNK_TRIALS),
                         done_at,
                         |engine, end| {
-                            let part =
-                                simulate_selections(engine, sampler, n, k, done_at(end), seed, &self.counter);
+                            let part = simulate_selections(engine, sampler, n, k, done_at(end), seed, self);
                             move || {
                                 move |progress: &mut Progress| match &mut progress.tally {
                                     Some(Tallied::Sampler(tally)) => tally.add(&part),
@@ -264,7 +285,7 @@ impl LiveRun {
                             settings.streams,
                             |end| end * length,
                             |engine, end| {
-                                let part = generator.tally(engine, end, seed, &self.counter);
+                                let part = generator.tally(engine, end, seed, self);
                                 move || {
                                     move |progress: &mut Progress| match &mut progress.tally {
                                         Some(Tallied::Stream(tally)) => tally.merge(&part),
@@ -306,16 +327,13 @@ impl LiveRun {
     {
         let threads = engine.threads() as u64;
         let (mut done, mut size, mut elapsed) = (0u64, threads, Duration::ZERO);
-        let created = Instant::now();
         let mut previous_end = None;
         let mut last_step = (0, Duration::ZERO);
         std::thread::scope(|scope| {
             let mut adding: Option<std::thread::ScopedJoinHandle<'_, ()>> = None;
             let mut phase = Phase::Done;
             while done < units {
-                if self.stop.load(Ordering::Acquire)
-                    || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
-                {
+                if self.stopping() {
                     phase = Phase::Stopped;
                     break;
                 }
@@ -324,6 +342,11 @@ impl LiveRun {
                 let started = Instant::now();
                 let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
                 let add = step(engine, end);
+                // A step cut short by Stop tallied only part of its chunks: thrown away.
+                if self.stopping() {
+                    phase = Phase::Stopped;
+                    break;
+                }
                 let took = started.elapsed();
                 elapsed += took;
                 let trials = done_at(end);
