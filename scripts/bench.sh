@@ -12,6 +12,8 @@
 # Usage: scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo bench --quiet --bench throughput
 
 # Exact enumeration (issue 5's goal: naive swap on 8 cards, 8^8 = 16.8 M paths, in under
@@ -22,7 +24,7 @@ TIMEFORMAT=%R
 for cards in 8 9; do
     times=""
     for _ in 1 2 3; do
-        times+=" $( { time ./target/release/shuffle-audit exact naive-swap --n "$cards" >/dev/null; } 2>&1 )"
+        times+=" $( { time "$release_bin" exact naive-swap --n "$cards" >/dev/null; } 2>&1 )"
     done
     echo "$times" | awk -v n="$cards" '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
         printf "exact naive-swap, %d cards (%d^%d paths): %.2f s (best of 3)\n", n, n, n, best }'
@@ -32,9 +34,9 @@ done
 # Fisher-Yates, as the example prints it: in an optimised build, and in a dev build, the
 # way a user's `cargo test` compiles it by default (issue 6: quick even unoptimised).
 cargo build --quiet --release --example audit_my_shuffle
-echo "release: $(./target/release/examples/audit_my_shuffle | sed -n 1p)"
+echo "release: $("$target_dir"/release/examples/audit_my_shuffle | sed -n 1p)"
 cargo build --quiet --example audit_my_shuffle
-echo "dev:     $(./target/debug/examples/audit_my_shuffle | sed -n 1p)"
+echo "dev:     $("$target_dir"/debug/examples/audit_my_shuffle | sed -n 1p)"
 # Merging shards (issue 6): two 10-card shards of 2,000,000 shuffles each, every one of
 # the 3,628,800 orders in each shard's JSON (about 207 MB each), read, checked, added and
 # analysed by `merge`; wall time and peak memory of the merge alone.
@@ -44,23 +46,23 @@ verdict() { "$@" || [[ $? -eq 1 ]]; }
 shards=$(mktemp -d)
 trap 'rm -rf "$shards"' EXIT
 for shard in 1 2; do
-    verdict ./target/release/shuffle-audit run fisher-yates --n 10 --trials 4e6 --seed 1 \
+    verdict "$release_bin" run fisher-yates --n 10 --trials 4e6 --seed 1 \
         --shard "$shard/2" --json "$shards/shard-$shard.json" >/dev/null 2>&1
 done
 verdict /usr/bin/time -f "merge of two 10-card shards (%e s, %M KB peak)" \
-    ./target/release/shuffle-audit merge "$shards"/shard-*.json --json "$shards/merged.json" >/dev/null
+    "$release_bin" merge "$shards"/shard-*.json --json "$shards/merged.json" >/dev/null
 # The default `check` suite (issue 6's goal: the whole catalogue in under a minute on 2
 # cores, ~20 s or less so that CI can afford it), timed end to end, best of three.
 times=""
 for _ in 1 2 3; do
-    times+=" $( { time ./target/release/shuffle-audit check -j 2 >/dev/null; } 2>&1 )"
+    times+=" $( { time "$release_bin" check -j 2 >/dev/null; } 2>&1 )"
 done
 echo "$times" | awk '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
     printf "check (default suite, 2 threads): %.2f s (best of 3)\n", best }'
 # ingest (issue 6's goal: 10 million 4-item lines in under 2 s on 2 cores, end to end
 # including the analysis). The file (80 MB of Fisher-Yates shuffles of `0 1 2 3`, made by
-# awk with a fixed seed) is generated once and kept in target/; best of three.
-samples=target/bench-ingest-10M.txt
+# awk with a fixed seed) is generated once and kept in cargo's target directory; best of three.
+samples=$target_dir/bench-ingest-10M.txt
 if [ ! -s "$samples" ]; then
     awk 'BEGIN { srand(7); for (i = 0; i < 10000000; i++) {
         a[0] = 0; a[1] = 1; a[2] = 2; a[3] = 3
@@ -70,15 +72,15 @@ if [ ! -s "$samples" ]; then
 fi
 times=""
 for _ in 1 2 3; do
-    times+=" $( { time ./target/release/shuffle-audit ingest "$samples" >/dev/null; } 2>&1 )"
+    times+=" $( { time "$release_bin" ingest "$samples" >/dev/null; } 2>&1 )"
 done
 echo "$times" | awk '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
     printf "ingest, 10,000,000 lines of 4 items (80 MB file): %.2f s (best of 3)\n", best }'
 # ingest --kind stream (issue 6: 10 million items well under 2 s on 2 cores, end to end
 # including the analysis). The file (20 MB: 10,000,000 i.i.d. draws of A:50,B:25,C:20,D:5,
-# 10 per line, made by awk with a fixed seed) is generated once and kept in target/; best
+# 10 per line, made by awk with a fixed seed) is generated once and kept in cargo's target directory; best
 # of three, with the items given by --weights (one pass) and taken from the input (two).
-stream=target/bench-ingest-stream-10M.txt
+stream=$target_dir/bench-ingest-stream-10M.txt
 if [ ! -s "$stream" ]; then
     awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) { line = ""
         for (j = 0; j < 10; j++) { r = rand() * 100
@@ -94,7 +96,7 @@ for items in "--weights A:50,B:25,C:20,D:5" ""; do
         # --weights the items are tested as equally likely; with them, the gaps test
         # catches mawk's rand() itself (gaps p about 1e-191 over 10 million draws, where
         # Python's random passes), a real weakness of the generator that made the file.
-        times+=" $( { time ./target/release/shuffle-audit ingest "$stream" --kind stream $items >/dev/null 2>&1 || true; } 2>&1 )"
+        times+=" $( { time "$release_bin" ingest "$stream" --kind stream $items >/dev/null 2>&1 || true; } 2>&1 )"
     done
     echo "$times" | awk -v items="${items:-the tokens seen (two passes)}" '{ best = $1
         for (i = 2; i <= NF; i++) if ($i < best) best = $i

@@ -9,8 +9,10 @@
 # Usage: scripts/bench_crack.sh [THREADS]   (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo build --quiet --release
-binary=./target/release/shuffle-audit
+binary=$release_bin
 threads=${1:-$(nproc)}
 poker=(--source delphi --algorithm asf-poker)
 read -r -a deck <<<"$("$binary" seeds deal "${poker[@]}" --seed 14:00:12.345)"

@@ -10,8 +10,10 @@
 # Usage: scripts/bench_reach.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo build --quiet --release
-bin=./target/release/shuffle-audit
+bin=$release_bin
 out=$(mktemp)
 trap 'rm -f "$out" "$out.time"' EXIT
 

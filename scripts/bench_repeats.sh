@@ -11,19 +11,21 @@
 # ($TMPDIR) and removed at the end. Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 
 deals=${1:-20000000}
-cargo build --release --quiet --example repeat_counter
+cargo build --release --quiet --bin shuffle-audit --example repeat_counter
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 start=$(date +%s.%N)
-target/release/examples/repeat_counter --print "$deals" >"$work/deals.txt"
+"$target_dir"/release/examples/repeat_counter --print "$deals" >"$work/deals.txt"
 echo "wrote $deals deals of 52 cards in $(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.1f') s: $(du -h "$work/deals.txt" | cut -f1)"
 
 status=0
 /usr/bin/time -f "ingest: %e s wall, %U s user, %S s system, %M KB peak resident memory" \
-    target/release/shuffle-audit ingest "$work/deals.txt" --json "$work/report.json" \
+    "$release_bin" ingest "$work/deals.txt" --json "$work/report.json" \
     >"$work/report.txt" 2>"$work/time.txt" || status=$?
 if [ "$status" -gt 1 ]; then
     cat "$work/time.txt" >&2

@@ -9,8 +9,10 @@
 # Usage: [CASE="ALGORITHM N TRIALS"] scripts/bench_serve.sh [THREADS]   (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo build --quiet --release
-bin=./target/release/shuffle-audit
+bin=$release_bin
 threads=${1:-$(nproc)}
 out=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$out"' EXIT

@@ -7,8 +7,10 @@
 # Usage: [SECONDS_PER_CASE=6] scripts/bench_serve_views.sh [THREADS]   (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo build --quiet --release
-bin=./target/release/shuffle-audit
+bin=$release_bin
 threads=${1:-$(nproc)}
 seconds=${SECONDS_PER_CASE:-6}
 out=$(mktemp -d)

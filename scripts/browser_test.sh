@@ -5,9 +5,17 @@
 # scripts/browser/serve_test.mjs, which saves a screenshot of each state. The server it
 # started is stopped however the script ends.
 #
-# Usage: scripts/browser_test.sh [SCREENSHOT_DIR]   (default: a temporary directory)
+# Usage: scripts/browser_test.sh [--docs] [SCREENSHOT_DIR]   (default: a temporary directory)
+#   --docs   also write the guide's picture of the page, docs/src/serve.png (the naive swap
+#            on 3 cards caught, beside its exact expectation), from the same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+docs_png=()
+if [[ ${1:-} == --docs ]]; then
+    docs_png=("$PWD/docs/src/serve.png")
+    shift
+fi
 
 if ! command -v chromium >/dev/null 2>&1 && [[ -z ${CHROMIUM:-} ]]; then
     echo "browser_test: installing Chromium (Debian package chromium)" >&2
@@ -21,10 +29,11 @@ if [[ ! -d scripts/browser/node_modules/playwright-core ]]; then
     (cd scripts/browser && npm ci --no-audit --no-fund)
 fi
 cargo build --quiet --release
+source scripts/target_dir.sh
 
 shots=${1:-$(mktemp -d -t serve-shots.XXXXXX)}
 log=$(mktemp -t serve-log.XXXXXX)
-./target/release/shuffle-audit serve >"$log" 2>&1 &
+"$release_bin" serve >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
@@ -34,4 +43,4 @@ for _ in $(seq 100); do
 done
 url=$(grep -o 'http://[^ ]*' "$log" | head -1)
 echo "browser_test: serving at $url; screenshots to $shots"
-node scripts/browser/serve_test.mjs "$url" "$shots"
+node scripts/browser/serve_test.mjs "$url" "$shots" "${docs_png[@]}"

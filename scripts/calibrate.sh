@@ -39,6 +39,8 @@
 # Python 4,000 times); not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 
 seeds=${1:-1000}
 n=${2:-4}
@@ -57,7 +59,7 @@ calibrate() {
         printf "$format" "$seed" "$seed"
     done >"$work/$name.toml"
     local status=0
-    target/release/shuffle-audit check --config "$work/$name.toml" --json "$work/$name.json" >/dev/null || status=$?
+    "$release_bin" check --config "$work/$name.toml" --json "$work/$name.json" >/dev/null || status=$?
     if [ "$status" -gt 1 ]; then
         echo "calibrate: check stopped with status $status" >&2
         exit "$status"
@@ -244,7 +246,7 @@ if [ "${1:-}" = "--guessing" ] || [ "${1:-}" = "--guessing-items" ]; then
             caught=0
             strategies=""
             for seed in 1 2 3 4 5; do
-                target/release/shuffle-audit run "$1" --n "$2" --trials "$deals" --seed "$seed" --json "$work/power.json" >/dev/null 2>&1 || true
+                "$release_bin" run "$1" --n "$2" --trials "$deals" --seed "$seed" --json "$work/power.json" >/dev/null 2>&1 || true
                 read -r p strategy < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; g=[t for t in r["tests"] if t["name"]=="guessing"]; print(g[0]["log10_p_value"] if g else 0, r["guessing"]["strategy"] if r.get("guessing") else "-")' "$work/power.json")
                 if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < -7 else 1)' "$p"; then
                     caught=$((caught + 1))

@@ -16,6 +16,8 @@
 # tmpfs it mounts and unmounts itself; python3 for the checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 # Job control: background commands get their own process group and keep SIGINT, as a
 # program started from a terminal does (a script's `cmd &` would otherwise ignore it).
 set -m
@@ -24,7 +26,7 @@ KILLS=${KILLS:-210}
 RANDOM=${FAULT_SEED:-21}
 
 cargo build --release --quiet
-bin=$PWD/target/release/shuffle-audit
+bin=$release_bin
 work=$(mktemp -d)
 full=$work/full
 cleanup() {

@@ -20,8 +20,10 @@
 #        SIZES="5e7 1e8" SEEDS="1 2" scripts/msvc_bias.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 cargo build --quiet --release
-bin=./target/release/shuffle-audit
+bin=$release_bin
 
 sizes=${SIZES:-"5e7 1e8 2e8 3.5e8 7e8"}
 # Extra seeds at the sizes where the verdict can still go either way.

@@ -5,7 +5,8 @@
 # that do not read, empty charts and legends that do not explain show up here and
 # nowhere else.
 #
-#   scripts/screenshot.sh DIR [OUT]     (OUT defaults to target/screenshots/<name of DIR>)
+#   scripts/screenshot.sh DIR [OUT]     (OUT defaults to screenshots/<name of DIR> in cargo's
+#                                        target directory: scripts/target_dir.sh)
 #
 # Needs Chromium (Debian package `chromium`); installs it with apt-get when it is missing
 # and this runs as root (or with sudo). Not part of CI.
@@ -16,7 +17,12 @@ usage() { echo "usage: scripts/screenshot.sh DIR [OUT]" >&2; exit 2; }
 dir=$1
 [[ -f $dir/index.html ]] || { echo "screenshot.sh: $dir/index.html does not exist (write a report with --report DIR or shuffle-audit report)" >&2; exit 2; }
 dir=$(cd "$dir" && pwd)
-out=${2:-target/screenshots/$(basename "$dir")}
+if [[ $# -eq 2 ]]; then
+    out=$2
+else
+    # shellcheck source=scripts/target_dir.sh
+    out=$(cd "$(dirname "$0")/.." && source scripts/target_dir.sh && echo "$target_dir")/screenshots/$(basename "$dir")
+fi
 
 browser=""
 for candidate in chromium chromium-browser google-chrome; do

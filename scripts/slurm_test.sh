@@ -27,6 +27,8 @@
 # Prints a summary; exit status 0 when the merged run is the whole run, else 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 repo=$(pwd)
 
 run="fisher-yates --n 6 --trials 2e6 --seed 7"
@@ -70,7 +72,7 @@ say "$(slurmctld -V) and $(munged --version 2>&1 | awk '{print $1; exit}')"
 # 2. The binary.
 say "building the release binary"
 cargo build --release --quiet
-binary=$repo/target/release/shuffle-audit
+binary=$release_bin
 
 # 3. A private cluster.
 tmp=$(mktemp -d /tmp/shuffle-audit-slurm.XXXXXX)

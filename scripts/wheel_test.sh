@@ -20,7 +20,8 @@
 #      it exits 1 if any check failed, and stops at once (exit 1, naming the step) when a
 #      step that is not a check, such as the build, fails.
 #
-# The build reuses the repository's target/ (CARGO_TARGET_DIR, unless already set), so
+# The build reuses cargo's own target directory (scripts/target_dir.sh: CARGO_TARGET_DIR,
+# a cargo config's build.target-dir, or the repository's target/), so
 # the dependencies compiled by an earlier `cargo build --release` are not compiled again;
 # only the binary is, because maturin strips it with its own rustc flag.
 # Needs network access to PyPI (maturin, pytest, numpy); the wheel itself installs offline.
@@ -28,10 +29,12 @@
 # Usage: scripts/wheel_test.sh            (PYTHON=python3.12 to test another Python)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/target_dir.sh
+source scripts/target_dir.sh
 root=$PWD
 started=$SECONDS
 PYTHON=${PYTHON:-python3}
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+export CARGO_TARGET_DIR=$target_dir
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/shuffle-audit-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -11,6 +11,7 @@
 mod caught;
 mod guessing;
 mod item_guessing;
+pub mod power;
 mod repeats;
 mod selections;
 

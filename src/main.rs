@@ -94,6 +94,11 @@ fn main() -> ExitCode {
         .try_get_matches();
     let cli = match matches.and_then(|matches| Cli::from_arg_matches(&matches)) {
         Ok(cli) => cli,
+        Err(error) if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `shuffle-audit` or `shuffle-audit seeds` alone: what could follow.
+            say!("{}", commands_needed(&error));
+            return ExitCode::from(2);
+        }
         Err(error) if error.use_stderr() => {
             say!("shuffle-audit: {}", one_line(&error));
             return ExitCode::from(2);
@@ -151,7 +156,8 @@ fn color_choice(args: impl IntoIterator<Item = std::ffi::OsString>) -> ColorChoi
     choice
 }
 
-/// A parser error as one line: its first paragraph, without the usage block and tips.
+/// A parser error as one line: its first paragraph and clap's tips (`a similar argument
+/// exists: '--trials'`, `to pass '-x' as a value, use '-- -x'`), without the usage block.
 fn one_line(error: &clap::Error) -> String {
     let text = error.to_string();
     let first_paragraph: Vec<&str> = text
@@ -159,5 +165,66 @@ fn one_line(error: &clap::Error) -> String {
         .take_while(|line| !line.trim().is_empty())
         .map(str::trim)
         .collect();
-    format!("{} (see --help)", first_paragraph.join(" "))
+    let tips: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("tip: "))
+        .collect();
+    let mut line = first_paragraph.join(" ");
+    for tip in tips {
+        line.push_str("; ");
+        line.push_str(tip);
+    }
+    line.push_str(&subcommand_suggestion(error, &text).unwrap_or_default());
+    format!("{line} (see --help)")
+}
+
+/// `; did you mean 'run'?` for a subcommand typed too far from any for clap's own tip
+/// (which needs a close match: `chek`, not `rn`), with the looser rule the catalogue's
+/// names are suggested by; `None` when clap gave a tip or nothing is close.
+fn subcommand_suggestion(error: &clap::Error, text: &str) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand || error.get(ContextKind::SuggestedSubcommand).is_some() {
+        return None;
+    }
+    let Some(ContextValue::String(typed)) = error.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    // The command whose subcommand was mistyped, from the usage line: `shuffle-audit
+    // seeds [OPTIONS] <COMMAND>` is `seeds`'s.
+    let usage = text.lines().find_map(|line| line.strip_prefix("Usage: "))?;
+    let mut command = Cli::command();
+    for word in usage
+        .split_whitespace()
+        .skip(1)
+        .take_while(|word| !word.starts_with(['[', '<']))
+    {
+        command = command.find_subcommand(word)?.clone();
+    }
+    let names: Vec<&str> = command.get_subcommands().map(clap::Command::get_name).collect();
+    Some(shuffle_audit::catalogue::suggestion_among(
+        typed,
+        names.into_iter(),
+    ))
+    .filter(|tip| !tip.is_empty())
+}
+
+/// What to say when a command needs a subcommand and got none: that one is needed, and
+/// the list of them with their summaries (the `Commands:` section of clap's help).
+fn commands_needed(error: &clap::Error) -> String {
+    let help = error.to_string();
+    let usage = help
+        .lines()
+        .find_map(|line| line.strip_prefix("Usage: "))
+        .unwrap_or("shuffle-audit <COMMAND>");
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|line| line.trim_end() != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .collect();
+    format!(
+        "shuffle-audit: error: a command is needed: {usage} (see --help)\nCommands:\n{}",
+        commands.join("\n")
+    )
 }

@@ -179,6 +179,9 @@ n = 4
 trials = 2400
 seed = 1140
 expect = "fair"
+# 9,600 deals are a little fewer than the 9,651 the permutation test needs to catch
+# every bias of total variation 0.05: allowed, since this is about the confirmation.
+allow_underpowered = true
 "#,
     );
     let json = json_of_check(&path, &[]);
@@ -895,6 +898,7 @@ trials = 2400
 seed = 2797
 source = "delphi"
 expect = "fair"
+allow_underpowered = true # as above: about the confirmation
 "#,
     );
     let json = json_of_check(&path, &[]);
@@ -957,4 +961,106 @@ fn bad_sources_on_the_command_line_or_in_a_config_are_one_line_errors() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1);
+}
+
+#[test]
+fn a_pass_on_too_few_samples_is_inconclusive_unless_allowed() {
+    // 700 deals of 5 cards: the permutation test needs about 16,000 to catch every bias of
+    // total variation 0.05 with 99 % power. Sattolo's shuffle is caught on as few (its
+    // single cycles are far from uniform: exact, 31 deals needed at n = 4), and a fail
+    // stands on any count.
+    let suite = r#"
+[[case]]
+name = "few deals"
+algorithm = "fisher-yates"
+n = 5
+trials = 700
+expect = "fair"
+[[case]]
+name = "few but caught"
+algorithm = "sattolo"
+n = 4
+trials = 700
+expect = "biased"
+"#;
+    let (dir, path) = config(suite);
+    let output = check_with(&path).assert().code(1);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert!(
+        predicate::str::is_match(r"few deals\s+fair\s+inconclusive .* NOT AS EXPECTED")
+            .unwrap()
+            .eval(&stdout),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "NOT AS EXPECTED\n  underpowered: 700 samples, but its permutations test needs 16,109 to catch a \
+             total variation of 0.05 with 99 % power: inconclusive (give it more trials, or allow it with \
+             --allow-underpowered)\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("underpowered:").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("check FAILED: not as expected: few deals\n"),
+        "{stdout}"
+    );
+
+    // JSON and JUnit carry the same verdict and why.
+    let junit = dir.path().join("junit.xml");
+    let output = check_with(&path)
+        .args(["--json", "-", "--junit"])
+        .arg(&junit)
+        .assert()
+        .code(1);
+    let json: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    binary::assert_valid(&json);
+    let few = &json["cases"][0];
+    assert_eq!(few["verdict"], "inconclusive");
+    assert_eq!(few["first"]["verdict"], "pass", "the analysis' own verdict stays");
+    assert_eq!(
+        (
+            few["underpowered"].as_bool(),
+            few["underpowered_allowed"].as_bool()
+        ),
+        (Some(true), Some(false))
+    );
+    assert_eq!(
+        few["power"],
+        serde_json::json!({"test": "permutations", "samples": 700, "samples_needed": 16109,
+                           "total_variation": 0.05, "power": 0.99})
+    );
+    let caught = &json["cases"][1];
+    assert_eq!(
+        (caught["verdict"].as_str(), caught["underpowered"].as_bool()),
+        (Some("fail"), Some(false))
+    );
+    // On standard error, since the export has standard output, one warning per case.
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
+    assert!(
+        stderr.starts_with("shuffle-audit: warning: case 'few deals': underpowered: 700 samples"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    let junit = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        junit.contains("expected fair, got inconclusive") && junit.contains("underpowered: 700 samples"),
+        "{junit}"
+    );
+
+    // Allowed for the suite, or for the case: the pass stands, and is still named.
+    let output = check_with(&path).arg("--allow-underpowered").assert().success();
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("fair      pass") && stdout.contains("power: the pass stands (allowed)\n"),
+        "{stdout}"
+    );
+    let (_dir, path) = config(&suite.replace(
+        "trials = 700\nexpect = \"fair\"",
+        "trials = 700\nexpect = \"fair\"\nallow_underpowered = true",
+    ));
+    let json = json_of_check(&path, &[]);
+    assert_eq!(json["cases"][0]["verdict"], "pass");
+    assert_eq!(json["cases"][0]["underpowered_allowed"], true);
+    assert_eq!(json["all_as_expected"], true);
 }

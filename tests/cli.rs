@@ -3,7 +3,7 @@
 
 mod binary;
 
-use binary::{command, json_of, shuffle_audit};
+use binary::{command, json_of, shuffle_audit, usage_error_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -369,6 +369,79 @@ fn usage_errors_from_the_parser_exit_2() {
         .assert()
         .success()
         .stdout(predicate::str::contains("run"));
+}
+
+#[test]
+fn parser_errors_keep_their_suggestions_on_one_line() {
+    for (args, expected) in [
+        (
+            "run --trails 5",
+            "shuffle-audit: error: unexpected argument '--trails' found; tip: a similar argument exists: \
+             '--trials' (see --help)",
+        ),
+        (
+            "chek",
+            "shuffle-audit: error: unrecognized subcommand 'chek'; tip: a similar subcommand exists: \
+             'check' (see --help)",
+        ),
+        // Too far for clap's own tip: the catalogue's looser rule finds it.
+        (
+            "rn",
+            "shuffle-audit: error: unrecognized subcommand 'rn'; did you mean 'run' or 'man'? (see --help)",
+        ),
+        (
+            "seeds crak",
+            "shuffle-audit: error: unrecognized subcommand 'crak'; tip: a similar subcommand exists: \
+             'crack' (see --help)",
+        ),
+        (
+            "ingest -x",
+            "shuffle-audit: error: unexpected argument '-x' found; tip: to pass '-x' as a value, use '-- -x' \
+             (see --help)",
+        ),
+        (
+            "xyzzy",
+            "shuffle-audit: error: unrecognized subcommand 'xyzzy' (see --help)",
+        ),
+    ] {
+        assert_eq!(usage_error_of(command(args)), expected, "{args}");
+    }
+}
+
+#[test]
+fn no_command_lists_the_commands_and_exits_2() {
+    for (args, usage, commands) in [
+        (
+            "",
+            "shuffle-audit [OPTIONS] <COMMAND>",
+            &["run", "ingest", "check", "serve", "man"][..],
+        ),
+        (
+            "seeds",
+            "shuffle-audit seeds [OPTIONS] <COMMAND>",
+            &["reach", "crack", "deal"],
+        ),
+    ] {
+        let output = command(args).assert().code(2).get_output().clone();
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        let mut lines = stderr.lines();
+        assert_eq!(
+            lines.next(),
+            Some(format!("shuffle-audit: error: a command is needed: {usage} (see --help)").as_str())
+        );
+        assert_eq!(lines.next(), Some("Commands:"));
+        let listed: Vec<&str> = lines
+            .map(|line| line.split_whitespace().next().unwrap())
+            .collect();
+        for name in commands {
+            assert!(listed.contains(name), "{args}: {name} not in {stderr}");
+        }
+    }
+    // Each command with its summary, as --help has it.
+    command("").assert().stderr(predicate::str::contains(
+        "  check        Run a suite of cases (the whole catalogue by default",
+    ));
 }
 
 #[test]

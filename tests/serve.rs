@@ -139,7 +139,7 @@ async fn a_catalogue_runs_download_is_runs_json() {
         .iter()
         .map(|chart| chart["name"].as_str().unwrap())
         .collect();
-    assert_eq!(charts, ["positions", "fixed-points", "cycles"]);
+    assert_eq!(charts, ["orders", "positions", "fixed-points", "cycles"]);
     assert_download_is(&app, &id, line).await;
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }

@@ -22,6 +22,11 @@ fn routes(run: &str, session: &str) -> Vec<(&'static str, String, Vec<u8>)> {
         ("POST", "/api/runs".to_string(), request),
         ("GET", format!("/api/runs/{run}/events"), Vec::new()),
         ("POST", format!("/api/runs/{run}/stop"), Vec::new()),
+        (
+            "POST",
+            format!("/api/runs/{run}/speed"),
+            br#"{"speed":"full"}"#.to_vec(),
+        ),
         ("GET", format!("/api/runs/{run}/json"), Vec::new()),
         ("POST", "/api/ingest".to_string(), deals.clone()),
         ("POST", "/api/ingest/json".to_string(), deals.clone()),

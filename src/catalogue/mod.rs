@@ -30,7 +30,7 @@ use crate::stats::Verdict;
 
 pub use dealer::{DealerState, dealer_riffles};
 pub use entries::{SAMPLERS, SHUFFLES, entries};
-pub use names::AlgorithmSpec;
+pub use names::{AlgorithmSpec, suggestion_among};
 pub use overhand::{overhand, overhands, overhands_until};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};

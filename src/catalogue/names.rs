@@ -175,7 +175,7 @@ fn suggestion_for(typed: &str) -> String {
 }
 
 /// "; did you mean 'a' or 'b'?" for the `names` closest to `typed`, or "" if none is close.
-pub(crate) fn suggestion_among<'a>(typed: &str, names: impl Iterator<Item = &'a str>) -> String {
+pub fn suggestion_among<'a>(typed: &str, names: impl Iterator<Item = &'a str>) -> String {
     if typed.contains(',') {
         return "; separate names with spaces, not commas".to_string();
     }

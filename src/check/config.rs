@@ -7,6 +7,8 @@
 //! trials = 200000
 //! seed = 7
 //! expect = "fair"              # or "biased"
+//! allow_underpowered = false   # optional: let a pass on fewer samples than the case's
+//!                              # test needs to catch a total variation of 0.05 stand
 //! source = "msvc-rand-mod"     # optional: the randomness under it (clock_step = 0.5
 //!                              # with source = "clock-reseed")
 //! ```
@@ -64,6 +66,7 @@ struct RawCase {
     timeout: Option<u64>,
     source: Option<String>,
     clock_step: Option<f64>,
+    allow_underpowered: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -82,7 +85,7 @@ const SOURCE_FIELDS: &[&str] = &["source", "clock_step"];
 const COMMAND_FIELDS: &[&str] = &[
     "command", "trials", "kind", "k", "deck", "ordered", "weights", "timeout",
 ];
-const COMMON_FIELDS: &[&str] = &["name", "seed", "expect"];
+const COMMON_FIELDS: &[&str] = &["name", "seed", "expect", "allow_underpowered"];
 
 /// Reads and checks the suite in `path`.
 pub fn load(path: &Path, settings: &CheckSettings) -> Result<Vec<Case>> {
@@ -341,6 +344,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
         seed,
         expect,
         source: own_source,
+        allow_underpowered: raw.allow_underpowered.unwrap_or(false),
     })
 }
 

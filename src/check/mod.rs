@@ -20,6 +20,13 @@
 //! *as expected* when its final verdict is `pass` for a case expected fair, or `fail` for a
 //! case expected biased; `suspicious` after confirmation, `inconclusive` or an error never
 //! is. The gate passes when every case is as expected.
+//!
+//! A `pass` on too few samples proves nothing: when the run that counts had fewer samples
+//! than its whole-sample test needs to catch a total variation of 0.05 at 99 % power
+//! ([`crate::analysis::power`]), the case is *underpowered* and its verdict is
+//! `inconclusive`, unless the suite (`--allow-underpowered`) or the case
+//! (`allow_underpowered = true`) accepts it. A `fail` stands on any number of samples: the
+//! bias was caught.
 
 pub mod command;
 pub mod config;
@@ -29,6 +36,7 @@ pub mod watchdog;
 use std::time::{Duration, Instant};
 
 use crate::analysis::TestReport;
+use crate::analysis::power::{Power, power_to_catch};
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::items::Items;
 use crate::catalogue::{AlgorithmSpec, Expectation};
@@ -56,6 +64,9 @@ pub struct Case {
     /// Its own source (`source` in a config); `None` draws from the suite's source. Always
     /// `None` for a command, which brings its own randomness.
     pub source: Option<SourceKind>,
+    /// A pass on fewer samples than the case's test needs stands (`allow_underpowered` in
+    /// a config); otherwise it is `inconclusive`.
+    pub allow_underpowered: bool,
 }
 
 impl Case {
@@ -138,6 +149,9 @@ pub struct CheckSettings {
     /// The source of every algorithm and generator case that names none of its own
     /// (`--source`).
     pub source: SourceKind,
+    /// A pass on fewer samples than its test needs stands for every case
+    /// (`--allow-underpowered`).
+    pub allow_underpowered: bool,
 }
 
 /// One test of one run: its name and p-values.
@@ -164,13 +178,18 @@ pub struct Findings {
     /// For a verdict of fail or suspicious, the test that decided it and what that means
     /// ([`crate::analysis::caught_by`]).
     pub caught: Option<String>,
+    /// What the whole-sample test needed to catch a bias of total variation 0.05, and the
+    /// samples it had; `None` when no such test ran.
+    pub power: Option<Power>,
 }
 
 impl Findings {
-    /// From an analysis' verdict and tests.
-    pub fn from_tests(verdict: Verdict, tests: &[TestReport]) -> Self {
+    /// From an analysis' verdict and tests, on `samples` samples (deals, selections, a
+    /// stream's draws) graded at `alpha`.
+    pub fn from_tests(verdict: Verdict, tests: &[TestReport], samples: u64, alpha: f64) -> Self {
         Self {
             samples_read: None,
+            power: power_to_catch(tests, samples, alpha),
             caught: matches!(verdict, Verdict::Fail | Verdict::Suspicious)
                 .then(|| crate::analysis::caught_by(tests))
                 .flatten(),
@@ -210,17 +229,57 @@ pub struct CaseResult {
     pub unconfirmed_because: Option<String>,
     /// Wall-clock time of the case, confirmation included.
     pub elapsed: Duration,
+    /// Whether a pass on too few samples stands (the case's or the suite's choice).
+    pub underpowered_allowed: bool,
 }
 
 impl CaseResult {
-    /// The verdict that counts (`None` when the run that counts ended in an error).
+    /// The verdict that counts (`None` when the run that counts ended in an error): the
+    /// last run's, except that an underpowered pass not allowed is `inconclusive`.
     pub fn verdict(&self) -> Option<Verdict> {
-        self.runs
-            .last()
-            .outcome
-            .as_ref()
-            .ok()
-            .map(|findings| findings.verdict)
+        let verdict = self.runs.last().outcome.as_ref().ok()?.verdict;
+        Some(if self.underpowered().is_some() && !self.underpowered_allowed {
+            Verdict::Inconclusive
+        } else {
+            verdict
+        })
+    }
+
+    /// What the whole-sample test of the run that counts needed, and had.
+    pub fn power(&self) -> Option<&Power> {
+        self.runs.last().outcome.as_ref().ok()?.power.as_ref()
+    }
+
+    /// The power of a run that counts that passed on fewer samples than its test needs
+    /// (whether or not that is allowed); `None` otherwise.
+    pub fn underpowered(&self) -> Option<&Power> {
+        let findings = self.runs.last().outcome.as_ref().ok()?;
+        (findings.verdict == Verdict::Pass)
+            .then_some(findings.power.as_ref())
+            .flatten()
+            .filter(|power| power.short())
+    }
+
+    /// `underpowered: 700 samples, but its permutations test needs 17,234 to catch a total
+    /// variation of 0.05 with 99 % power`, and what follows, for an underpowered case.
+    pub fn underpowered_note(&self) -> Option<String> {
+        let power = self.underpowered()?;
+        let needs = power.needed.map_or("more than any count".to_string(), |needed| {
+            crate::format::group_thousands(needed)
+        });
+        Some(format!(
+            "underpowered: {} samples, but its {} test needs {needs} to catch a total variation of {} \
+             with {} % power: {}",
+            crate::format::group_thousands(power.samples),
+            power.test,
+            crate::analysis::power::CATCH_TOTAL_VARIATION,
+            crate::analysis::power::CATCH_POWER * 100.0,
+            if self.underpowered_allowed {
+                "the pass stands (allowed)"
+            } else {
+                "inconclusive (give it more trials, or allow it with --allow-underpowered)"
+            }
+        ))
     }
 
     /// The error of the run that counts, if it ended in one.
@@ -328,6 +387,7 @@ pub fn run_case(case: &Case, settings: &CheckSettings, progress: &dyn Progress) 
         runs,
         unconfirmed_because,
         elapsed: started.elapsed(),
+        underpowered_allowed: case.allow_underpowered || settings.allow_underpowered,
     })
 }
 
@@ -345,10 +405,18 @@ fn run_kind(
             let run_settings = algorithm_settings(*n, *k, trials, seed, source, settings);
             let report = run(std::slice::from_ref(spec), &run_settings, progress)?;
             let findings = match (report.results.first(), report.sampler_results.first()) {
-                (Some(shuffle), _) => Findings::from_tests(shuffle.analysis.verdict, &shuffle.analysis.tests),
-                (None, Some(sampler)) => {
-                    Findings::from_tests(sampler.analysis.verdict, &sampler.analysis.tests)
-                }
+                (Some(shuffle), _) => Findings::from_tests(
+                    shuffle.analysis.verdict,
+                    &shuffle.analysis.tests,
+                    trials,
+                    settings.alpha,
+                ),
+                (None, Some(sampler)) => Findings::from_tests(
+                    sampler.analysis.verdict,
+                    &sampler.analysis.tests,
+                    trials,
+                    settings.alpha,
+                ),
                 (None, None) => unreachable!("run gives one result per algorithm"),
             };
             Ok(Ok(findings))
@@ -362,6 +430,8 @@ fn run_kind(
             Ok(Ok(Findings::from_tests(
                 result.analysis.verdict,
                 &result.analysis.tests,
+                length.saturating_mul(trials),
+                settings.alpha,
             )))
         }
         CaseKind::Command(command) => command.run(&case.name, seed, trials),

@@ -104,6 +104,7 @@ pub fn default_suite() -> Vec<Case> {
             seed,
             expect: spec.entry.expected_at(n),
             source: None,
+            allow_underpowered: false,
         }
     });
     let generator_cases = generators.iter().map(|&(name, items, length, streams, seed)| {
@@ -120,6 +121,7 @@ pub fn default_suite() -> Vec<Case> {
             },
             seed,
             source: None,
+            allow_underpowered: false,
         }
     });
     algorithm_cases.chain(generator_cases).collect()

@@ -184,10 +184,31 @@ pub fn valid_name(token: &[u8]) -> Result<String, String> {
     let Ok(name) = std::str::from_utf8(token) else {
         return Err(format!("item '{}' is not valid UTF-8", shown(token)));
     };
-    match name_problem(name) {
+    match name_problem(name).or_else(|| list_syntax_problem(name)) {
         Some(problem) => Err(format!("item '{}' {problem}", shown(token))),
         None => Ok(name.to_string()),
     }
+}
+
+/// Why a card's name looks like a piece of a list (see [`super::list`]): a quote that a
+/// plain line does not read as one, or a bracket that the line leaves open. Checked on the
+/// names of a deck, which every later line is read against, so that `'A' 'B'` or `3, 1, 2]`
+/// is refused where the deck is made instead of becoming cards named `'A'` or `2]`.
+fn list_syntax_problem(name: &str) -> Option<String> {
+    if name.starts_with(['\'', '"']) {
+        return Some(
+            "starts with a quote: quotes are read only in a line written as a list (['A', 'B']); \
+             write the line with brackets, or without quotes"
+                .to_string(),
+        );
+    }
+    let count = |c: char| name.matches(c).count();
+    [('[', ']'), ('(', ')')]
+        .into_iter()
+        .find(|&(open, close)| count(open) != count(close))
+        .map(|(open, close)| {
+            format!("has unbalanced brackets ('{open}' and '{close}' do not pair up): a list is read only when the whole line is one")
+        })
 }
 
 /// A token as a message can show it: invalid UTF-8 replaced, control and bidirectional
@@ -267,9 +288,24 @@ mod tests {
         let invalid = Deck::new(&[b"\xff\xfe", b"c"], "line 1".to_string()).unwrap_err();
         assert!(invalid.contains("is not valid UTF-8"), "{invalid}");
         assert!(
-            deck(&["<script>alert(1)</script>", "\"&'<b>"]).is_ok(),
+            deck(&["<script>alert(1)</script>", "&\"'<b>"]).is_ok(),
             "escaped where shown"
         );
+    }
+
+    #[test]
+    fn pieces_of_lists_are_not_card_names() {
+        for (tokens, problem) in [
+            (["'A'", "'B'"], "item ''A'' starts with a quote"),
+            (["\"A\"", "B"], "item '\"A\"' starts with a quote"),
+            (["1", "2]"], "item '2]' has unbalanced brackets"),
+            (["(1", "2"], "item '(1' has unbalanced brackets"),
+        ] {
+            let refused = deck(&tokens).unwrap_err();
+            assert!(refused.contains(problem), "{refused}");
+        }
+        // Brackets that pair up, and quotes inside a name, are a name's own.
+        assert!(deck(&["x[1]", "f(x)", "it's", "A'"]).is_ok());
     }
 
     #[test]

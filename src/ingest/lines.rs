@@ -7,7 +7,9 @@
 //! without newlines is refused at that length, not read whole).
 //!
 //! Tokens are separated by ASCII white space and commas; a run of separators is one
-//! separator, and separators at either end of a line are ignored.
+//! separator, and separators at either end of a line are ignored. A line written as a
+//! list (`['C', 'A', 'B']`, `[3 1 2]`: see [`super::list`]) holds the same tokens as the
+//! plain line of its items, once its brackets and quotes are checked and set aside.
 
 use std::io::Read;
 
@@ -137,11 +139,21 @@ pub fn is_skipped(line: &[u8]) -> bool {
     }
 }
 
-/// The tokens of `line`.
+/// The tokens of `line`, or what is wrong with the list it is written as (a message that
+/// follows `line N: `).
 #[inline]
-pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|&byte| is_separator(byte))
+pub fn tokens(line: &[u8]) -> Result<impl Iterator<Item = &[u8]>, String> {
+    let (body, quoted) = if super::list::is_list(line) {
+        let body = super::list::list_body(line)?;
+        (body.inner, body.quoted)
+    } else {
+        (line, false)
+    };
+    // A checked list's quoted items hold no separator: each token is one item, quotes and all.
+    Ok(body
+        .split(|&byte| is_separator(byte))
         .filter(|token| !token.is_empty())
+        .map(move |token| if quoted { &token[1..token.len() - 1] } else { token }))
 }
 
 #[cfg(test)]
@@ -150,11 +162,23 @@ mod tests {
 
     #[test]
     fn separators_are_white_space_and_commas_in_runs() {
-        let all: Vec<&[u8]> = tokens(b" ,A,B  C\t,,D, \r").collect();
+        let all: Vec<&[u8]> = tokens(b" ,A,B  C\t,,D, \r").unwrap().collect();
         assert_eq!(all, [b"A", b"B", b"C", b"D"]);
         assert!(is_skipped(b"  , \t"));
         assert!(is_skipped(b"  # comment"));
         assert!(!is_skipped(b"A #B"));
+    }
+
+    #[test]
+    fn a_list_line_holds_the_tokens_of_its_plain_line() {
+        let plain: Vec<&[u8]> = tokens(b"10 J Q").unwrap().collect();
+        for line in [&b"['10', 'J', 'Q']"[..], b"[\"10\",\"J\",\"Q\"]", b"[10 J Q]"] {
+            assert_eq!(tokens(line).unwrap().collect::<Vec<_>>(), plain);
+        }
+        // Brackets and quotes inside a plain line's tokens are theirs, as before.
+        let names: Vec<&[u8]> = tokens(b"x[1] it's").unwrap().collect();
+        assert_eq!(names, [&b"x[1]"[..], b"it's"]);
+        assert!(tokens(b"['A', 'B'").is_err());
     }
 
     #[test]

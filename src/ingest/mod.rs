@@ -2,7 +2,8 @@
 //! `run` tests a catalogue algorithm.
 //!
 //! The input holds one sample per line, its items separated by white space and/or
-//! commas (`0 1 2`, `A,B,C`, `♠K ♥3`); blank lines and lines starting with `#` are
+//! commas (`0 1 2`, `A,B,C`, `♠K ♥3`), or written as a list as programs print one
+//! (`['C', 'A', 'B']`, `[3 1 2]`: [`list`]); blank lines and lines starting with `#` are
 //! skipped. For `permutations` the first line fixes the deck (its order numbers the
 //! cards) and every line must hold the same items in some order; for `selections` each
 //! line holds `k` distinct items of the deck given with `--deck` (or, without it, of the
@@ -21,6 +22,7 @@
 pub mod deck;
 pub mod input;
 pub mod lines;
+pub mod list;
 mod report;
 pub mod samples;
 mod seen;
@@ -576,7 +578,17 @@ fn find_deck(
         if line.len() > lines::MAX_LINE_BYTES {
             return Err(at(long_line_message()));
         }
-        let tokens: Vec<&[u8]> = lines::tokens(line).collect();
+        let tokens: Vec<&[u8]> = lines::tokens(line)
+            .map_err(|problem| {
+                at(if settings.skip_invalid {
+                    format!(
+                        "{problem} (--skip-invalid cannot skip the line that fixes the deck; give --deck)"
+                    )
+                } else {
+                    problem
+                })
+            })?
+            .collect();
         let deck = match from_option.take() {
             Some(deck) => deck,
             // Not even --skip-invalid can pass over this line: it is what the others are

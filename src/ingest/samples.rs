@@ -24,16 +24,19 @@ pub enum Problem {
     Repeated(String),
     /// Bytes that are not UTF-8 text.
     NotUtf8,
+    /// A line written as a list, but not a well-formed one: what is wrong with it.
+    List(String),
     /// Longer than [`MAX_LINE_BYTES`]: never skipped.
     TooLong,
 }
 
 /// The reasons a line is skipped for, in the order reports list them.
-pub const REASONS: [&str; 4] = [
+pub const REASONS: [&str; 5] = [
     "wrong number of items",
     "unknown item",
     "repeated item",
     "not valid UTF-8",
+    "malformed list",
 ];
 
 impl Problem {
@@ -44,6 +47,7 @@ impl Problem {
             Problem::Unknown(_) => Some(1),
             Problem::Repeated(_) => Some(2),
             Problem::NotUtf8 => Some(3),
+            Problem::List(_) => Some(4),
             Problem::TooLong => None,
         }
     }
@@ -61,6 +65,7 @@ impl Problem {
             Problem::Unknown(token) => format!("unknown item '{token}' ({})", describe_deck()),
             Problem::Repeated(token) => format!("item '{token}' appears twice"),
             Problem::NotUtf8 => "not valid UTF-8 text".to_string(),
+            Problem::List(problem) => problem.clone(),
             Problem::TooLong => format!(
                 "longer than {} MiB: not a line of samples (is the input one sample per line?)",
                 MAX_LINE_BYTES >> 20
@@ -136,7 +141,11 @@ fn check_line(line: &[u8], deck: &Deck, cards: &mut [u16], seen: &mut [u64]) -> 
     let mut found = 0;
     let mut placed = 0;
     let mut problem = None;
-    for token in tokens(line) {
+    let tokens = match tokens(line) {
+        Ok(tokens) => tokens,
+        Err(problem) => return Some(Problem::List(problem)),
+    };
+    for token in tokens {
         if found < k && problem.is_none() {
             match deck.card(token) {
                 Some(card) => {
@@ -227,7 +236,7 @@ mod tests {
     fn skipped_lines_are_counted_by_reason_with_the_first_of_each() {
         let (outcome, samples) = parse("A B C D\nA B\nA A B C\nA B C D\nC D\nZ A B C\n", 4, true);
         assert_eq!(samples.len(), 2);
-        assert_eq!(outcome.skipped, [(2, 2), (1, 6), (1, 3), (0, 0)]);
+        assert_eq!(outcome.skipped, [(2, 2), (1, 6), (1, 3), (0, 0), (0, 0)]);
         assert_eq!(outcome.stop, None);
         // The seen-bits are cleared after a bad line: the next good line is not refused.
         let (_, samples) = parse("A A\nA B\n", 2, true);

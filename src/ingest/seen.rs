@@ -76,7 +76,7 @@ impl SeenTokens {
     /// [`SeenTokens::add_line`].
     fn check(&mut self, line: &[u8]) -> Result<(), String> {
         self.spans.clear();
-        for token in tokens(line) {
+        for token in tokens(line)? {
             if !self.known.contains(token) {
                 valid_name(token)?;
             }

@@ -160,6 +160,10 @@ pub(super) fn seen_items_note(count: usize, kind: SampleKind) -> String {
 /// `--deck "A B C"` as its names, split as a line of samples is.
 pub fn parse_deck(text: &str) -> Result<Vec<String>> {
     let names: Vec<String> = lines::tokens(text.as_bytes())
+        .map_err(|problem| Error::BadOption {
+            option: "--deck",
+            problem,
+        })?
         .map(|token| String::from_utf8_lossy(token).into_owned())
         .collect();
     let tokens: Vec<&[u8]> = names.iter().map(|name| name.as_bytes()).collect();

@@ -163,14 +163,17 @@ fn parse_stream_block(block: &[u8], deck: &Deck, skip_invalid: bool) -> (BlockOu
             continue;
         }
         let line_start = draws.len();
-        let problem = tokens(line).find_map(|token| match deck.card(token) {
-            Some(item) => {
-                draws.push(item);
-                None
-            }
-            None if std::str::from_utf8(token).is_err() => Some(Problem::NotUtf8),
-            None => Some(Problem::Unknown(super::deck::shown(token))),
-        });
+        let problem = match tokens(line) {
+            Ok(mut tokens) => tokens.find_map(|token| match deck.card(token) {
+                Some(item) => {
+                    draws.push(item);
+                    None
+                }
+                None if std::str::from_utf8(token).is_err() => Some(Problem::NotUtf8),
+                None => Some(Problem::Unknown(super::deck::shown(token))),
+            }),
+            Err(problem) => Some(Problem::List(problem)),
+        };
         let Some(problem) = problem else {
             outcome.samples += 1;
             continue;

@@ -366,7 +366,7 @@ mod tests {
             "the charts of this run could not be made: a chart's scale had min > max"
         );
         drop(watcher);
-        assert!(run.stopping(), "the watcher's end stops the run");
+        assert!(run.should_stop(), "the watcher's end stops the run");
     }
 
     /// The last update of a run is made once: made by a view that fails, it is the failed

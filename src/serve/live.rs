@@ -14,24 +14,33 @@
 //! otherwise be more than a few percent of it. The count of deals is not tied to the
 //! steps: the engine reports each chunk as it ends ([`LiveRun::counted`]), so the page
 //! gets a fresh count several times a second whatever the step length.
+//!
+//! A run may also be dealt at a chosen speed, slower than the engine goes ([`throttle`]),
+//! and keeps the same promise.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::report::sections::TABLE_BARS_UP_TO;
 use crate::run::tally_options;
 use crate::simulate::{
     CHUNK_TRIALS, Engine, Progress as EngineProgress, record_permutations, simulate_selections,
 };
 use crate::stream::GeneratorRun;
+use crate::tally::lehmer::factorial;
 use crate::tally::stream::StreamTally;
 use crate::tally::{OrderSummary, PermutationRecorder, SelectionTally, TallyOptions};
 
 use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec};
 pub use reports::LiveReport;
 use reports::Summarised;
+pub use throttle::{SLOW_STEP, Speed};
+use throttle::{Slow, Stepped, Units};
 
 mod reports;
+pub mod speed;
+mod throttle;
 
 /// How long a step should take once the engine's pace is known.
 pub const STEP_TARGET: Duration = Duration::from_millis(100);
@@ -93,16 +102,16 @@ pub struct Progress {
 #[derive(Default)]
 struct Counter(AtomicU64);
 
-/// The engine's progress: the count, and the run's stop, which the engine asks for
-/// between batches and inside deals that take seconds, so that Stop ends a step within
-/// milliseconds rather than when its chunks are done.
+/// The engine's progress at full speed: the count, and the run's stop, which the engine
+/// asks for between batches and inside deals that take seconds, so that Stop ends a step
+/// within milliseconds rather than when its chunks are done.
 impl EngineProgress for LiveRun {
     fn advance(&self, trials: u64) {
         self.counter.0.fetch_add(trials, Ordering::Relaxed);
     }
 
     fn cancelled(&self) -> bool {
-        self.stopping()
+        self.should_stop()
     }
 }
 
@@ -115,6 +124,10 @@ pub struct LiveRun {
     stop: AtomicBool,
     watched: AtomicBool,
     counter: Counter,
+    /// The deals of the last step ([`Progress::trials`]), read without the lock.
+    tallied: AtomicU64,
+    /// The speed, as [`Speed::to_bits`] stores it: the page may change it at any time.
+    speed: AtomicU64,
     progress: Mutex<Progress>,
     /// What the page's views of a summarised shuffle are made from, copied out of the
     /// progress after each step: a view never waits for a step's counts to be added.
@@ -126,6 +139,8 @@ impl LiveRun {
     /// A run not started yet.
     pub fn new(request: LiveRequest) -> Arc<Self> {
         Arc::new(Self {
+            speed: AtomicU64::new(request.speed().to_bits()),
+            tallied: AtomicU64::new(0),
             request,
             started: Instant::now(),
             phase: AtomicU8::new(0),
@@ -160,18 +175,6 @@ impl LiveRun {
         self.stop.store(true, Ordering::Release);
     }
 
-    /// Whether the run is to stop: asked to, or nobody watched it for
-    /// [`UNWATCHED_LIMIT`] (which then counts as asked, for good).
-    pub fn stopping(&self) -> bool {
-        if !self.stop.load(Ordering::Acquire)
-            && !self.watched.load(Ordering::Acquire)
-            && self.started.elapsed() > UNWATCHED_LIMIT
-        {
-            self.stop();
-        }
-        self.stop.load(Ordering::Acquire)
-    }
-
     /// Says a page is watching (its stream is open).
     pub fn watch(&self) -> tokio::sync::watch::Receiver<u64> {
         self.watched.store(true, Ordering::Release);
@@ -181,7 +184,8 @@ impl LiveRun {
     /// Deals (samples, draws) the engine has finished, those of the step under way
     /// included: at least [`Progress::trials`], ahead of it during a step.
     pub fn counted(&self) -> u64 {
-        self.counter.0.load(Ordering::Relaxed)
+        let counted = self.counter.0.load(Ordering::Relaxed);
+        counted.max(self.tallied.load(Ordering::Relaxed))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Progress> {
@@ -225,8 +229,13 @@ impl LiveRun {
         let seed = self.request.seed();
         let phase = match &self.request {
             LiveRequest::Run(LiveRunSpec { spec, settings, .. }) => {
-                let (n, trials) = (settings.n, settings.trials);
-                let done_at = |end: u64| (end * CHUNK_TRIALS).min(trials);
+                let n = settings.n;
+                // A step may end inside a chunk: a run of `T` deals ends with a short chunk.
+                let units = Units {
+                    total: settings.trials,
+                    unit: CHUNK_TRIALS,
+                    partial: true,
+                };
                 if let Some(algorithm) = spec.algorithm.as_permutation() {
                     // Each step's deals are written down, not counted, where a table of
                     // counters would be large (see `TallyOptions::listed`); the run's total
@@ -236,64 +245,48 @@ impl LiveRun {
                         listed: true,
                         ..options
                     };
-                    self.stepped(
-                        &mut engine,
-                        trials.div_ceil(CHUNK_TRIALS),
-                        done_at,
-                        |engine, end| {
-                            let part = record_permutations(
-                                engine,
-                                algorithm,
-                                n,
-                                done_at(end),
-                                seed,
-                                step_options,
-                                self,
-                            );
-                            move || {
-                                let mut part = part;
-                                part.sort_listed();
-                                move |progress: &mut Progress| add_shuffle(progress, part, n, options)
-                            }
-                        },
-                    )
+                    self.stepped(&mut engine, units, |engine, trials, counter| {
+                        let part =
+                            record_permutations(engine, algorithm, n, trials, seed, step_options, counter);
+                        move || {
+                            let mut part = part;
+                            part.sort_listed();
+                            move |progress: &mut Progress| add_shuffle(progress, part, n, options)
+                        }
+                    })
                 } else {
                     let sampler = spec.algorithm.as_sampler().expect("a shuffle or a sampler");
                     let k = settings.k.expect("a sampler's request has k");
-                    self.stepped(
-                        &mut engine,
-                        trials.div_ceil(CHUNK_TRIALS),
-                        done_at,
-                        |engine, end| {
-                            let part = simulate_selections(engine, sampler, n, k, done_at(end), seed, self);
-                            move || {
-                                move |progress: &mut Progress| match &mut progress.tally {
-                                    Some(Tallied::Sampler(tally)) => tally.add(&part),
-                                    _ => progress.tally = Some(Tallied::Sampler(part)),
-                                }
+                    self.stepped(&mut engine, units, |engine, trials, counter| {
+                        let part = simulate_selections(engine, sampler, n, k, trials, seed, counter);
+                        move || {
+                            move |progress: &mut Progress| match &mut progress.tally {
+                                Some(Tallied::Sampler(tally)) => tally.add(&part),
+                                _ => progress.tally = Some(Tallied::Sampler(part)),
                             }
-                        },
-                    )
+                        }
+                    })
                 }
             }
             LiveRequest::Stream(LiveStreamSpec { spec, settings, .. }) => {
                 match GeneratorRun::new(spec, settings) {
                     Ok(generator) => {
                         let length = settings.length;
-                        self.stepped(
-                            &mut engine,
-                            settings.streams,
-                            |end| end * length,
-                            |engine, end| {
-                                let part = generator.tally(engine, end, seed, self);
-                                move || {
-                                    move |progress: &mut Progress| match &mut progress.tally {
-                                        Some(Tallied::Stream(tally)) => tally.merge(&part),
-                                        _ => progress.tally = Some(Tallied::Stream(part)),
-                                    }
+                        // Whole streams only: a stream's first draws are not a stream.
+                        let units = Units {
+                            total: length.saturating_mul(settings.streams),
+                            unit: length,
+                            partial: false,
+                        };
+                        self.stepped(&mut engine, units, |engine, draws, counter| {
+                            let part = generator.tally(engine, draws / length, seed, counter);
+                            move || {
+                                move |progress: &mut Progress| match &mut progress.tally {
+                                    Some(Tallied::Stream(tally)) => tally.merge(&part),
+                                    _ => progress.tally = Some(Tallied::Stream(part)),
                                 }
-                            },
-                        )
+                            }
+                        })
                     }
                     Err(error) => {
                         self.update(|progress| progress.error = Some(error.to_string()));
@@ -305,10 +298,10 @@ impl LiveRun {
         self.set_phase(phase);
     }
 
-    /// Runs units (chunks, or streams) `0..units` in steps: `step(engine, end)` runs the
-    /// units from the first the engine does not skip up to `end` and says how to add its
-    /// tally to the others. `done_at(end)` is what the units before `end` count (deals,
-    /// draws). Returns how the run ended.
+    /// Runs units (chunks, or streams) `0..units` in steps: `step(engine, end, counter)`
+    /// runs the units from the first the engine does not skip up to `end` deals (draws),
+    /// telling `counter` what it deals, and says how to add its tally to the others.
+    /// Returns how the run ended. At a speed below full, the steps are [`throttle`]'s.
     ///
     /// A step's tally is added while the next step runs (on a thread of its own, one
     /// addition at a time, in order), in two parts: `add()` prepares it (a 10-card step's
@@ -317,9 +310,8 @@ impl LiveRun {
     fn stepped<Add, Apply>(
         &self,
         engine: &mut Engine,
-        units: u64,
-        done_at: impl Fn(u64) -> u64,
-        mut step: impl FnMut(&Engine, u64) -> Add,
+        units: Units,
+        mut step: impl FnMut(&Engine, u64, &dyn EngineProgress) -> Add,
     ) -> Phase
     where
         Add: FnOnce() -> Apply + Send,
@@ -329,33 +321,62 @@ impl LiveRun {
         let (mut done, mut size, mut elapsed) = (0u64, threads, Duration::ZERO);
         let mut previous_end = None;
         let mut last_step = (0, Duration::ZERO);
+        // The tallies of the whole units, when a slow stretch showed more (see `Slow`).
+        let mut committed: Option<Progress> = None;
         std::thread::scope(|scope| {
             let mut adding: Option<std::thread::ScopedJoinHandle<'_, ()>> = None;
             let mut phase = Phase::Done;
-            while done < units {
-                if self.stopping() {
+            while done < units.count() {
+                if self.should_stop() {
                     phase = Phase::Stopped;
                     break;
                 }
-                let end = (done + size).min(units);
+                if self.speed() != Speed::Full {
+                    if let Some(previous) = adding.take() {
+                        let _ = previous.join();
+                    }
+                    let mut at = Stepped {
+                        done,
+                        elapsed,
+                        committed: committed.take(),
+                    };
+                    let slow = self.slow_steps(engine, units, &mut at, &mut step);
+                    (done, elapsed, committed) = (at.done, at.elapsed, at.committed);
+                    match slow {
+                        Slow::Ended(ended) => {
+                            phase = ended;
+                            break;
+                        }
+                        Slow::Full => {
+                            (size, previous_end, last_step) = (threads, None, (0, Duration::ZERO));
+                            continue;
+                        }
+                    }
+                }
+                let end = (done + size).min(units.count());
                 engine.skip_chunks_before(done);
                 let started = Instant::now();
                 let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
-                let add = step(engine, end);
+                let add = step(engine, units.done_at(end), self);
                 // A step cut short by Stop tallied only part of its chunks: thrown away.
-                if self.stopping() {
+                if self.should_stop() {
                     phase = Phase::Stopped;
                     break;
                 }
                 let took = started.elapsed();
                 elapsed += took;
-                let trials = done_at(end);
+                let trials = units.done_at(end);
                 if let Some(previous) = adding.take() {
                     let _ = previous.join();
                 }
+                let base = committed.take();
                 adding = Some(scope.spawn(move || {
                     let apply = add();
                     self.update(|progress| {
+                        if let Some(base) = base {
+                            progress.tally = base.tally;
+                            progress.orders = base.orders;
+                        }
                         apply(progress);
                         progress.trials = trials;
                         progress.units = end;
@@ -386,6 +407,7 @@ impl LiveRun {
             let mut progress = self.lock();
             change(&mut progress);
             progress.version += 1;
+            self.tallied.store(progress.trials, Ordering::Relaxed);
             if let (Some(orders), Some(Tallied::Shuffle(recorder))) = (&progress.orders, &progress.tally) {
                 let summarised = Summarised {
                     tally: recorder.summary_tally(orders),
@@ -409,8 +431,11 @@ impl LiveRun {
 
 /// Adds a step's shuffles to the run's, keeping the summary of the order counts where
 /// there is one: the first step's recorder, when it is summarisable, is added to an empty
-/// one so that the summary covers it too.
+/// one so that the summary covers it too. Decks whose orders the page draws a bar each
+/// (up to 6 cards, 720 orders) are not summarised: their views read the counts, which
+/// costs less than a chart.
 fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, options: TallyOptions) {
+    let summarise = factorial(n).is_none_or(|orders| orders > TABLE_BARS_UP_TO as u64) && part.summarisable();
     match (&mut progress.tally, &mut progress.orders) {
         (Some(Tallied::Shuffle(tally)), Some(orders)) => {
             if !tally.merge_summarised(&part, orders) {
@@ -418,7 +443,7 @@ fn add_shuffle(progress: &mut Progress, part: PermutationRecorder, n: usize, opt
             }
         }
         (Some(Tallied::Shuffle(tally)), None) => tally.merge(&part),
-        _ if part.summarisable() => {
+        _ if summarise => {
             let mut total = PermutationRecorder::new(n, options);
             let mut orders = total.empty_summary();
             total.merge_summarised(&part, &mut orders);

@@ -6,7 +6,9 @@
 //! by the parser the command's flag uses (`parse_count` for trials, `parse_alpha` for
 //! alpha) and checked by [`RunSettings::validate`] or [`StreamSettings::validate`], so a
 //! value the command line refuses is refused here with the same one-line message, and
-//! one it accepts runs the same.
+//! one it accepts runs the same. The one field the command line has not, `speed`, says
+//! how many deals a second the page wants to watch ([`Speed`]): it changes when the deals
+//! are dealt, never which.
 
 use serde::Deserialize;
 
@@ -18,6 +20,8 @@ use crate::parse::{parse_alpha, parse_count};
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, SeedOrigin};
 use crate::stream::StreamSettings;
+
+use super::live::Speed;
 
 /// The fields of a run request, as typed (numbers may also come as JSON numbers).
 #[derive(Debug, Default, Deserialize)]
@@ -39,6 +43,8 @@ pub struct RunRequest {
     pub streams: Option<Field>,
     /// `stream --add-every`.
     pub add_every: Option<Field>,
+    /// Deals a second, or `full` (the default).
+    pub speed: Option<Field>,
 }
 
 /// A value typed into a form: text, or a number sent as one.
@@ -50,7 +56,7 @@ pub enum Field {
 }
 
 impl Field {
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         match self {
             Field::Text(text) => text.clone(),
             Field::Number(number) => number.to_string(),
@@ -75,6 +81,14 @@ impl LiveRequest {
         }
     }
 
+    /// How fast it is to be dealt, at first.
+    pub fn speed(&self) -> Speed {
+        match self {
+            LiveRequest::Run(run) => run.speed,
+            LiveRequest::Stream(stream) => stream.speed,
+        }
+    }
+
     /// What the page counts: deals (shuffles), samples, or draws of every stream.
     pub fn total(&self) -> u64 {
         match self {
@@ -90,6 +104,7 @@ pub struct LiveStreamSpec {
     pub spec: GeneratorSpec,
     pub settings: StreamSettings,
     pub seed_origin: SeedOrigin,
+    pub speed: Speed,
 }
 
 /// A run the server may start: one catalogue shuffle or sampler and its settings, seed
@@ -100,6 +115,7 @@ pub struct LiveRunSpec {
     pub settings: RunSettings,
     /// Whether the seed was given or taken from the OS (the JSON says which).
     pub seed_origin: SeedOrigin,
+    pub speed: Speed,
 }
 
 /// `invalid value 'x' for '--n <N>': …`, as clap words a value its parser refused.
@@ -154,11 +170,14 @@ impl RunRequest {
                 parse_alpha(&text).map_err(|why| invalid("--alpha <A>", &text, why))?
             }
         };
+        let speed = Speed::parse(&self.speed.as_ref().map(Field::text).unwrap_or_default())?;
         let spec = match AlgorithmSpec::parse(name) {
             Ok(spec) => spec,
             // Not a shuffle or sampler: a generator, or the error `run` gives.
             Err(error) => match GeneratorSpec::parse(name) {
-                Ok(generator) => return self.resolve_stream(generator, source, seed, alpha, threads),
+                Ok(generator) => {
+                    return self.resolve_stream(generator, source, (seed, speed), alpha, threads);
+                }
                 Err(_) => return Err(error),
             },
         };
@@ -193,6 +212,7 @@ impl RunRequest {
             spec,
             settings,
             seed_origin,
+            speed,
         }))
     }
 
@@ -201,7 +221,7 @@ impl RunRequest {
         &self,
         spec: GeneratorSpec,
         source: SourceKind,
-        seed: Option<u64>,
+        (seed, speed): (Option<u64>, Speed),
         alpha: f64,
         threads: usize,
     ) -> Result<LiveRequest> {
@@ -234,6 +254,7 @@ impl RunRequest {
             spec,
             settings,
             seed_origin,
+            speed,
         }))
     }
 }

@@ -71,6 +71,7 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs", post(start_run))
         .route("/api/runs/{id}/events", get(watch_run))
         .route("/api/runs/{id}/stop", post(stop_run))
+        .route("/api/runs/{id}/speed", post(super::live::speed::set_speed))
         .route("/api/runs/{id}/json", get(run_json))
         .route("/api/own", post(super::own::start))
         .merge(reading_deals)

@@ -1,11 +1,11 @@
 //! What the page draws, made from a report by the code the HTML report uses.
 //!
-//! A shuffle's heat map, fixed-point and cycle bars and tests table come from
-//! [`glance_section`] (the report's own section for a shuffle, with only those charts); a
-//! sampler's from [`sampler_section`], a generator's from [`stream_part`]: the colour
-//! scale, the diverging legend and the p-value formats are the report's by construction,
-//! and the page only places the SVGs. The verdict is the result's, the one `run`,
-//! `stream` or `ingest` prints.
+//! A shuffle's order bars (up to 6 cards), heat map, fixed-point and cycle bars and tests
+//! table come from [`glance_section`] (the report's own section for a shuffle, with only
+//! those charts); a sampler's from [`sampler_section`], a generator's from
+//! [`stream_part`]: the colour scale, the diverging legend and the p-value formats are the
+//! report's by construction, and the page only places the SVGs. The verdict is the
+//! result's, the one `run`, `stream` or `ingest` prints.
 
 use serde::Serialize;
 
@@ -14,14 +14,14 @@ use crate::analysis::caught_by;
 use crate::catalogue::Expectation;
 use crate::report::document::{ResultSection, TestRow};
 use crate::report::sections::{glance_section, sampler_section, stream_part};
-use crate::run::RunReport;
+use crate::run::{AlgorithmResult, RunReport, SampleInput, SamplerResult};
 use crate::stats::Verdict;
 use crate::stream::StreamReport;
 
 use super::live::LiveReport;
 
 /// The charts the page shows of a shuffle, by the name the report gives their files.
-const SHOWN: [&str; 3] = ["positions", "fixed-points", "cycles"];
+const SHOWN: [&str; 4] = ["orders", "positions", "fixed-points", "cycles"];
 
 /// One view of a result.
 #[derive(Debug, Default, Serialize)]
@@ -61,8 +61,23 @@ pub fn live_view(report: &LiveReport) -> View {
 /// The view of the first result of `report`, a shuffle's or a sampler's (`run` and
 /// `ingest` make one), or an empty view when it has none.
 pub fn view(report: &RunReport, catalogue: bool) -> View {
+    // Deals the page sent are named for the page (a copy of what the titles read: the
+    // report without its results, the result shown).
+    let sent = page_name(report).map(|name| (name, sent_from_the_page(report)));
+    let titled = sent.as_ref().map_or(report, |(_, titled)| titled);
     if let Some(result) = report.results.first() {
-        let section = glance_section(report, result);
+        let named;
+        let result = match sent {
+            Some((name, _)) => {
+                named = AlgorithmResult {
+                    name: name.to_string(),
+                    ..result.clone()
+                };
+                &named
+            }
+            None => result,
+        };
+        let section = glance_section(titled, result);
         return section_view(
             section,
             result.tally.trials,
@@ -73,7 +88,18 @@ pub fn view(report: &RunReport, catalogue: bool) -> View {
         );
     }
     if let Some(result) = report.sampler_results.first() {
-        let section = sampler_section(report, result);
+        let named;
+        let result = match sent {
+            Some((name, _)) => {
+                named = SamplerResult {
+                    name: name.to_string(),
+                    ..result.clone()
+                };
+                &named
+            }
+            None => result,
+        };
+        let section = sampler_section(titled, result);
         return section_view(
             section,
             result.tally.trials,
@@ -86,6 +112,37 @@ pub fn view(report: &RunReport, catalogue: bool) -> View {
     View {
         notes: report.notes.clone(),
         ..View::default()
+    }
+}
+
+/// What the charts call deals the page sent, which `ingest` read as it reads standard
+/// input (and names so in the JSON, which is `ingest -`'s): the deals of the user's own
+/// shuffle (the page fixes their deck, `--deck 1 2 … n`) or pasted ones (a dropped file's
+/// too: the page pastes it). `None` for a catalogue run.
+fn page_name(report: &RunReport) -> Option<&'static str> {
+    let input = report.input.as_ref()?;
+    Some(if input.deck_from == "--deck" {
+        "your shuffle"
+    } else {
+        "pasted deals"
+    })
+}
+
+/// `report` without its results, its input read from "this page".
+fn sent_from_the_page(report: &RunReport) -> RunReport {
+    RunReport {
+        settings: report.settings.clone(),
+        seed: report.seed,
+        seed_origin: report.seed_origin,
+        threads: report.threads,
+        elapsed: report.elapsed,
+        results: Vec::new(),
+        sampler_results: Vec::new(),
+        notes: report.notes.clone(),
+        input: report.input.as_ref().map(|input| SampleInput {
+            source: "this page".to_string(),
+            ..input.clone()
+        }),
     }
 }
 

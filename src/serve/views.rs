@@ -101,7 +101,7 @@ impl Progress for UntilStopped<'_> {
     fn advance(&self, _trials: u64) {}
 
     fn cancelled(&self) -> bool {
-        self.0.stopping()
+        self.0.should_stop()
     }
 }
 

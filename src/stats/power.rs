@@ -206,6 +206,22 @@ pub fn position_noncentrality(matrix: &[f64], n: usize) -> f64 {
     (n as f64 - 1.0) * matrix.iter().map(|p| (p - uniform).powi(2)).sum::<f64>()
 }
 
+/// The least per-trial noncentrality, over every alternative law at total variation
+/// `total_variation` from the null, of a Pearson χ² test over the null's cells: `4·tv²`,
+/// whatever the cells and their probabilities. So [`trials_needed`] with it gives the
+/// trials that catch *every* bias of that size, the hardest included.
+///
+/// Why: with `d_i` the alternative minus the null in cell `i` (`Σ|d_i| = 2·tv`), the
+/// noncentrality is `Σ d_i²/p_i` (see [`permutation_noncentrality`]), and by
+/// Cauchy–Schwarz `(Σ|d_i|)² = (Σ (|d_i|/√p_i)·√p_i)² <= Σ d_i²/p_i · Σ p_i`, so it is
+/// at least `(2·tv)²`, reached when `|d_i|` is proportional to `p_i` (the bias spread
+/// over every cell: half of them up, half down). For the position test, whose cells are
+/// each card's `n` positions, the same bound on every card's row at `tv` gives
+/// `Σ_ij d_ij² >= 4·tv²`, and [`position_noncentrality`] is `n − 1` times that.
+pub fn least_noncentrality(total_variation: f64) -> f64 {
+    4.0 * total_variation * total_variation
+}
+
 /// The `c` with `P(χ²_df > c) = alpha`, by bisection on the log of the upper tail (which
 /// [`chi_square_upper_tail`] keeps accurate far below `f64`'s range; `ChiSquared`'s
 /// `inverse_cdf(1 - α)` would work with `1 - α`, which keeps only 10 digits of α = 1e-6).
@@ -427,6 +443,44 @@ mod tests {
         // No bias, nothing to find; one possible cell, no test.
         assert_eq!(pooled_law_trials_needed(&null, &[0.0; 6], 1e-6, 0.99), None);
         assert_eq!(pooled_law_trials_needed(&[1.0], &[0.0], 1e-6, 0.99), None);
+    }
+
+    #[test]
+    fn the_bias_spread_over_every_cell_is_the_hardest_of_its_size() {
+        // Three alternatives at total variation 0.05 from a uniform law over 6 cells and
+        // one over a law with unequal cells: the spread one reaches the bound, the
+        // concentrated ones are easier to see.
+        let tv = 0.05;
+        let least = least_noncentrality(tv);
+        assert!((least - 0.01).abs() < 1e-15);
+        let spread: Vec<f64> = [1.0, -1.0, 1.0, -1.0, 1.0, -1.0]
+            .iter()
+            .map(|sign| 1.0 / 6.0 + sign * tv / 3.0)
+            .collect();
+        let concentrated = [
+            1.0 / 6.0 + tv,
+            1.0 / 6.0 - tv,
+            1.0 / 6.0,
+            1.0 / 6.0,
+            1.0 / 6.0,
+            1.0 / 6.0,
+        ];
+        assert!((permutation_noncentrality(&spread) - least).abs() < 1e-15);
+        assert!(permutation_noncentrality(&concentrated) > 2.0 * least);
+        // A checkerboard position matrix whose every row is off by tv, spread evenly:
+        // n − 1 times the bound.
+        let n = 4;
+        let matrix: Vec<f64> = (0..n * n)
+            .map(|cell| {
+                0.25 + if (cell / n + cell % n) % 2 == 0 {
+                    0.025
+                } else {
+                    -0.025
+                }
+            })
+            .collect();
+        let position = position_noncentrality(&matrix, n);
+        assert!((position - (n - 1) as f64 * least).abs() < 1e-15, "{position}");
     }
 
     #[test]

@@ -4,6 +4,7 @@ const SETTINGS: CheckSettings = CheckSettings {
     threads: 2,
     alpha: 1e-6,
     source: SourceKind::Xoshiro,
+    allow_underpowered: false,
 };
 
 fn error(text: &str) -> String {
@@ -211,5 +212,24 @@ fn bad_sources_are_one_line_errors_naming_the_field() {
         error("[[case]]\ncommand = \"true\"\nexpect = \"fair\"\nsource = \"delphi\"\n"),
         "suite.toml: case 1 (true): field 'source' does not apply to command cases: a program brings \
              its own randomness"
+    );
+}
+
+#[test]
+fn any_case_may_allow_an_underpowered_pass() {
+    let cases = parse(
+        "[[case]]\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\nallow_underpowered = true\n\
+         [[case]]\ngenerator = \"iid\"\nitems = \"3\"\nlength = 10\nstreams = 2\nexpect = \"fair\"\nallow_underpowered = true\n\
+         [[case]]\ncommand = \"true\"\nexpect = \"fair\"\nallow_underpowered = true\n\
+         [[case]]\nname = \"d\"\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\n",
+        "suite.toml",
+        &SETTINGS,
+    )
+    .unwrap();
+    let allowed: Vec<bool> = cases.iter().map(|case| case.allow_underpowered).collect();
+    assert_eq!(allowed, [true, true, true, false]);
+    assert!(
+        error("[[case]]\nalgorithm = \"fisher-yates\"\nn = 4\ntrials = 10\nexpect = \"fair\"\nallow_underpowered = \"yes\"\n")
+            .contains("field 'allow_underpowered'")
     );
 }

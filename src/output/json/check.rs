@@ -15,6 +15,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use crate::analysis::power::{CATCH_POWER, CATCH_TOTAL_VARIATION};
 use crate::check::{CaseResult, CheckReport, CheckSettings, RunOutcome};
 use crate::randomness::SourceKind;
 use crate::stats::confirm::Attempt;
@@ -53,6 +54,28 @@ struct CaseJson<'a> {
     verdict: String,
     as_expected: bool,
     elapsed_seconds: f64,
+    /// What the whole-sample test of the run that counts needed to catch a total variation
+    /// of 0.05 with 99 % power, and had; null when no such test ran (or the run failed).
+    power: Option<PowerJson>,
+    /// Whether the run that counts passed on fewer samples than that: its `verdict` is
+    /// then `inconclusive`, unless `underpowered_allowed`.
+    underpowered: bool,
+    /// Whether an underpowered pass stands (`--allow-underpowered`, or the case's
+    /// `allow_underpowered`).
+    underpowered_allowed: bool,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct PowerJson {
+    /// `permutations`, `subsets`, `positions` or `frequencies`.
+    test: &'static str,
+    /// The samples it had: deals, selections, or a stream's draws.
+    samples: u64,
+    /// The samples it needs; null when no count would do.
+    samples_needed: Option<u64>,
+    total_variation: f64,
+    power: f64,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -114,6 +137,15 @@ fn case_json<'a>(result: &'a CaseResult, settings: &CheckSettings) -> CaseJson<'
         verdict: verdict_word(result.verdict()),
         as_expected: result.as_expected(),
         elapsed_seconds: result.elapsed.as_secs_f64(),
+        power: result.power().map(|power| PowerJson {
+            test: power.test,
+            samples: power.samples,
+            samples_needed: power.needed,
+            total_variation: CATCH_TOTAL_VARIATION,
+            power: CATCH_POWER,
+        }),
+        underpowered: result.underpowered().is_some(),
+        underpowered_allowed: result.underpowered_allowed,
     }
 }
 

@@ -117,6 +117,10 @@ fn details(result: &CaseResult) -> String {
         text.push_str(&note);
         text.push('\n');
     }
+    if let Some(note) = result.underpowered_note() {
+        text.push_str(&note);
+        text.push('\n');
+    }
     text
 }
 

@@ -1,6 +1,7 @@
 //! The terminal table of a `check` run: one line per case (case, expected, verdict, p,
 //! time, and whether it is as expected), a note under each case whose first run was
-//! confirmed (or could not be), and a closing line with the gate's answer.
+//! confirmed (or could not be) or that passed on too few samples, and a closing line with
+//! the gate's answer.
 //!
 //! A suite run under a flawed source (`--source`) says so above the table, and a case
 //! whose own source differs from the suite's says so under its line: a verdict means
@@ -57,6 +58,9 @@ pub fn render(report: &CheckReport) -> String {
             text.push_str(&format!("  {caught}\n"));
         }
         if let Some(note) = confirmation_note(result) {
+            text.push_str(&format!("  {note}\n"));
+        }
+        if let Some(note) = result.underpowered_note() {
             text.push_str(&format!("  {note}\n"));
         }
     }

@@ -25,7 +25,8 @@ use super::super::document::ResultSection;
 use super::rising::rising_chart;
 use super::serial::serial_charts;
 use super::{
-    UniformTable, chart_file, findings, law_bars, test_rows, titled, uniform_bars, uniform_table_chart,
+    TABLE_BARS_UP_TO, UniformTable, chart_file, findings, law_bars, test_rows, titled, uniform_bars,
+    uniform_table_chart,
 };
 
 /// Decks from this size get the card-1 and top-position charts: their orders are too
@@ -38,9 +39,9 @@ pub fn shuffle_section(report: &RunReport, result: &AlgorithmResult) -> ResultSe
 }
 
 /// The section of `result` with only the charts a glance needs, each drawn as in the
-/// report: the card × position heat map and the fixed-point and cycle bars (the live
-/// page redraws them several times a second; the orders chart of a 10-card deck alone
-/// takes most of a second).
+/// report: a bar per order up to 6 cards, the card × position heat map and the
+/// fixed-point and cycle bars (the live page redraws them several times a second; the
+/// orders chart of a 10-card deck alone takes most of a second).
 pub fn glance_section(report: &RunReport, result: &AlgorithmResult) -> ResultSection {
     section(report, result, false)
 }
@@ -57,7 +58,9 @@ fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> Re
     );
     let titles = titled(title);
     let mut charts = Vec::new();
-    if everything && let Some(counts) = &tally.permutation_counts {
+    if let Some(counts) = &tally.permutation_counts
+        && (everything || counts.len() <= TABLE_BARS_UP_TO)
+    {
         let table = UniformTable {
             noun: "order",
             described: format!("the {n}! orders"),

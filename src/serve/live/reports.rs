@@ -124,6 +124,7 @@ fn run_report(request: &LiveRunSpec, base: &Base, trials: u64) -> Option<(RunSet
         spec,
         settings,
         seed_origin,
+        ..
     } = request;
     let settings = RunSettings {
         trials,
@@ -196,6 +197,7 @@ fn stream_report(request: &LiveStreamSpec, base: &Base, tally: StreamTally) -> O
         spec,
         settings,
         seed_origin,
+        ..
     } = request;
     let thresholds = settings.validate(std::slice::from_ref(spec)).ok()?;
     // Tallied into the tables laid out for the whole run (the tallies of every step add).
