@@ -27,8 +27,11 @@ fn finished_ten_card_run(server: &Server) -> String {
 /// together they cost the server a small fraction of one view's making (before, each
 /// made both again: 9 to 11 CPU-seconds for the eight).
 ///
-/// Margin: eight streams of two events each cost milliseconds; the bound, half a
-/// CPU-second, is a twentieth of what they cost when each made its own views.
+/// The mechanism is asserted first: every watcher gets the very same last update, to the
+/// byte, and that update carries the seconds since the run began, so one made again for
+/// a later watcher would differ. Margin of the cost: eight streams of two events each
+/// cost milliseconds; the bound, half a CPU-second (processor time, which a loaded machine
+/// does not stretch), is a twentieth of what they cost when each made its own views.
 #[test]
 fn a_finished_runs_views_are_made_once_for_every_watcher() {
     let server = Server::start(&[]);
@@ -48,7 +51,10 @@ fn a_finished_runs_views_are_made_once_for_every_watcher() {
     for events in &streams {
         let names: Vec<&str> = events.iter().map(|event| event.name.as_str()).collect();
         assert_eq!(names, ["exact", "snapshot"]);
-        assert_eq!(events[1].data, streams[0][1].data, "the same last update");
+        assert_eq!(
+            events[1].data, streams[0][1].data,
+            "the same last update, made once"
+        );
         assert!(events[0].json()["svg"].as_str().unwrap().starts_with("<svg"));
     }
     assert!(spent < 0.5, "{spent:.2} CPU-s");
@@ -168,8 +174,13 @@ fn uploads_of_deals_are_read_two_at_a_time() {
 /// 300 clients that send half a request's headers and wait are all dropped within the
 /// header timeout (10 s) for those being served, and the same again for those that
 /// waited for a free connection: about 20 s, not as long as they like. Meanwhile the
-/// server holds at most 256 connections (its open files stay below 256 and a few), and
-/// a whole request is answered once the first are dropped.
+/// server holds at most 256 connections (its open files grow by 256 at most), and a whole
+/// request is answered once the first are dropped.
+///
+/// Margins: the timeouts are the server's timers, which a loaded machine delays by
+/// milliseconds; the bounds (a whole request answered within 20 s, every slow client
+/// closed within 40 s) leave 10 and 20 s to spare, and without the timeout the clients
+/// would be held for ever (each is waited for only up to the 40 s deadline).
 #[test]
 fn slow_clients_are_dropped_and_connections_capped() {
     let server = Server::start(&[]);
@@ -190,14 +201,30 @@ fn slow_clients_are_dropped_and_connections_capped() {
     let answered = server.get("/api/catalogue");
     assert_eq!(answered.status, 200);
     let waited = started.elapsed();
-    assert!(waited < Duration::from_secs(15), "answered after {waited:?}");
-    // Every slow client is closed by the server (read gives end of file, or a reset).
+    assert!(waited < Duration::from_secs(20), "answered after {waited:?}");
+    // Every slow client is closed by the server (read gives end of file, or a reset)
+    // before the deadline.
+    let deadline = started + Duration::from_secs(40);
+    let mut held_on = 0;
     for stream in &mut slow {
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let left = deadline.saturating_duration_since(Instant::now());
+        stream
+            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .unwrap();
         let mut buffer = [0u8; 1024];
         loop {
             match stream.read(&mut buffer) {
-                Ok(0) | Err(_) => break,
+                Ok(0) => break,
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    held_on += 1;
+                    break;
+                }
+                Err(_) => break,
                 Ok(_) => {}
             }
         }
@@ -206,10 +233,7 @@ fn slow_clients_are_dropped_and_connections_capped() {
     eprintln!(
         "300 half-sent requests: all closed after {all_closed:?}; a whole request answered after {waited:?}"
     );
-    assert!(
-        all_closed < Duration::from_secs(28),
-        "the last slow client was held {all_closed:?}"
-    );
+    assert_eq!(held_on, 0, "slow clients still held after {all_closed:?}");
     assert!(
         all_closed > Duration::from_secs(9),
         "closed before the timeout: {all_closed:?}"
