@@ -456,4 +456,4 @@ fn merged(recorders: Vec<PermutationRecorder>, progress: &dyn Progress) -> Permu
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

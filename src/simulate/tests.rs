@@ -380,14 +380,15 @@ fn the_game_from_chunk_zero_is_the_game_dealt_again() {
     }
 }
 
-/// Work cancelled this long after it started (Stop pressed during a run).
-struct CancelledAfter {
-    from: std::time::Instant,
+/// Work cancelled this long after it started (Stop pressed during a run); the tests of
+/// the layers above the engine use it too (`stream/tests.rs`).
+pub(crate) struct CancelledAfter {
+    pub(crate) from: std::time::Instant,
     after: std::time::Duration,
 }
 
 impl CancelledAfter {
-    fn new(after_ms: u64) -> Self {
+    pub(crate) fn new(after_ms: u64) -> Self {
         Self {
             from: std::time::Instant::now(),
             after: std::time::Duration::from_millis(after_ms),
@@ -406,15 +407,13 @@ impl Progress for CancelledAfter {
 /// A cancelled run ends within milliseconds of the cancel, inside its deals: deals of a
 /// second each (`naive-repeated:100000` on 2,000 cards, 2·10⁸ swaps a deal), a chunk of
 /// 16,384 deals of 10⁶ swaps each on 10 cards (and the guessing game's 16,384 deals of
-/// them dealt again), a stream of 10¹² draws, and samples of 2,000 items.
+/// them dealt again), and samples of 2,000 items (a stream's draws: `stream/tests.rs`).
 ///
 /// Margin: each stops within a block of work (a tenth of a millisecond, or a batch of
 /// samples) of the cancel at 50 ms; the bound, two seconds, is far below the hours each
 /// would run without a look inside, and far above a loaded machine's scheduling delays.
 #[test]
 fn a_cancelled_run_ends_inside_its_deals() {
-    use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
-    use crate::stream::{GeneratorRun, StreamSettings};
     let bound = std::time::Duration::from_secs(2);
     let engine = Engine::new(2).unwrap();
     let long = PermutationAlgorithm::NaiveRepeated {
@@ -426,25 +425,6 @@ fn a_cancelled_run_ends_inside_its_deals() {
         let took = cancel.from.elapsed();
         assert!(took < bound, "{n} cards: {took:?}");
     }
-    let settings = StreamSettings {
-        items: crate::catalogue::items::Items::parse("3").unwrap(),
-        length: 1_000_000_000_000,
-        streams: 2,
-        seed: Some(1),
-        threads: 2,
-        alpha: 1e-6,
-        scenario: StreamScenario { add_every: None },
-        source: Default::default(),
-    };
-    let spec = GeneratorSpec::parse("iid").unwrap();
-    let generator = GeneratorRun::new(&spec, &settings).unwrap();
-    let cancel = CancelledAfter::new(50);
-    generator.tally(&engine, 2, 1, &cancel);
-    assert!(
-        cancel.from.elapsed() < bound,
-        "a stream: {:?}",
-        cancel.from.elapsed()
-    );
     let cancel = CancelledAfter::new(50);
     simulate_selections(
         &engine,

@@ -460,3 +460,6 @@ impl Deal for Dealer<'_, '_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
