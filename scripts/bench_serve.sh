@@ -25,7 +25,7 @@ serve_rate() { # algorithm n trials
     local started id finished
     started=$(now)
     id=$(curl -sf -X POST "$url/api/runs" -H 'content-type: application/json' \
-        -d "{\"algorithm\":\"$1\",\"n\":\"$2\",\"trials\":\"$3\",\"seed\":\"1\"}" | sed 's/.*"id":\([0-9]*\).*/\1/')
+        -d "{\"algorithm\":\"$1\",\"n\":\"$2\",\"trials\":\"$3\",\"seed\":\"1\"}" | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
     curl -sfN "$url/api/runs/$id/events" >"$out/events"
     finished=$(now)
     grep -q "\"phase\":\"done\"" "$out/events" || { echo "serve: the run did not finish: $(tail -c 300 "$out/events")" >&2; exit 1; }

@@ -23,7 +23,7 @@ for body in \
     '{"algorithm":"fisher-yates","n":"10","trials":"1e10","seed":"1","source":"delphi"}' \
     '{"algorithm":"dealer-riffles","n":"10","trials":"1e10","seed":"1"}'; do
     id=$(curl -sf -X POST "$url/api/runs" -H 'content-type: application/json' -d "$body" |
-        sed 's/.*"id":\([0-9]*\).*/\1/')
+        sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
     timeout "$seconds" curl -sfN "$url/api/runs/$id/events" >"$out/events" || true
     curl -sf -X POST "$url/api/runs/$id/stop" >/dev/null || true
     python3 - "$body" "$out/events" "$seconds" <<'PY'

@@ -96,6 +96,10 @@ pub enum Error {
     /// an empty input, or input that could not be read.
     #[error("{0}")]
     Input(String),
+    /// The work was cancelled by whoever asked for it ([`crate::simulate::Progress::cancelled`]):
+    /// the live page's Stop, or a closed connection.
+    #[error("cancelled before it ended")]
+    Cancelled,
 }
 
 /// Shorthand for results whose error is [`Error`].

@@ -54,8 +54,21 @@ fn error_of(body: &[u8]) -> String {
     message
 }
 
+/// The id a run or a session was given: 128 random bits in hex.
+fn id_of(started: &[u8]) -> String {
+    let id = serde_json::from_slice::<Value>(started).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        id.len() == 32 && id.bytes().all(|byte| byte.is_ascii_hexdigit()),
+        "{id}"
+    );
+    id
+}
+
 /// Starts a run and reads its whole event stream (it ends when the run does).
-async fn run_to_the_end(app: &Router, body: &str) -> (u64, String) {
+async fn run_to_the_end(app: &Router, body: &str) -> (String, String) {
     let (status, started) = send(app, request("POST", "/api/runs", body.to_string())).await;
     assert_eq!(
         status,
@@ -63,9 +76,7 @@ async fn run_to_the_end(app: &Router, body: &str) -> (u64, String) {
         "{}",
         String::from_utf8_lossy(&started)
     );
-    let id = serde_json::from_slice::<Value>(&started).unwrap()["id"]
-        .as_u64()
-        .unwrap();
+    let id = id_of(&started);
     let (status, events) = send(
         app,
         request("GET", &format!("/api/runs/{id}/events"), Body::empty()),
@@ -77,7 +88,7 @@ async fn run_to_the_end(app: &Router, body: &str) -> (u64, String) {
 
 /// The download of run `id` is valid against its schema and is what the command `line`
 /// writes, timing aside.
-async fn assert_download_is(app: &Router, id: u64, line: &str) {
+async fn assert_download_is(app: &Router, id: &str, line: &str) {
     let (status, json) = send(
         app,
         request("GET", &format!("/api/runs/{id}/json"), Body::empty()),
@@ -129,7 +140,7 @@ async fn a_catalogue_runs_download_is_runs_json() {
         .map(|chart| chart["name"].as_str().unwrap())
         .collect();
     assert_eq!(charts, ["orders", "positions", "fixed-points", "cycles"]);
-    assert_download_is(&app, id, line).await;
+    assert_download_is(&app, &id, line).await;
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
 
@@ -168,7 +179,7 @@ async fn deals_in_order_download_runs_json() {
             exact["note"].as_str().is_some_and(|note| !note.is_empty()),
             "{line}"
         );
-        assert_download_is(&app, id, line).await;
+        assert_download_is(&app, &id, line).await;
     }
     assert_eq!(served.jobs.running(), 0, "nothing left running");
 }
@@ -260,7 +271,7 @@ async fn a_samplers_and_a_generators_downloads_are_runs_and_streams_json() {
                 "{line}: {names:?}"
             );
         }
-        assert_download_is(&app, id, line).await;
+        assert_download_is(&app, &id, line).await;
     }
     // The catalogue the page lists: every name of `list`.
     let (status, catalogue) = send(&app, request("GET", "/api/catalogue", Body::empty())).await;
@@ -415,9 +426,7 @@ async fn deals_sent_in_batches_are_ingested_as_one_file() {
         "{}",
         String::from_utf8_lossy(&started)
     );
-    let id = serde_json::from_slice::<Value>(&started).unwrap()["id"]
-        .as_u64()
-        .unwrap();
+    let id = id_of(&started);
     let lines: Vec<&str> = deals.lines().collect();
     let mut last = Value::Null;
     for batch in lines.chunks(2000) {
@@ -555,11 +564,7 @@ async fn at_most_four_runs_at_once_and_a_closed_stream_stops_its_run() {
     for _ in 0..4 {
         let (status, body) = send(&app, request("POST", "/api/runs", long)).await;
         assert_eq!(status, StatusCode::CREATED);
-        ids.push(
-            serde_json::from_slice::<Value>(&body).unwrap()["id"]
-                .as_u64()
-                .unwrap(),
-        );
+        ids.push(id_of(&body));
     }
     let (status, body) = send(&app, request("POST", "/api/runs", long)).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);

@@ -31,13 +31,13 @@ use crate::stats::Verdict;
 pub use dealer::{DealerState, dealer_riffles};
 pub use entries::{SAMPLERS, SHUFFLES, entries};
 pub use names::{AlgorithmSpec, suggestion_among};
-pub use overhand::{overhand, overhands};
+pub use overhand::{overhand, overhands, overhands_until};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
 pub use shuffles::{
-    asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_swap, riffle,
-    roguelike_shuffle, sattolo,
+    asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_repeated_until,
+    naive_swap, riffle, roguelike_shuffle, sattolo,
 };
 pub use sorts::{sort_comparator_insertion, sort_comparator_merge, sort_random_key, sort_random_key_u8};
 
@@ -400,6 +400,25 @@ impl PermutationAlgorithm {
         R: Randomness + ?Sized,
         D: AsMut<[T]>,
     {
+        self.shuffle_each_until(decks, rng, workspace, || false);
+    }
+
+    /// [`PermutationAlgorithm::shuffle_each`], with `stop` asked inside the deals that can
+    /// take seconds each (`naive-repeated:K` and `overhand:K` with a large K; see
+    /// [`naive_repeated_until`]): once it says so, those deals end part way, and
+    /// the decks are the caller's to throw away. Every other shape never asks.
+    #[inline]
+    pub fn shuffle_each_until<T, R, D>(
+        &self,
+        decks: impl Iterator<Item = D>,
+        rng: &mut R,
+        workspace: &mut Workspace<T>,
+        stop: impl Fn() -> bool,
+    ) where
+        T: Copy,
+        R: Randomness + ?Sized,
+        D: AsMut<[T]>,
+    {
         match *self {
             PermutationAlgorithm::NaiveSwap => each(decks, rng, naive_swap),
             PermutationAlgorithm::FisherYates => each(decks, rng, fisher_yates),
@@ -408,7 +427,7 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::RoguelikeShuffle => each(decks, rng, roguelike_shuffle),
             PermutationAlgorithm::NaiveRepeated { passes } => each(decks, rng, |deck, rng| {
                 let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
-                naive_repeated(deck, rng, passes)
+                naive_repeated_until(deck, rng, passes, &stop)
             }),
             PermutationAlgorithm::SortRandomKey => each(decks, rng, |deck, rng| {
                 sort_random_key(deck, rng, &mut workspace.f64_keys)
@@ -434,7 +453,7 @@ impl PermutationAlgorithm {
                 dealer_riffles(deck, rng, times, &mut workspace.dealer, &mut workspace.cards)
             }),
             PermutationAlgorithm::Overhand { times } => {
-                each(decks, rng, |deck, rng| overhands(deck, rng, times))
+                each(decks, rng, |deck, rng| overhands_until(deck, rng, times, &stop))
             }
             PermutationAlgorithm::Shelf { shelves, passes } => each(decks, rng, |deck, rng| {
                 shelf_passes(deck, rng, shelves, passes, &mut workspace.shelf)

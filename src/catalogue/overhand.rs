@@ -38,9 +38,20 @@ pub fn overhand<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 
 /// `times` overhand shuffles in a row ([`overhand`]).
 pub fn overhands<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, times: u32) {
-    for _ in 0..times {
-        overhand(deck, rng);
-    }
+    overhands_until(deck, rng, times, || false);
+}
+
+/// [`overhands`], given up part way when `stop` says so, as
+/// [`naive_repeated_until`](crate::catalogue::naive_repeated_until) is: `overhand:K` takes
+/// any K, and one of its deals can take seconds.
+pub fn overhands_until<T, R: Randomness + ?Sized>(
+    deck: &mut [T],
+    rng: &mut R,
+    times: u32,
+    stop: impl Fn() -> bool,
+) {
+    let cards = deck.len();
+    super::shuffles::passes_until(times, cards, stop, || overhand(deck, rng));
 }
 
 #[cfg(test)]

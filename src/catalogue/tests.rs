@@ -512,3 +512,41 @@ fn shelf_machines_parse_and_name_their_shelves_and_passes() {
         assert!(error.contains(bad) && !error.contains('\n'), "{bad}: {error}");
     }
 }
+
+/// The deals that can take seconds (`naive-repeated:K`, `overhand:K`) ask whether to stop
+/// only between blocks of 65,536 cards moved, and end there when told; a deal that is
+/// not stopped is exactly the plain repetition of its passes (the same draws, the same
+/// deck), across block boundaries too.
+#[test]
+fn long_deals_are_the_plain_passes_and_stop_only_between_blocks() {
+    for (passes, cards) in [(100_000, 10), (33, 2_000), (32, 2_000), (3, 3)] {
+        let start: Vec<u16> = (0..cards as u16).collect();
+        let (mut until, mut plain) = (start.clone(), start.clone());
+        let (mut a, mut b) = (SimulationSource::from_seed(9), SimulationSource::from_seed(9));
+        naive_repeated_until(&mut until, &mut a, passes, || false);
+        for _ in 0..passes {
+            naive_swap(&mut plain, &mut b);
+        }
+        assert_eq!(until, plain, "{passes} passes of {cards} cards");
+        let (mut until, mut plain) = (start.clone(), start);
+        overhands_until(&mut until, &mut a, passes, || false);
+        for _ in 0..passes {
+            overhand(&mut plain, &mut b);
+        }
+        assert_eq!(until, plain, "{passes} overhands of {cards} cards");
+    }
+    // 2,000 cards: a look every 32 passes; told to stop at the third, two blocks are made.
+    let looks = std::cell::Cell::new(0);
+    let mut made = 0;
+    super::shuffles::passes_until(
+        100_000,
+        2_000,
+        || {
+            looks.set(looks.get() + 1);
+            looks.get() == 3
+        },
+        || made += 1,
+    );
+    assert_eq!((made, looks.get()), (64, 3));
+    super::shuffles::passes_until(32, 2_000, || panic!("a deal of one block never asks"), || {});
+}

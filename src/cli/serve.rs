@@ -1,7 +1,9 @@
 //! `shuffle-audit serve`: the live page on this machine. Binds the loopback address on a
 //! free port unless told otherwise, prints the address, optionally opens a browser, and
 //! serves until a signal ends the process ([`super::signals`]: Ctrl-C, SIGTERM; the runs
-//! die with it, and they write no file).
+//! die with it, and they write no file). Which `Host` names it answers to, and how
+//! connections are bounded, is the library's ([`shuffle_audit::serve::hosts`],
+//! [`shuffle_audit::serve::listen`]).
 
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -9,7 +11,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use shuffle_audit::serve::{Served, hosts_for, router};
+use shuffle_audit::serve::hosts::check_allowed_host;
+use shuffle_audit::serve::{Served, hosts_for, listen, router};
 use shuffle_audit::{Error, Result};
 
 use super::flags::default_threads;
@@ -20,9 +23,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value = "0")]
     port: u16,
     /// The address to listen on (default 127.0.0.1). Any other than a loopback address
-    /// lets other machines drive the server: it must be asked for here, and a warning says so.
+    /// lets other machines drive the server: it must be asked for here, and a warning says
+    /// so. On 0.0.0.0 the page answers to this machine's own addresses and loopback names.
     #[arg(long, value_name = "ADDR")]
     bind: Option<IpAddr>,
+    /// Another name the page may be reached by (a classroom machine's host name; NAME:PORT
+    /// behind a proxy), besides its addresses. Repeatable.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
@@ -35,6 +43,12 @@ pub struct ServeArgs {
 pub fn execute(args: ServeArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
+    for name in &args.allow_host {
+        check_allowed_host(name).map_err(|problem| Error::BadOption {
+            option: "--allow-host",
+            problem,
+        })?;
+    }
     let ip = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -57,7 +71,7 @@ pub fn execute(args: ServeArgs) -> Result<ExitCode> {
                  this server and start runs on it"
             );
         }
-        let hosts = hosts_for(address);
+        let hosts = hosts_for(address, &args.allow_host);
         let url = format!("http://{}/", hosts[0]);
         // Standard output, for a script to read the address; a closed one is no reason to fail.
         let _ = writeln!(
@@ -67,10 +81,11 @@ pub fn execute(args: ServeArgs) -> Result<ExitCode> {
         if args.open {
             open_browser(&url);
         }
+        if !ip.is_loopback() {
+            say!("shuffle-audit: the page answers to {}", hosts.join(", "));
+        }
         let served = Served::new(hosts, threads);
-        axum::serve(listener, router(served))
-            .await
-            .map_err(|error| Error::Usage(format!("the server stopped: {error}")))?;
+        listen::serve(listener, router(served)).await;
         Ok(ExitCode::SUCCESS)
     })
 }

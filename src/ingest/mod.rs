@@ -130,6 +130,9 @@ pub fn ingest(
         let mut pass = SeenTokens::new(selections, settings.k, settings.skip_invalid, most);
         let file = input.read_twice(read_error, |block| {
             progress.advance(block.bytes.len() as u64);
+            if progress.cancelled() {
+                return Err(Error::Cancelled);
+            }
             pass.read(block).map_err(Error::Input)
         })?;
         (Input::File(file), Some(pass))
@@ -460,6 +463,10 @@ fn read_blocks<T: Send>(
     let mut pending = first;
     let batch_size = engine.threads() * BLOCKS_PER_THREAD;
     loop {
+        // The live page's reader went away: nobody wants the answer.
+        if progress.cancelled() {
+            return Err(Error::Cancelled);
+        }
         while pending.len() < batch_size
             && !pending
                 .last()

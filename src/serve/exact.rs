@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::exact::{ExactReport, ExactSettings, POWER, enumerate::known_paths, exact, exact_bags};
 use crate::report::sections::exact_part;
-use crate::simulate::NoProgress;
+use crate::simulate::Progress;
 
 use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec};
 pub use draws::{DrawLaw, draw_law};
@@ -93,13 +93,21 @@ impl ExactView {
 }
 
 /// The exact view of `request` where it can be computed quickly, or a view that says why
-/// there is none.
-pub fn exact_view(request: &LiveRequest) -> ExactView {
-    match request {
-        LiveRequest::Run(run) if run.spec.algorithm.as_permutation().is_some() => shuffle_view(run),
-        LiveRequest::Run(run) => sampler_view(run),
-        LiveRequest::Stream(stream) => stream_view(stream),
+/// there is none. Given up, with a view that says so, once `progress` is cancelled (the
+/// run was stopped: no work of a run outlives it).
+pub fn exact_view(request: &LiveRequest, progress: &dyn Progress) -> ExactView {
+    let view = match request {
+        LiveRequest::Run(run) if run.spec.algorithm.as_permutation().is_some() => shuffle_view(run, progress),
+        LiveRequest::Run(run) => sampler_view(run, progress),
+        LiveRequest::Stream(stream) => stream_view(stream, progress),
+    };
+    if progress.cancelled() {
+        return ExactView::unknown(
+            view.unit,
+            "The run was stopped before its exact law was computed.".to_string(),
+        );
     }
+    view
 }
 
 fn settings(n: usize, k: Option<usize>, alpha: f64, source: crate::randomness::SourceKind) -> ExactSettings {
@@ -152,6 +160,7 @@ fn shuffle_view(
     LiveRunSpec {
         spec, settings: run, ..
     }: &LiveRunSpec,
+    progress: &dyn Progress,
 ) -> ExactView {
     let unknown = |why: &str| ExactView::unknown(Unit::Deals, why.to_string());
     let Some(algorithm) = spec.algorithm.as_permutation() else {
@@ -173,14 +182,14 @@ fn shuffle_view(
         );
     }
     let specs = std::slice::from_ref(spec);
-    let Ok(law) = exact(specs, &settings(run.n, None, run.alpha, run.source), &NoProgress) else {
+    let Ok(law) = exact(specs, &settings(run.n, None, run.alpha, run.source), progress) else {
         return unknown("The exact law could not be computed for this source.");
     };
     let positions = ExactSettings {
         positions: true,
         ..settings(run.n, None, run.alpha, run.source)
     };
-    let svg = exact(specs, &positions, &NoProgress)
+    let svg = exact(specs, &positions, progress)
         .ok()
         .and_then(|report| chart_of(&report, "positions.svg"));
     view_of(&law, run.n, svg, "positions", Unit::Deals)
@@ -192,6 +201,7 @@ fn sampler_view(
     LiveRunSpec {
         spec, settings: run, ..
     }: &LiveRunSpec,
+    progress: &dyn Progress,
 ) -> ExactView {
     let unknown = |why: String| ExactView::unknown(Unit::Samples, why);
     let Some(k) = run.k else {
@@ -205,7 +215,7 @@ fn sampler_view(
     exact(
         std::slice::from_ref(spec),
         &settings(run.n, Some(k), run.alpha, run.source),
-        &NoProgress,
+        progress,
     )
     .ok()
     .and_then(|law| {
@@ -218,10 +228,10 @@ fn sampler_view(
 /// A stream's: the law of one cycle's order for a bag of a few equal items (its "samples
 /// needed" in cycles), with the exact law of each draw where it is known; else the exact
 /// law of each draw beside the frequencies; else why neither is known.
-fn stream_view(stream: &LiveStreamSpec) -> ExactView {
+fn stream_view(stream: &LiveStreamSpec, progress: &dyn Progress) -> ExactView {
     let settings = &stream.settings;
     let draws = draw_law(&stream.spec, &settings.items, &settings.scenario, settings.source);
-    if let Some(view) = bag_view(stream) {
+    if let Some(view) = bag_view(stream, progress) {
         let note = match &draws {
             Ok(law) => format!("Every draw too: {}.", law.why),
             Err(why) => why.clone(),
@@ -277,6 +287,7 @@ fn bag_view(
         settings: stream,
         ..
     }: &LiveStreamSpec,
+    progress: &dyn Progress,
 ) -> Option<ExactView> {
     let m = stream.items.len();
     if m > MAX_BAG_ITEMS || stream.scenario.add_every.is_some() {
@@ -287,7 +298,7 @@ fn bag_view(
         std::slice::from_ref(spec),
         &stream.items,
         &settings(m, None, stream.alpha, stream.source),
-        &NoProgress,
+        progress,
     )
     .ok()?;
     let svg = chart_of(&law, "law.svg");

@@ -102,9 +102,16 @@ pub struct Progress {
 #[derive(Default)]
 struct Counter(AtomicU64);
 
-impl EngineProgress for Counter {
+/// The engine's progress at full speed: the count, and the run's stop, which the engine
+/// asks for between batches and inside deals that take seconds, so that Stop ends a step
+/// within milliseconds rather than when its chunks are done.
+impl EngineProgress for LiveRun {
     fn advance(&self, trials: u64) {
-        self.0.fetch_add(trials, Ordering::Relaxed);
+        self.counter.0.fetch_add(trials, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.should_stop()
     }
 }
 
@@ -160,7 +167,10 @@ impl LiveRun {
         self.changed.send_modify(|version| *version += 1);
     }
 
-    /// Asks the run to stop after the step under way.
+    /// Asks the run to stop: the step under way ends within milliseconds (the engine is
+    /// told, and asks between batches and inside long deals: see
+    /// [`EngineProgress::cancelled`]), its partial tally is thrown away, and the run ends
+    /// with the tallies of the steps before.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Release);
     }
@@ -309,7 +319,6 @@ impl LiveRun {
     {
         let threads = engine.threads() as u64;
         let (mut done, mut size, mut elapsed) = (0u64, threads, Duration::ZERO);
-        let created = Instant::now();
         let mut previous_end = None;
         let mut last_step = (0, Duration::ZERO);
         // The tallies of the whole units, when a slow stretch showed more (see `Slow`).
@@ -318,7 +327,7 @@ impl LiveRun {
             let mut adding: Option<std::thread::ScopedJoinHandle<'_, ()>> = None;
             let mut phase = Phase::Done;
             while done < units.count() {
-                if self.should_stop(created) {
+                if self.should_stop() {
                     phase = Phase::Stopped;
                     break;
                 }
@@ -331,7 +340,7 @@ impl LiveRun {
                         elapsed,
                         committed: committed.take(),
                     };
-                    let slow = self.slow_steps(engine, units, &mut at, created, &mut step);
+                    let slow = self.slow_steps(engine, units, &mut at, &mut step);
                     (done, elapsed, committed) = (at.done, at.elapsed, at.committed);
                     match slow {
                         Slow::Ended(ended) => {
@@ -348,7 +357,12 @@ impl LiveRun {
                 engine.skip_chunks_before(done);
                 let started = Instant::now();
                 let overhead = previous_end.map_or(Duration::ZERO, |end: Instant| started - end);
-                let add = step(engine, units.done_at(end), &self.counter);
+                let add = step(engine, units.done_at(end), self);
+                // A step cut short by Stop tallied only part of its chunks: thrown away.
+                if self.should_stop() {
+                    phase = Phase::Stopped;
+                    break;
+                }
                 let took = started.elapsed();
                 elapsed += took;
                 let trials = units.done_at(end);

@@ -9,21 +9,32 @@
 //! report's own code ([`snapshot`]). The server runs catalogue algorithms only: it never
 //! runs code a page sends it (the user's function runs in the page's Web Worker).
 //!
-//! Safety, since a browser may be pointed at it by any page: requests must name this
-//! server in `Host` and come from its own page ([`guard`]); bodies are bounded
-//! ([`MAX_BODY`]); at most [`jobs::MAX_RUNNING`] runs at once; a run nobody watches stops
-//! ([`live::UNWATCHED_LIMIT`]) and a closed tab stops its run; every bad request gets a
-//! 4xx status and the one-line message the command line would print.
+//! Safety, since a browser may be pointed at it by any page and others may share the
+//! machine: requests must name this server in `Host`, come from its own page and from no
+//! other site ([`guard`]; which names are its own: [`hosts`]); runs and sessions have
+//! unguessable ids ([`new_id`]); bodies are bounded ([`MAX_BODY`]); at most
+//! [`jobs::MAX_RUNNING`] runs and [`limits::MAX_INGESTING`] uploads are worked on at once;
+//! every piece of work ends within milliseconds of being no longer wanted (Stop, a closed
+//! tab, a run nobody watches ([`live::UNWATCHED_LIMIT`]), a client gone); what is made of
+//! a run is made once ([`views`]) and downloads are written as they are read
+//! ([`download`]); connections are capped and must send their headers in time
+//! ([`listen`]); and every bad request gets a 4xx status and the one-line message the
+//! command line would print.
 
+pub mod download;
 pub mod events;
 pub mod exact;
 pub mod guard;
+pub mod hosts;
 pub mod jobs;
+pub mod limits;
+pub mod listen;
 pub mod live;
 pub mod own;
 pub mod request;
 pub mod routes;
 pub mod snapshot;
+pub mod views;
 
 use std::sync::Arc;
 
@@ -31,6 +42,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+pub use hosts::hosts_for;
 pub use routes::router;
 
 /// The largest request body: 64 MB of deals, about ten million 3-card deals.
@@ -39,8 +51,8 @@ pub const MAX_BODY: usize = 64 << 20;
 /// What the server serves and how.
 #[derive(Clone)]
 pub struct Served {
-    /// The `Host` values it answers to (`127.0.0.1:8080`, `localhost:8080`), the first
-    /// one the address it prints.
+    /// The `Host` values it answers to ([`hosts::hosts_for`]), the first one the address it
+    /// prints.
     pub hosts: Vec<String>,
     /// Worker threads for each run and each ingest.
     pub threads: usize,
@@ -48,6 +60,8 @@ pub struct Served {
     pub jobs: Arc<jobs::Jobs>,
     /// The deals of "your own shuffle", sent a batch at a time.
     pub sessions: Arc<own::Sessions>,
+    /// Uploads of deals being read ([`limits::MAX_INGESTING`] at most).
+    pub ingesting: Arc<tokio::sync::Semaphore>,
 }
 
 impl Served {
@@ -58,25 +72,20 @@ impl Served {
             threads,
             jobs: Arc::default(),
             sessions: Arc::default(),
+            ingesting: Arc::new(tokio::sync::Semaphore::new(limits::MAX_INGESTING)),
         })
     }
 }
 
-/// The `Host` values a server listening on `address` answers to: the address itself,
-/// and `localhost` with its port when it is a loopback address.
-pub fn hosts_for(address: std::net::SocketAddr) -> Vec<String> {
-    let port = address.port();
-    let mut hosts = vec![address.to_string()];
-    if address.ip().is_loopback() {
-        hosts.push(format!("localhost:{port}"));
-        for loopback in ["127.0.0.1", "[::1]"] {
-            let host = format!("{loopback}:{port}");
-            if !hosts.contains(&host) {
-                hosts.push(host);
-            }
-        }
-    }
-    hosts
+/// A new id for a run or a session: 128 bits from the operating system, in hex. Whoever
+/// knows a run's id can stop it or read it; only the page that started it is told.
+pub fn new_id() -> Result<String, String> {
+    use rand::TryRng;
+    let mut bits = [0u8; 16];
+    rand::rngs::SysRng
+        .try_fill_bytes(&mut bits)
+        .map_err(|error| format!("could not read the operating system's randomness for an id: {error}"))?;
+    Ok(bits.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
 /// A refusal: the status and `{"error": message}`, the message one line.

@@ -6,11 +6,11 @@
 //! at every batch boundary. The deals of a session are read again, all of them, by
 //! [`crate::ingest`] at each batch, so what the page shows and downloads is exactly what
 //! `ingest` says of the same file; reading them is cheap next to dealing them in a browser.
-//! A session holds at most [`super::MAX_BODY`] of deals, like one upload. Its routes
-//! (start, add a batch, download) are here, beside the sessions they keep.
+//! A session holds at most [`super::MAX_BODY`] of deals, like one upload; a batch that is
+//! refused (too large, or a deal `ingest` rejects) is not kept, so that the session goes
+//! on with the next. Its id is unguessable, as a run's is. Its routes (start, add a batch,
+//! download) are here, beside the sessions they keep.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
@@ -33,52 +33,60 @@ pub struct Session {
     pub deals: Mutex<Vec<u8>>,
 }
 
-/// Every session the server holds.
+/// Every session the server holds, oldest first.
 #[derive(Default)]
 pub struct Sessions {
-    sessions: Mutex<BTreeMap<u64, Arc<Session>>>,
-    next_id: AtomicU64,
+    sessions: Mutex<Vec<(String, Arc<Session>)>>,
 }
 
 impl Sessions {
-    /// A new, empty session whose deals are read with `query`.
-    pub fn start(&self, query: IngestQuery) -> u64 {
+    /// A new, empty session whose deals are read with `query`, and its id.
+    pub fn start(&self, query: IngestQuery) -> Result<String, String> {
+        let id = super::new_id()?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|poison| poison.into_inner());
-        while sessions.len() >= KEPT_SESSIONS {
-            let oldest = *sessions.keys().next().expect("not empty");
-            sessions.remove(&oldest);
-        }
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        sessions.insert(
-            id,
+        let forgotten = (sessions.len() + 1).saturating_sub(KEPT_SESSIONS);
+        sessions.drain(..forgotten);
+        sessions.push((
+            id.clone(),
             Arc::new(Session {
                 query,
                 deals: Mutex::default(),
             }),
-        );
-        id
+        ));
+        Ok(id)
     }
 
-    /// The session numbered `id`.
-    pub fn get(&self, id: u64) -> Option<Arc<Session>> {
+    /// The session whose id is `id`.
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
         self.sessions
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
-            .get(&id)
-            .cloned()
+            .iter()
+            .find(|(known, _)| known.as_str() == id)
+            .map(|(_, session)| session.clone())
     }
 }
 
 impl Session {
-    /// Adds `batch` to the deals and returns all of them, or `None` (nothing added) when
-    /// they would exceed `limit` bytes.
-    pub fn append(&self, batch: &[u8], limit: usize) -> Option<Vec<u8>> {
+    /// Adds `batch` to the deals and returns all of them and where the batch starts, or
+    /// `None` (nothing added) when they would exceed `limit` bytes.
+    pub fn append(&self, batch: &[u8], limit: usize) -> Option<(Vec<u8>, usize)> {
         let mut deals = self.deals.lock().unwrap_or_else(|poison| poison.into_inner());
         if deals.len() + batch.len() > limit {
             return None;
         }
+        let start = deals.len();
         deals.extend_from_slice(batch);
-        Some(deals.clone())
+        Some((deals.clone(), start))
+    }
+
+    /// Takes back the batch `append` placed at `start`, `length` bytes long (it was
+    /// refused), if it is still the last one.
+    pub fn take_back(&self, start: usize, length: usize) {
+        let mut deals = self.deals.lock().unwrap_or_else(|poison| poison.into_inner());
+        if deals.len() == start + length {
+            deals.truncate(start);
+        }
     }
 
     /// Every deal so far.
@@ -102,22 +110,21 @@ pub(super) async fn start(
     if let Err(error) = ingest_settings(&query, served.threads) {
         return usage(&error);
     }
-    let id = served.sessions.start(query);
-    (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response()
+    match served.sessions.start(query) {
+        Ok(id) => (StatusCode::CREATED, axum::Json(serde_json::json!({ "id": id }))).into_response(),
+        Err(message) => error_response(StatusCode::SERVICE_UNAVAILABLE, message),
+    }
 }
 
-/// The session numbered `id`, or the 404 that says there is none (boxed: a response is
-/// large).
+/// The session whose id is `id`, or the 404 that says there is none (boxed: a response
+/// is large).
 fn find_session(served: &Served, id: &str) -> Result<Arc<Session>, Box<Response>> {
-    id.parse::<u64>()
-        .ok()
-        .and_then(|id| served.sessions.get(id))
-        .ok_or_else(|| {
-            Box::new(error_response(
-                StatusCode::NOT_FOUND,
-                "no such session of deals (it may have been forgotten): press Start again",
-            ))
-        })
+    served.sessions.get(id).ok_or_else(|| {
+        Box::new(error_response(
+            StatusCode::NOT_FOUND,
+            "no such session of deals (it may have been forgotten): press Start again",
+        ))
+    })
 }
 
 /// Adds a batch of deals to a session and shows what `ingest` says of all of them.
@@ -134,12 +141,38 @@ pub(super) async fn deals(
         Ok(batch) => batch,
         Err(error) => return body_error(&error),
     };
-    let Some(deals) = session.append(&batch, MAX_BODY) else {
+    let Some((deals, start)) = session.append(&batch, MAX_BODY) else {
         return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
     };
-    match ingest_all(&served, session.query.clone(), deals).await {
-        Ok(report) => ingest_view_of(report).await,
+    // Taken back unless `ingest` reads it: refused, or its page gone before the answer.
+    let mut pending = Pending {
+        session: &session,
+        start,
+        length: batch.len(),
+        kept: false,
+    };
+    match ingest_all(&served, session.query.clone(), deals.into()).await {
+        Ok(report) => {
+            pending.kept = true;
+            ingest_view_of(report).await
+        }
         Err(response) => response,
+    }
+}
+
+/// A batch added to a session, taken back when dropped unless it was kept.
+struct Pending<'a> {
+    session: &'a Session,
+    start: usize,
+    length: usize,
+    kept: bool,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if !self.kept {
+            self.session.take_back(self.start, self.length);
+        }
     }
 }
 
@@ -149,8 +182,8 @@ pub(super) async fn json(State(served): State<Arc<Served>>, Path(id): Path<Strin
         Ok(session) => session,
         Err(response) => return *response,
     };
-    match ingest_all(&served, session.query.clone(), session.all()).await {
-        Ok(report) => ingest_json_of(&report),
+    match ingest_all(&served, session.query.clone(), session.all().into()).await {
+        Ok(report) => ingest_json_of(report),
         Err(response) => response,
     }
 }

@@ -1,7 +1,7 @@
 //! The routes: the page and its assets (embedded in the binary: no network needed), the
 //! catalogue, live runs (start, watch as server-sent events, stop, download) and deals
-//! from the page (tested as `ingest` tests them; the batches of "your own shuffle" are
-//! [`super::own`]'s).
+//! from the page (tested as `ingest` tests them, a few uploads at a time
+//! ([`super::limits`]); the batches of "your own shuffle" are [`super::own`]'s).
 
 use std::io::Cursor;
 use std::sync::Arc;
@@ -16,9 +16,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
+use super::download::json_download;
 pub use super::events::UPDATE_INTERVAL;
 use super::events::watch_run;
-use super::live::{LiveReport, LiveRun};
+use super::jobs::Job;
+use super::limits::{Wanted, one_of_few_ingests};
+use super::live::LiveReport;
 use super::request::RunRequest;
 use super::snapshot::{View, stream_view, view};
 use super::{MAX_BODY, Served, error_response, guard};
@@ -27,7 +30,6 @@ use crate::catalogue::{Kind, entries};
 use crate::error::Error;
 use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck};
 use crate::randomness::SourceKind;
-use crate::simulate::NoProgress;
 
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
@@ -44,6 +46,13 @@ const WORKER_POLICY: &str = "default-src 'none'; script-src 'self' 'unsafe-eval'
 
 /// Every route, behind the host check and the body limit.
 pub fn router(served: Arc<Served>) -> Router {
+    // The routes that read deals, a few uploads at a time (checked before the body is read).
+    let reading_deals = Router::new()
+        .route("/api/ingest", post(ingest_view))
+        .route("/api/ingest/json", post(ingest_json))
+        .route("/api/own/{id}/deals", post(super::own::deals))
+        .route("/api/own/{id}/json", get(super::own::json))
+        .route_layer(middleware::from_fn_with_state(served.clone(), one_of_few_ingests));
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX, PAGE_POLICY)))
         .route(
@@ -64,11 +73,8 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs/{id}/stop", post(stop_run))
         .route("/api/runs/{id}/speed", post(super::live::speed::set_speed))
         .route("/api/runs/{id}/json", get(run_json))
-        .route("/api/ingest", post(ingest_view))
-        .route("/api/ingest/json", post(ingest_json))
         .route("/api/own", post(super::own::start))
-        .route("/api/own/{id}/deals", post(super::own::deals))
-        .route("/api/own/{id}/json", get(super::own::json))
+        .merge(reading_deals)
         .fallback(|| async { error_response(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(too_large))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -207,12 +213,12 @@ async fn start_run(
         Err(_) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, "the request could not be read"),
     };
     match served.jobs.start(request) {
-        Ok((id, run)) => (
+        Ok((id, job)) => (
             StatusCode::CREATED,
             axum::Json(serde_json::json!({
                 "id": id,
-                "seed": run.request.seed(),
-                "trials": run.request.total(),
+                "seed": job.run.request.seed(),
+                "trials": job.run.request.total(),
             })),
         )
             .into_response(),
@@ -220,86 +226,64 @@ async fn start_run(
     }
 }
 
-/// The run numbered `id`, or the 404 that says there is none (boxed: a response is large).
-pub(super) fn find(served: &Served, id: &str) -> Result<Arc<LiveRun>, Box<Response>> {
-    id.parse::<u64>()
-        .ok()
-        .and_then(|id| served.jobs.get(id))
-        .ok_or_else(|| {
-            Box::new(error_response(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "no run '{}' (it may have been forgotten)",
-                    crate::format::escaped_for_terminals(id)
-                ),
-            ))
-        })
+/// The run whose id is `id`, or the 404 that says there is none (boxed: a response is
+/// large).
+pub(super) fn find(served: &Served, id: &str) -> Result<Arc<Job>, Box<Response>> {
+    served.jobs.get(id).ok_or_else(|| {
+        Box::new(error_response(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no run '{}' (it may have been forgotten)",
+                crate::format::escaped_for_terminals(id)
+            ),
+        ))
+    })
 }
 
 async fn stop_run(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
     match find(&served, &id) {
-        Ok(run) => {
-            run.stop();
+        Ok(job) => {
+            job.run.stop();
             StatusCode::NO_CONTENT.into_response()
         }
         Err(response) => *response,
     }
 }
 
+/// `run --json`'s JSON of what a run tallied so far, written to the socket as it is made
+/// ([`json_download`]); the report it is written from is made first, so that a run with
+/// nothing tallied yet gets its 409.
 async fn run_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
     let run = match find(&served, &id) {
-        Ok(run) => run,
+        Ok(job) => job.run.clone(),
         Err(response) => return *response,
     };
-    let rendered = tokio::task::spawn_blocking(move || {
-        let mut out = Vec::new();
-        match run.report(true)? {
-            LiveReport::Run(report) => {
-                crate::output::json::run::write(&report, &mut out).ok()?;
-                let name = report.names().first()?.to_string();
-                Some((out, name, report.settings.trials))
-            }
-            LiveReport::Stream(report) => {
-                crate::output::json::stream::write(&report, &mut out).ok()?;
-                let name = report.results.first()?.name.clone();
-                Some((out, name, report.settings.streams * report.settings.length))
-            }
-        }
+    let report = tokio::task::spawn_blocking(move || {
+        let report = run.report(true)?;
+        let (name, trials) = match &report {
+            LiveReport::Run(report) => (report.names().first()?.to_string(), report.settings.trials),
+            LiveReport::Stream(report) => (
+                report.results.first()?.name.clone(),
+                report.settings.streams * report.settings.length,
+            ),
+        };
+        Some((report, name, trials))
     })
     .await
     .ok()
     .flatten();
-    match rendered {
-        Some((json, name, trials)) => json_download(json, &format!("{name}-{trials}.json")),
+    match report {
+        Some((report, name, trials)) => {
+            json_download(&format!("{name}-{trials}.json"), move |out| match &report {
+                LiveReport::Run(report) => crate::output::json::run::write(report, out),
+                LiveReport::Stream(report) => crate::output::json::stream::write(report, out),
+            })
+        }
         None => error_response(
             StatusCode::CONFLICT,
             "nothing has been tallied yet: wait for the first deals",
         ),
     }
-}
-
-fn json_download(json: Vec<u8>, file_name: &str) -> Response {
-    let safe: String = file_name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    (
-        [
-            (header::CONTENT_TYPE, "application/json".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{safe}\""),
-            ),
-        ],
-        json,
-    )
-        .into_response()
 }
 
 /// How the page's deals are to be read: `ingest`'s flags.
@@ -371,24 +355,27 @@ async fn ingested(
         )
     })?;
     let body = body.map_err(|error| body_error(&error))?;
-    ingest_all(served, query, body.to_vec()).await
+    ingest_all(served, query, body).await
 }
 
-/// Reads `deals` as `ingest -` reads standard input, with `query`'s flags.
+/// Reads `deals` as `ingest -` reads standard input, with `query`'s flags; given up when
+/// the request is dropped (its client went away).
 pub(super) async fn ingest_all(
     served: &Served,
     query: IngestQuery,
-    deals: Vec<u8>,
+    deals: Bytes,
 ) -> Result<IngestReport, Response> {
     let body = deals;
     let threads = served.threads;
+    let wanted = Wanted::new();
+    let progress = wanted.progress();
     tokio::task::spawn_blocking(move || {
         let settings = ingest_settings(&query, threads)?;
         let mut report = ingest(
             Input::reader(Cursor::new(body)),
             "standard input",
             &settings,
-            &NoProgress,
+            &progress,
         )?;
         report.input_mut().command = settings.command("-");
         Ok(report)
@@ -444,20 +431,15 @@ async fn ingest_json(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
     match ingested(&served, query, body).await {
-        Ok(report) => ingest_json_of(&report),
+        Ok(report) => ingest_json_of(report),
         Err(response) => response,
     }
 }
 
-/// `ingest --json`'s JSON of deals read, as a download.
-pub(super) fn ingest_json_of(report: &IngestReport) -> Response {
-    let mut out = Vec::new();
-    let written = match report {
-        IngestReport::Samples(run) => crate::output::json::run::write(run, &mut out),
-        IngestReport::Stream(stream) => crate::output::json::stream::write(stream, &mut out),
-    };
-    match written {
-        Ok(()) => json_download(out, "ingest.json"),
-        Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the JSON could not be written"),
-    }
+/// `ingest --json`'s JSON of deals read, as a download written as it is made.
+pub(super) fn ingest_json_of(report: IngestReport) -> Response {
+    json_download("ingest.json", move |out| match &report {
+        IngestReport::Samples(run) => crate::output::json::run::write(run, out),
+        IngestReport::Stream(stream) => crate::output::json::stream::write(stream, out),
+    })
 }

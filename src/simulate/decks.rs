@@ -30,8 +30,10 @@ impl Simulation<'_> {
         self.per_worker(
             N,
             || vec![start; BATCH_DECKS],
-            |recorder, workspace, decks, source, count, _| {
-                tally_fixed_size(algorithm, start, count, source, recorder, workspace, decks);
+            |recorder, workspace, decks, source, count, progress| {
+                tally_fixed_size(
+                    algorithm, start, count, source, recorder, workspace, decks, progress,
+                );
             },
         )
     }
@@ -51,7 +53,8 @@ impl Simulation<'_> {
                 tally_any_size(
                     algorithm, &start, count, source, recorder, workspace, cards, progress, batched, keep,
                 );
-                if let Some(game) = game {
+                // A cancelled chunk may have stopped before the game's deals were kept.
+                if let Some(game) = game.filter(|_| !progress.cancelled()) {
                     game.play(&kept);
                 }
             },
@@ -98,8 +101,11 @@ impl Simulation<'_> {
     }
 }
 
-/// One chunk of `count` shuffles of `N`-card decks, in batches of `decks.len()`.
+/// One chunk of `count` shuffles of `N`-card decks, in batches of `decks.len()`; a
+/// cancelled run ([`ChunkProgress::cancelled`]) ends it at the next batch, or inside a
+/// deal that takes seconds.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn tally_fixed_size<const N: usize>(
     algorithm: PermutationAlgorithm,
     start: [u16; N],
@@ -108,6 +114,7 @@ fn tally_fixed_size<const N: usize>(
     recorder: &mut PermutationRecorder,
     workspace: &mut Workspace<u16>,
     decks: &mut [[u16; N]],
+    progress: &ChunkProgress,
 ) {
     // A dealer who carries the deck starts each chunk from the fresh deck (see
     // `Workspace::start_dealing`): the chunk's deals then depend on (seed, chunk) alone.
@@ -115,17 +122,22 @@ fn tally_fixed_size<const N: usize>(
     for batch in batches(count, decks.len()) {
         let decks = &mut decks[..batch];
         decks.fill(start);
-        crate::with_source!(&mut *source, |source| algorithm.shuffle_each(
+        crate::with_source!(&mut *source, |source| algorithm.shuffle_each_until(
             decks.iter_mut(),
             source,
-            workspace
+            workspace,
+            || progress.cancelled()
         ));
         recorder.record_batch(decks);
+        if progress.cancelled() {
+            return;
+        }
     }
 }
 
 /// One chunk of `count` shuffles of `start.len()`-card decks, in batches that fill `cards`,
-/// reporting each batch: with large decks or slow algorithms a chunk can take minutes.
+/// reporting each batch: with large decks or slow algorithms a chunk can take minutes (a
+/// cancelled run ends it at the next batch, or inside a deal that takes seconds).
 /// With `keep`, the chunk's first cards, as many as asked, are kept (for the game).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -157,7 +169,9 @@ fn tally_any_size(
             // (Compiled for every kind of source: the flawed ones are `Copy`, Xoshiro is not.)
             #[allow(clippy::clone_on_copy)]
             let mut local = source.clone();
-            algorithm.shuffle_each(cards.chunks_exact_mut(n), &mut local, workspace);
+            algorithm.shuffle_each_until(cards.chunks_exact_mut(n), &mut local, workspace, || {
+                progress.cancelled()
+            });
             *source = local;
         });
         // The guessing game's deals, the first of chunk 0, kept as they are dealt.
@@ -173,6 +187,9 @@ fn tally_any_size(
             }
         }
         progress.done(batch as u64);
+        if progress.cancelled() {
+            return;
+        }
     }
 }
 
@@ -238,7 +255,7 @@ mod tests {
                             batched,
                             game: None,
                         };
-                        super::super::merged(simulation.any_size(n)).finish()
+                        super::super::merged(simulation.any_size(n), &NoProgress).finish()
                     };
                     let batched = simulation(true);
                     assert_eq!(batched.trials, trials);

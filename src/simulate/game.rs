@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use super::{CHUNK_TRIALS, Engine};
+use super::{CHUNK_TRIALS, Engine, NoProgress, Progress};
 use crate::catalogue::{PermutationAlgorithm, Workspace};
 use crate::randomness::SimulationSource;
 use crate::tally::guessing::{GameSplit, GuessingTally, play_guessing_game};
@@ -74,6 +74,19 @@ pub fn first_deals(
     count: u64,
     seed: u64,
 ) -> Vec<u16> {
+    first_deals_until(engine, algorithm, n, count, seed, &NoProgress)
+}
+
+/// [`first_deals`], its long deals given up part way once `progress` is cancelled (the
+/// deals are then the caller's to throw away).
+fn first_deals_until(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    count: u64,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Vec<u16> {
     assert!(count <= CHUNK_TRIALS, "the game's deals are in the first chunk");
     let count = count as usize;
     let start: Vec<u16> = (0..n as u16).collect();
@@ -81,10 +94,11 @@ pub fn first_deals(
     let mut source = SimulationSource::for_unit(engine.source(), seed, 0, 0);
     let mut workspace = Workspace::default();
     workspace.start_dealing();
-    crate::with_source!(&mut source, |source| algorithm.shuffle_each(
+    crate::with_source!(&mut source, |source| algorithm.shuffle_each_until(
         cards.chunks_exact_mut(n.max(1)),
         source,
-        &mut workspace
+        &mut workspace,
+        || progress.cancelled()
     ));
     cards
 }
@@ -100,10 +114,27 @@ pub fn play_catalogue_game(
     seed: u64,
     in_order: bool,
 ) -> Option<GuessingTally> {
+    play_game_until(engine, algorithm, n, trials, seed, in_order, &NoProgress)
+}
+
+/// [`play_catalogue_game`], given up (`None`) once `progress` is cancelled: 16,384 deals
+/// of `naive-repeated:100000` take minutes.
+pub(super) fn play_game_until(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    trials: u64,
+    seed: u64,
+    in_order: bool,
+    progress: &dyn Progress,
+) -> Option<GuessingTally> {
     let split = GameSplit::of(trials);
     if n < 2 || split.training == 0 || split.played == 0 {
         return None;
     }
-    let decks = first_deals(engine, algorithm, n, split.deals(), seed);
+    let decks = first_deals_until(engine, algorithm, n, split.deals(), seed, progress);
+    if progress.cancelled() {
+        return None;
+    }
     play_guessing_game(n, &decks, trials, in_order)
 }

@@ -57,10 +57,26 @@ pub(crate) fn repeats_can_show(n: usize) -> bool {
     poisson_approximation_error(CHUNK_TRIALS, ln_deck_count(n)) <= MAX_APPROXIMATION_ERROR
 }
 
-/// Told how many trials have finished, from any worker thread.
+/// Told how many trials have finished, from any worker thread; and asked whether the work
+/// is still wanted.
+///
+/// Cancelling: when [`Progress::cancelled`] says so, the engine hands out no more chunks,
+/// each worker ends its chunk at the next batch of deals, a deal that takes seconds by
+/// itself (`naive-repeated:K`, `overhand:K`) ends part way, and the call returns early.
+/// What it returns then is partial (a tally of some deals, a deck left part shuffled):
+/// the caller, who cancelled, throws it away. The checks sit where progress is already
+/// counted (a batch, a block of a stream), never in a loop over cards, so that a run
+/// nobody cancels costs and draws exactly what it did without them.
 pub trait Progress: Sync {
     /// `trials` more trials are done.
     fn advance(&self, trials: u64);
+
+    /// Whether whoever asked for the work no longer wants it (the live page's Stop). Once
+    /// it says so it must keep saying so: the engine reads it again to know that what it
+    /// was making is partial.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// Progress that goes nowhere (tests, library callers that do not care).
@@ -93,6 +109,11 @@ impl ChunkProgress<'_> {
     pub fn done(&self, trials: u64) {
         self.reported.set(self.reported.get() + trials);
         self.progress.advance(trials);
+    }
+
+    /// Whether the run is cancelled ([`Progress::cancelled`]): the chunk should end now.
+    pub fn cancelled(&self) -> bool {
+        self.progress.cancelled()
     }
 }
 
@@ -271,7 +292,8 @@ impl Engine {
     /// into an accumulator of its own, and returns one accumulator per worker. What a
     /// unit is belongs to the caller (a chunk of trials, a stream, a range of seeds for
     /// `seeds reach`); results that add up or combine by union across the accumulators
-    /// do not depend on the number of workers.
+    /// do not depend on the number of workers. Once `progress` is cancelled no unit is
+    /// started ([`Progress::cancelled`]).
     pub fn for_each_unit<A, Make, Work>(
         &self,
         units: u64,
@@ -289,7 +311,7 @@ impl Engine {
             let mut accumulator = make();
             loop {
                 let unit = next_unit.fetch_add(1, Ordering::Relaxed);
-                if unit >= units {
+                if unit >= units || progress.cancelled() {
                     break;
                 }
                 let unit_progress = ChunkProgress {
@@ -360,7 +382,8 @@ pub fn record_permutations(
     if engine.first_chunk == 0 {
         let guessing = match game.and_then(ChunkZeroGame::into_played) {
             Some(played) => played,
-            None => play_catalogue_game(engine, algorithm, n, trials, seed, options.serial),
+            None if progress.cancelled() => None,
+            None => game::play_game_until(engine, algorithm, n, trials, seed, options.serial, progress),
         };
         recorder.set_guessing(guessing);
     }
@@ -400,7 +423,7 @@ impl Simulation<'_> {
             8 => self.small::<8>(),
             9 => self.small::<9>(),
             10 => self.small::<10>(),
-            _ => merged(self.any_size(n)),
+            _ => merged(self.any_size(n), self.progress),
         }
     }
 
@@ -413,15 +436,19 @@ impl Simulation<'_> {
             Some(schedule) if paths::path_count(&schedule) <= paths::MAX_PATHS => {
                 self.by_path::<N>(&schedule)
             }
-            _ => merged(self.fixed_size::<N>()),
+            _ => merged(self.fixed_size::<N>(), self.progress),
         }
     }
 }
 
-/// Adds up the workers' recorders.
-fn merged(recorders: Vec<PermutationRecorder>) -> PermutationRecorder {
+/// Adds up the workers' recorders; of a cancelled run, returns the first as it is (the
+/// caller throws it away: adding 2,000-card tables takes tens of milliseconds).
+fn merged(recorders: Vec<PermutationRecorder>, progress: &dyn Progress) -> PermutationRecorder {
     let mut recorders = recorders.into_iter();
     let mut total = recorders.next().expect("an engine has at least one worker");
+    if progress.cancelled() {
+        return total;
+    }
     for recorder in recorders {
         total.merge(&recorder);
     }
@@ -429,4 +456,4 @@ fn merged(recorders: Vec<PermutationRecorder>) -> PermutationRecorder {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -13,6 +13,9 @@ use crate::catalogue::{SamplerAlgorithm, SamplerWorkspace};
 use crate::randomness::SimulationSource;
 use crate::tally::{SelectionRecorder, SelectionTally};
 
+/// Items sampled from (`n` per sample) between two looks at whether the run is cancelled.
+const ITEMS_PER_BATCH: usize = 1 << 16;
+
 /// Picks `k` of the `n` items `0..n` with `sampler`, `trials` times, and tallies the
 /// selections (ordered selections too when the sampler promises a random order).
 #[allow(clippy::too_many_arguments)]
@@ -47,23 +50,33 @@ pub fn simulate_selections(
                     vec![0u16; k],
                 )
             },
-            |(recorder, workspace, selection), source, count, _| {
+            |(recorder, workspace, selection), source, count, progress| {
                 recorder.start_chunk();
-                deal_samples(sampler, n, count, source, workspace, selection, |picked| {
-                    recorder.record(picked)
-                });
+                // In batches, so that a cancelled run ends the chunk at the next one: a
+                // chunk of 2,000-item samples is 33 million draws. The draws are those of
+                // one call (each sample starts where the last ended).
+                let batch = (ITEMS_PER_BATCH / n.max(1)).max(1) as u64;
+                let mut left = count;
+                while left > 0 && !progress.cancelled() {
+                    let now = left.min(batch);
+                    deal_samples(sampler, n, now, source, workspace, selection, |picked| {
+                        recorder.record(picked)
+                    });
+                    left -= now;
+                }
             },
         )
         .into_iter()
         .map(|(recorder, _, _)| recorder);
     let mut total = recorders.next().expect("an engine has at least one worker");
-    for recorder in recorders {
+    // A cancelled run's recorders are thrown away by the caller: not added.
+    for recorder in recorders.filter(|_| !progress.cancelled()) {
         total.merge(&recorder);
     }
     let mut tally = total.finish();
     // The game plays the run's first samples: a part of the run that starts at chunk 0
     // plays it, the same for all.
-    if engine.first_chunk == 0 {
+    if engine.first_chunk == 0 && !progress.cancelled() {
         tally.guessing = super::play_sampler_game(engine, sampler, n, k, trials, seed).map(Box::new);
     }
     tally

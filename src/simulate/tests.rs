@@ -379,3 +379,65 @@ fn the_game_from_chunk_zero_is_the_game_dealt_again() {
         }
     }
 }
+
+/// Work cancelled this long after it started (Stop pressed during a run); the tests of
+/// the layers above the engine use it too (`stream/tests.rs`).
+pub(crate) struct CancelledAfter {
+    pub(crate) from: std::time::Instant,
+    after: std::time::Duration,
+}
+
+impl CancelledAfter {
+    pub(crate) fn new(after_ms: u64) -> Self {
+        Self {
+            from: std::time::Instant::now(),
+            after: std::time::Duration::from_millis(after_ms),
+        }
+    }
+}
+
+impl Progress for CancelledAfter {
+    fn advance(&self, _trials: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.from.elapsed() >= self.after
+    }
+}
+
+/// A cancelled run ends within milliseconds of the cancel, inside its deals: deals of a
+/// second each (`naive-repeated:100000` on 2,000 cards, 2·10⁸ swaps a deal), a chunk of
+/// 16,384 deals of 10⁶ swaps each on 10 cards (and the guessing game's 16,384 deals of
+/// them dealt again), and samples of 2,000 items (a stream's draws: `stream/tests.rs`).
+///
+/// Margin: each stops within a block of work (a tenth of a millisecond, or a batch of
+/// samples) of the cancel at 50 ms; the bound, two seconds, is far below the hours each
+/// would run without a look inside, and far above a loaded machine's scheduling delays.
+#[test]
+fn a_cancelled_run_ends_inside_its_deals() {
+    let bound = std::time::Duration::from_secs(2);
+    let engine = Engine::new(2).unwrap();
+    let long = PermutationAlgorithm::NaiveRepeated {
+        passes: Some(100_000),
+    };
+    for n in [2_000, 10] {
+        let cancel = CancelledAfter::new(50);
+        record_permutations(&engine, long, n, 100_000, 1, TallyOptions::default(), &cancel);
+        let took = cancel.from.elapsed();
+        assert!(took < bound, "{n} cards: {took:?}");
+    }
+    let cancel = CancelledAfter::new(50);
+    simulate_selections(
+        &engine,
+        crate::catalogue::SamplerAlgorithm::Reservoir,
+        2_000,
+        3,
+        100 * CHUNK_TRIALS,
+        1,
+        &cancel,
+    );
+    assert!(
+        cancel.from.elapsed() < bound,
+        "samples: {:?}",
+        cancel.from.elapsed()
+    );
+}

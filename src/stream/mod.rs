@@ -310,12 +310,17 @@ impl<'a> GeneratorRun<'a> {
         );
         let mut recorders = recorders.into_iter().map(StreamRecorder::finish);
         let mut tally = recorders.next().expect("an engine has at least one worker");
-        for other in recorders {
+        // A cancelled run's recorders are thrown away by the caller: not added.
+        for other in recorders.filter(|_| !progress.cancelled()) {
             tally.merge(&other);
         }
         // The game plays the first streams: a part of the run that starts at the first
         // stream plays it, the same for all.
-        if let Some(law) = self.game_law.as_ref().filter(|_| engine.first_chunk() == 0) {
+        if let Some(law) = self
+            .game_law
+            .as_ref()
+            .filter(|_| engine.first_chunk() == 0 && !progress.cancelled())
+        {
             tally.guessing = play_stream_game(
                 engine,
                 spec,
@@ -430,7 +435,9 @@ pub fn iid_window(items: &Items) -> Option<u64> {
     items.whole_weights().map(|weights| weights.iter().sum::<u64>())
 }
 
-/// Deals one stream from a generator, reporting progress every [`PROGRESS_EVERY`] draws.
+/// Deals one stream from a generator, reporting progress every [`PROGRESS_EVERY`] draws,
+/// and ending the stream there, short, once the run is cancelled (its tally is then thrown
+/// away: see [`crate::simulate::Progress::cancelled`]).
 struct Dealer<'a, 'p> {
     generator: Generator,
     source: &'a mut SimulationSource,
@@ -447,6 +454,12 @@ impl Deal for Dealer<'_, '_> {
                 .draw_each(source, block, sink));
             self.progress.done(block);
             left -= block;
+            if self.progress.cancelled() {
+                return;
+            }
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -121,6 +121,9 @@ fn walk_from<E: FnMut(&mut Replay) -> usize>(
             budget.spend(unreported)?;
             progress.advance(unreported);
             unreported = 0;
+            if progress.cancelled() {
+                return Err(Error::Cancelled);
+            }
         }
         // The odometer: raise the deepest answer that can still grow, drop what follows.
         loop {

@@ -4,6 +4,7 @@ use crate::catalogue::items::Items;
 use crate::exact::exact_bags;
 use crate::randomness::SourceKind;
 use crate::serve::request::RunRequest;
+use crate::simulate::NoProgress;
 use crate::tally::lehmer::unrank;
 
 fn view_of_request(json: &str) -> ExactView {
@@ -12,7 +13,52 @@ fn view_of_request(json: &str) -> ExactView {
             .unwrap()
             .resolve(1)
             .unwrap(),
+        &NoProgress,
     )
+}
+
+/// Work for a run that was stopped.
+struct Stopped;
+
+impl Progress for Stopped {
+    fn advance(&self, _trials: u64) {}
+
+    fn cancelled(&self) -> bool {
+        true
+    }
+}
+
+/// The exact view of a stopped run is given up (the walk of 10! paths ends at its first
+/// look at the run), and says why there is none.
+#[test]
+fn a_stopped_runs_exact_view_is_given_up_and_says_so() {
+    for json in [
+        r#"{"algorithm":"fisher-yates","n":"10"}"#,
+        r#"{"algorithm":"bag-pick","n":"10","k":"5"}"#,
+        r#"{"algorithm":"shuffle-bag","items":"8"}"#,
+    ] {
+        let request = RunRequest::from_json(json.as_bytes())
+            .unwrap()
+            .resolve(1)
+            .unwrap();
+        let view = exact_view(&request, &Stopped);
+        assert!(view.svg.is_none(), "{json}");
+        assert_eq!(
+            view.note.as_deref(),
+            Some("The run was stopped before its exact law was computed."),
+            "{json}"
+        );
+    }
+    let walked = crate::exact::enumerate::enumerate_permutations(
+        crate::catalogue::PermutationAlgorithm::FisherYates,
+        10,
+        crate::randomness::DrawLaw::Uniform,
+        &Stopped,
+    );
+    assert!(
+        matches!(walked, Err(crate::error::Error::Cancelled)),
+        "{walked:?}"
+    );
 }
 
 fn law_of(generator: &str, items: &str) -> Result<DrawLaw, String> {

@@ -45,13 +45,13 @@ pub async fn set_speed(
         Ok(body) => body,
         Err(error) => return body_error(&error),
     };
-    let run = match find(&served, &id) {
-        Ok(run) => run,
+    let job = match find(&served, &id) {
+        Ok(job) => job,
         Err(response) => return *response,
     };
     match speed_of(&body) {
         Ok(speed) => {
-            run.set_speed(speed);
+            job.run.set_speed(speed);
             StatusCode::NO_CONTENT.into_response()
         }
         Err(error) => usage(&error),

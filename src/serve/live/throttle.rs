@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::parse::parse_count;
-use crate::simulate::{Engine, NoProgress, Progress as EngineProgress};
+use crate::simulate::{Engine, Progress as EngineProgress};
 
 use super::{LiveRun, Phase, Progress, UNWATCHED_LIMIT};
 
@@ -125,6 +125,19 @@ impl Units {
     }
 }
 
+/// A slow step's progress: it counts nothing (the pace sets the count the page sees) and
+/// is cancelled when the run is to stop, so that Stop ends a throttled step inside a deal
+/// that takes seconds as it ends one at full speed.
+struct Cancellable<'a>(&'a LiveRun);
+
+impl EngineProgress for Cancellable<'_> {
+    fn advance(&self, _trials: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.0.should_stop()
+    }
+}
+
 /// How a slow stretch of a run ended.
 pub(super) enum Slow {
     /// The run ended (every deal dealt, or stopped).
@@ -157,22 +170,29 @@ impl LiveRun {
         self.speed.store(speed.to_bits(), Ordering::Release);
     }
 
-    /// Whether the run should stop: Stop, or no page watching it for too long.
-    pub(super) fn should_stop(&self, created: Instant) -> bool {
+    /// Whether the run should stop: Stop, or no page watching it for [`UNWATCHED_LIMIT`]
+    /// since it was asked for (which then counts as Stop, for good). The engine asks it
+    /// too, inside a step ([`EngineProgress::cancelled`]), at any speed.
+    pub fn should_stop(&self) -> bool {
+        if !self.stop.load(Ordering::Acquire)
+            && !self.watched.load(Ordering::Acquire)
+            && self.started.elapsed() > UNWATCHED_LIMIT
+        {
+            self.stop();
+        }
         self.stop.load(Ordering::Acquire)
-            || (!self.watched.load(Ordering::Acquire) && created.elapsed() > UNWATCHED_LIMIT)
     }
 
     /// Runs the run at the speed set, a step every [`SLOW_STEP`], until it ends, is
     /// stopped, or the speed is set to full, from where `at` says (its whole units
-    /// counted in `self.counter`). `step` is [`LiveRun::stepped`]'s; `created` when the
-    /// run began (for [`LiveRun::should_stop`]).
+    /// counted in `self.counter`). `step` is [`LiveRun::stepped`]'s; it is handed a
+    /// progress that counts nothing (the pace sets the count) but is cancelled by Stop, and
+    /// a step cut short is thrown away.
     pub(super) fn slow_steps<Add, Apply>(
         &self,
         engine: &mut Engine,
         units: Units,
         at: &mut Stepped,
-        created: Instant,
         step: &mut impl FnMut(&Engine, u64, &dyn EngineProgress) -> Add,
     ) -> Slow
     where
@@ -192,7 +212,7 @@ impl LiveRun {
         });
         let mut paced: Option<Pace> = None;
         loop {
-            if self.should_stop(created) {
+            if self.should_stop() {
                 return Slow::Ended(Phase::Stopped);
             }
             let speed = match self.speed() {
@@ -222,7 +242,10 @@ impl LiveRun {
                 let started = Instant::now();
                 if whole > *done {
                     engine.skip_chunks_before(*done);
-                    let add = step(engine, units.done_at(whole), &NoProgress);
+                    let add = step(engine, units.done_at(whole), &Cancellable(self));
+                    if self.should_stop() {
+                        return Slow::Ended(Phase::Stopped);
+                    }
                     add()(&mut committed);
                     *done = whole;
                 }
@@ -233,7 +256,10 @@ impl LiveRun {
                 };
                 if target > units.done_at(*done) {
                     engine.skip_chunks_before(*done);
-                    let add = step(engine, target, &NoProgress);
+                    let add = step(engine, target, &Cancellable(self));
+                    if self.should_stop() {
+                        return Slow::Ended(Phase::Stopped);
+                    }
                     add()(&mut view);
                 }
                 *elapsed += started.elapsed();
@@ -256,7 +282,7 @@ impl LiveRun {
             // is allowed by then, looking at Stop and the speed meanwhile.
             let wake = (now + SLOW_STEP).max(pace.next_at(shown));
             while Instant::now() < wake {
-                if self.should_stop(created) || self.speed().to_bits() != pace.speed {
+                if self.should_stop() || self.speed().to_bits() != pace.speed {
                     break;
                 }
                 std::thread::sleep(GLANCE.min(wake.saturating_duration_since(Instant::now())));

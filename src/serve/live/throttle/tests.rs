@@ -5,7 +5,7 @@ use super::*;
 use crate::run::{RunSettings, run};
 use crate::serve::live::LiveReport;
 use crate::serve::request::{LiveRequest, RunRequest};
-use crate::simulate::CHUNK_TRIALS;
+use crate::simulate::{CHUNK_TRIALS, NoProgress};
 
 /// A live run of the request `json` (two threads), started and watched.
 fn start(json: &str) -> (Arc<LiveRun>, JoinHandle<()>) {
