@@ -186,7 +186,7 @@ fn many_items_per_line_and_standard_input_give_what_one_per_line_gives() {
     assert_eq!(tallies(&from_file), tallies(&one_per_line));
     assert_eq!(
         from_file["input"]["command"],
-        format!("shuffle-audit ingest '{file}' --kind stream --weights 'A:50,B:25,C:20,D:5'")
+        format!("shuffle-audit ingest '{file}' --kind stream --weights A:50,B:25,C:20,D:5")
     );
 }
 
