@@ -23,8 +23,9 @@ for n, deals in [(52, 3), (10, 12)]:
             out.write(" ".join(map(str, deck)) + "\n")
 PY
 head -1 $fixtures/java-seed42-52.txt >"$work/java1.txt"
-head -3 $fixtures/node-fisher-yates-seed7-52.txt >"$work/node3.txt"
-head -3 $fixtures/node-lodash-seed9-52.txt >"$work/lodash3.txt"
+head -1 $fixtures/node-fisher-yates-seed7-52.txt >"$work/node1.txt"
+head -1 $fixtures/node-lodash-seed9-52.txt >"$work/lodash1.txt"
+head -40 $fixtures/node-lodash-seed4-4.txt >"$work/lodash40.txt"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # bench LABEL GOAL THREADS RUNTIME FILE
@@ -40,7 +41,8 @@ echo "seeds recover, median of 5 runs ($(nproc) cores here)"
 bench "java: 1 deal of 52 cards, 1 thread" "goal <= 1 s on one core" 1 java "$work/java1.txt"
 bench "java: 3 fair deals of 52 cards (no state), 1 thread" "" 1 java "$work/fair52.txt"
 bench "java: 12 fair deals of 10 cards (no state), 2 threads" "" 2 java "$work/fair10.txt"
-bench "node: 3 deals of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s on 2 cores" 2 node "$work/node3.txt"
-bench "node: 3 deals of 52 cards, lodash, 2 threads" "goal <= 10 s on 2 cores" 2 node "$work/lodash3.txt"
+bench "node: 1 deal of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s on 2 cores" 2 node "$work/node1.txt"
+bench "node: 1 deal of 52 cards, lodash, 2 threads" "goal <= 10 s on 2 cores" 2 node "$work/lodash1.txt"
+bench "node: 40 deals of 4 cards, lodash, 2 threads" "" 2 node "$work/lodash40.txt"
 bench "node: 40 deals of 10 cards, Fisher-Yates, 2 threads" "" 2 node "$fixtures/node-fisher-yates-seed-5-10.txt"
 bench "node: 3 fair deals of 52 cards (no state), 2 threads" "" 2 node "$work/fair52.txt"

@@ -74,6 +74,59 @@ fn node_predicts_the_third_deal_from_two() {
     }
 }
 
+/// A fresh Node's first deal of 52 cards gives away the rest: of the states that deal it
+/// (one state shifted in its cache), one alone is where V8's seeding leads.
+#[test]
+fn node_predicts_a_fresh_process_from_one_deal() {
+    let all = observed(include_str!(
+        "../../../tests/fixtures/recover/node-fisher-yates-seed7-52.txt"
+    ));
+    let first = Observed {
+        deals: all.deals[..1].to_vec(),
+        carried: false,
+    };
+    let recovery = recovered("node", &first, 2).unwrap();
+    assert!(recovery.pinned());
+    assert_eq!(recovery.predicted, all.deals[1..3]);
+    let note = recovery.candidates[0].note.clone().unwrap();
+    assert!(
+        note.contains("only this one is where V8's own seeding leads"),
+        "{note}"
+    );
+}
+
+/// Real Node (`node --random-seed=4`, lodash's `_.shuffle` of 4 cards): 40 deals pin the
+/// state and the next 20 are what Node dealt. Three states deal the 40 deals, the others
+/// the real one shifted by one and two places in the cache: a deck of 4 shows nothing of
+/// the numbers drawn where the cache is refilled (lodash's last draw of each deal,
+/// `floor(x · 1)`, falls on every refill), so only V8's seeding tells them apart.
+#[test]
+fn node_small_deck_predicts_from_forty_deals() {
+    let all = observed(include_str!(
+        "../../../tests/fixtures/recover/node-lodash-seed4-4.txt"
+    ));
+    let first = Observed {
+        deals: all.deals[..40].to_vec(),
+        carried: false,
+    };
+    let recovery = recovered("node", &first, 20).unwrap();
+    assert!(recovery.pinned());
+    assert_eq!(recovery.predicted, all.deals[40..60]);
+    assert_eq!(
+        recovery.candidates[0].seed.as_ref().map(|seed| seed.value),
+        Some(4)
+    );
+    let note = recovery.candidates[0].note.clone().unwrap();
+    assert!(note.contains("3 states deal these deals"), "{note}");
+    // Too few deals still say so rather than guess.
+    let twenty = Observed {
+        deals: all.deals[..20].to_vec(),
+        carried: false,
+    };
+    let message = recovered("node", &twenty, 1).err().unwrap().to_string();
+    assert!(message.contains("give more deals"), "{message}");
+}
+
 #[test]
 fn too_few_deals_and_too_small_decks_are_one_line_errors() {
     let all = observed(include_str!(

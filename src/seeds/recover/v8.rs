@@ -48,6 +48,14 @@ impl Conversion {
         }
     }
 
+    /// The bits of `state0` that make the double, and the low bits it drops.
+    fn mantissa_bits(self) -> (u32, u32) {
+        match self {
+            Conversion::Mantissa52 => (52, 12),
+            Conversion::Divide53 => (53, 11),
+        }
+    }
+
     /// The V8 versions that make doubles this way.
     pub fn versions(self) -> &'static str {
         match self {
@@ -234,16 +242,56 @@ fn step_of(draw: usize, first: usize) -> usize {
     }
 }
 
-/// The top bits of `state0` that every value drawing `floor(x·bound) = value` shares,
-/// with room for the bits a conversion drops and for the rounding of the
-/// multiplication: (how many, and the bits, in the top of a word).
+/// The top bits of `state0` that every `state0` drawing `floor(x·bound) = value` shares,
+/// whichever conversion made `x`: (how many, and the bits, in the top of a word).
+///
+/// Exact, not padded: the mantissas that draw `value` are found by bisection through the
+/// real arithmetic (the multiplication rounds, but monotonically), so a draw whose range
+/// starts or ends on a round fraction (`bound` 2 or 4, say) gives all its bits. A padded
+/// range straddles those fractions and gave nothing: a deal of 4 cards then told about
+/// one bit, not three and a half, and 150 deals now and then left the state unsettled.
 fn known_top_bits(draw: Draw) -> (u32, u64) {
-    let (bound, value) = (u128::from(draw.bound), u128::from(draw.value));
-    let slack = 1u128 << 14;
-    let low = ((value << 64).div_ceil(bound)).saturating_sub(slack);
-    let high = (((value + 1) << 64).div_ceil(bound) + slack).min(u128::from(u64::MAX));
+    let mut low = u128::MAX;
+    let mut high = 0u128;
+    for conversion in Conversion::ALL {
+        let (bits, dropped) = conversion.mantissa_bits();
+        // The first mantissa that draws at least `target`: the mantissas go up with `x`.
+        let first_reaching = |target: u32| -> u128 {
+            let (mut below, mut reaching) = (0u128, 1u128 << bits);
+            if draw_of(0, conversion, draw.bound) >= target {
+                return 0;
+            }
+            // Invariant: the mantissa `below` draws less than `target`; `reaching` (or the
+            // end) draws at least it.
+            while reaching - below > 1 {
+                let middle = (below + reaching) / 2;
+                if draw_of(middle as u64, conversion, draw.bound) >= target {
+                    reaching = middle;
+                } else {
+                    below = middle;
+                }
+            }
+            reaching
+        };
+        let (first, end) = (first_reaching(draw.value), first_reaching(draw.value + 1));
+        if first < end {
+            low = low.min(first << dropped);
+            high = high.max((end << dropped) - 1);
+        }
+    }
+    if low > high {
+        // No double draws this value: the draw is impossible, and the replay rules out
+        // every state; it pins nothing here.
+        return (0, 0);
+    }
     let (low, high) = (low as u64, high as u64);
     ((low ^ high).leading_zeros(), low)
+}
+
+/// `Math.floor(x * bound)` for the double that `conversion` makes of `mantissa`.
+fn draw_of(mantissa: u64, conversion: Conversion, bound: u32) -> u32 {
+    let (_, dropped) = conversion.mantissa_bits();
+    (conversion.to_double(mantissa << dropped) * f64::from(bound)).floor() as u32
 }
 
 /// Every `Math.random` state that deals `draws` through `shuffle`'s arithmetic and then
@@ -264,12 +312,12 @@ fn search_listing(draws: &[Draw], check: &[Draw], most_free_bits: u32) -> Found 
         .max()
         .unwrap_or(0);
     let symbolic = symbolic_words(steps);
+    let known: Vec<(u32, u64)> = draws.iter().map(|&draw| known_top_bits(draw)).collect();
     let places: Vec<(Vec<V8State>, u32)> = (0..CACHE)
         .into_par_iter()
         .map(|first| {
             let mut system = System::default();
-            for (at, &draw) in draws.iter().enumerate() {
-                let (known, bits) = known_top_bits(draw);
+            for (at, &(known, bits)) in known.iter().enumerate() {
                 let word = &symbolic[step_of(at, first) - 1];
                 for bit in (64 - known..64).rev() {
                     if !system.add(word[bit as usize], bits >> bit & 1 == 1) {
@@ -471,15 +519,32 @@ impl Runtime for Node {
             .map(|(_, _, settled)| settled.found.unsettled_bits)
             .max()
             .unwrap_or(0);
-        let candidates: Vec<Candidate> = settled
+        let mut states: Vec<(JsShuffle, &'static ShuffleCode, &V8State, Option<(u64, usize)>)> = settled
             .iter()
             .flat_map(|(shuffle, code, settled)| {
                 settled
                     .found
                     .states
                     .iter()
-                    .map(move |state| candidate(state, *shuffle, code))
+                    .map(move |state| (*shuffle, *code, state, v8_seed(state.state)))
             })
+            .collect();
+        // Several states can deal the deals when they are one state shifted in the cache:
+        // they differ only in the numbers drawn where a cache is refilled, and a small
+        // deck may show none of those (lodash's last draw of a deal, `floor(x · 1)`, falls
+        // on every refill of a deck of 4 cards). Of a state and its shifts, only one sits
+        // a whole number of refills after V8's own seeding (`murmur(seed)`,
+        // `murmur(!seed)`), which another state does by a chance of 2^-64: when exactly
+        // one does, it is the generator, and the program began dealing within
+        // REFILLS_BACK refills of its start.
+        let mut shifted_copies = 0;
+        if states.len() > 1 && states.iter().filter(|state| state.3.is_some()).count() == 1 {
+            shifted_copies = states.len() - 1;
+            states.retain(|state| state.3.is_some());
+        }
+        let candidates: Vec<Candidate> = states
+            .into_iter()
+            .map(|(shuffle, code, state, seeded)| candidate(state, seeded, shifted_copies, shuffle, code))
             .collect();
         if candidates.is_empty() && unsettled > 0 {
             let (n, given) = (observed.n(), observed.deals.len());
@@ -502,8 +567,15 @@ impl Runtime for Node {
     }
 }
 
-fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) -> Candidate {
-    let seeded = v8_seed(state.state);
+/// A recovered state as the report shows it: `seeded` is what [`v8_seed`] found, and
+/// `shifted_copies` the states set aside because this one alone is V8's seeding.
+fn candidate(
+    state: &V8State,
+    seeded: Option<(u64, usize)>,
+    shifted_copies: usize,
+    shuffle: JsShuffle,
+    code: &'static ShuffleCode,
+) -> Candidate {
     let doubles = match state.conversions.as_slice() {
         [Conversion::Mantissa52] => "doubles from state0 >> 12 (V8 up to 12)",
         [Conversion::Divide53] => "doubles as (state0 >> 11) / 2^53 (V8 13 on)",
@@ -521,6 +593,15 @@ fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) ->
         ),
         None => String::new(),
     };
+    let chosen = if shifted_copies > 0 {
+        format!(
+            "; {} states deal these deals, the others this one shifted in the cache, and only this one is \
+             where V8's own seeding leads",
+            shifted_copies + 1
+        )
+    } else {
+        String::new()
+    };
     Candidate {
         shuffle: code,
         state: format!("{:016x}{:016x}", state.state.0, state.state.1),
@@ -532,7 +613,7 @@ fn candidate(state: &V8State, shuffle: JsShuffle, code: &'static ShuffleCode) ->
             }),
         note: Some(format!(
             "the state before the refill of the 64-value cache whose place {} held the first deal's first \
-             number; {doubles}{seeding}",
+             number; {doubles}{seeding}{chosen}",
             state.first
         )),
         generators: state
