@@ -519,14 +519,15 @@ impl Runtime for Node {
             .map(|(_, _, settled)| settled.found.unsettled_bits)
             .max()
             .unwrap_or(0);
-        let mut states: Vec<(JsShuffle, &'static ShuffleCode, &V8State, Option<(u64, usize)>)> = settled
+        let mut states: Vec<Matching> = settled
             .iter()
             .flat_map(|(shuffle, code, settled)| {
-                settled
-                    .found
-                    .states
-                    .iter()
-                    .map(move |state| (*shuffle, *code, state, v8_seed(state.state)))
+                settled.found.states.iter().map(move |state| Matching {
+                    shuffle: *shuffle,
+                    code,
+                    state,
+                    seeded: v8_seed(state.state),
+                })
             })
             .collect();
         // Several states can deal the deals when they are one state shifted in the cache:
@@ -538,13 +539,13 @@ impl Runtime for Node {
         // one does, it is the generator, and the program began dealing within
         // REFILLS_BACK refills of its start.
         let mut shifted_copies = 0;
-        if states.len() > 1 && states.iter().filter(|state| state.3.is_some()).count() == 1 {
+        if states.len() > 1 && states.iter().filter(|state| state.seeded.is_some()).count() == 1 {
             shifted_copies = states.len() - 1;
-            states.retain(|state| state.3.is_some());
+            states.retain(|state| state.seeded.is_some());
         }
         let candidates: Vec<Candidate> = states
-            .into_iter()
-            .map(|(shuffle, code, state, seeded)| candidate(state, seeded, shifted_copies, shuffle, code))
+            .iter()
+            .map(|matching| matching.candidate(shifted_copies))
             .collect();
         if candidates.is_empty() && unsettled > 0 {
             let (n, given) = (observed.n(), observed.deals.len());
@@ -567,60 +568,71 @@ impl Runtime for Node {
     }
 }
 
-/// A recovered state as the report shows it: `seeded` is what [`v8_seed`] found, and
-/// `shifted_copies` the states set aside because this one alone is V8's seeding.
-fn candidate(
-    state: &V8State,
-    seeded: Option<(u64, usize)>,
-    shifted_copies: usize,
+/// A state that deals the deals through one shuffle, and the seeding [`v8_seed`] traced
+/// it back to.
+struct Matching<'a> {
     shuffle: JsShuffle,
     code: &'static ShuffleCode,
-) -> Candidate {
-    let doubles = match state.conversions.as_slice() {
-        [Conversion::Mantissa52] => "doubles from state0 >> 12 (V8 up to 12)",
-        [Conversion::Divide53] => "doubles as (state0 >> 11) / 2^53 (V8 13 on)",
-        _ => "either way of making doubles",
-    };
-    let seeding = match seeded {
-        Some((seed, refills)) => format!(
-            "; {refills} cache refill{} after V8 seeded it with {}",
-            if refills == 1 { "" } else { "s" },
-            if (seed as i64) >= i64::from(i32::MIN) && (seed as i64) <= i64::from(i32::MAX) {
-                format!("--random-seed={}", seed as i64)
-            } else {
-                format!("{seed:#018x}")
-            }
-        ),
-        None => String::new(),
-    };
-    let chosen = if shifted_copies > 0 {
-        format!(
-            "; {} states deal these deals, the others this one shifted in the cache, and only this one is \
-             where V8's own seeding leads",
-            shifted_copies + 1
-        )
-    } else {
-        String::new()
-    };
-    Candidate {
-        shuffle: code,
-        state: format!("{:016x}{:016x}", state.state.0, state.state.1),
-        seed: seeded
-            .filter(|&(seed, refills)| refills == 0 && i32::try_from(seed as i64).is_ok())
-            .map(|(seed, _)| Seed {
-                value: seed as i64,
-                usage: format!("node --random-seed={}", seed as i64),
-            }),
-        note: Some(format!(
-            "the state before the refill of the 64-value cache whose place {} held the first deal's first \
-             number; {doubles}{seeding}{chosen}",
-            state.first
-        )),
-        generators: state
-            .conversions
-            .iter()
-            .map(|&conversion| Generator::V8(Box::new(state.random_with(conversion))))
-            .collect(),
-        direction: shuffle.direction(),
+    state: &'a V8State,
+    seeded: Option<(u64, usize)>,
+}
+
+impl Matching<'_> {
+    /// The state as the report shows it; `shifted_copies` are the states set aside
+    /// because this one alone is where V8's seeding leads.
+    fn candidate(&self, shifted_copies: usize) -> Candidate {
+        let Matching {
+            shuffle,
+            code,
+            state,
+            seeded,
+        } = *self;
+        let doubles = match state.conversions.as_slice() {
+            [Conversion::Mantissa52] => "doubles from state0 >> 12 (V8 up to 12)",
+            [Conversion::Divide53] => "doubles as (state0 >> 11) / 2^53 (V8 13 on)",
+            _ => "either way of making doubles",
+        };
+        let seeding = match seeded {
+            Some((seed, refills)) => format!(
+                "; {refills} cache refill{} after V8 seeded it with {}",
+                if refills == 1 { "" } else { "s" },
+                if (seed as i64) >= i64::from(i32::MIN) && (seed as i64) <= i64::from(i32::MAX) {
+                    format!("--random-seed={}", seed as i64)
+                } else {
+                    format!("{seed:#018x}")
+                }
+            ),
+            None => String::new(),
+        };
+        let chosen = if shifted_copies > 0 {
+            format!(
+                "; {} states deal these deals, the others this one shifted in the cache, and only this one is \
+                 where V8's own seeding leads",
+                shifted_copies + 1
+            )
+        } else {
+            String::new()
+        };
+        Candidate {
+            shuffle: code,
+            state: format!("{:016x}{:016x}", state.state.0, state.state.1),
+            seed: seeded
+                .filter(|&(seed, refills)| refills == 0 && i32::try_from(seed as i64).is_ok())
+                .map(|(seed, _)| Seed {
+                    value: seed as i64,
+                    usage: format!("node --random-seed={}", seed as i64),
+                }),
+            note: Some(format!(
+                "the state before the refill of the 64-value cache whose place {} held the first deal's first \
+                 number; {doubles}{seeding}{chosen}",
+                state.first
+            )),
+            generators: state
+                .conversions
+                .iter()
+                .map(|&conversion| Generator::V8(Box::new(state.random_with(conversion))))
+                .collect(),
+            direction: shuffle.direction(),
+        }
     }
 }
