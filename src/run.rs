@@ -32,7 +32,9 @@ use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
 use crate::tally::{PermutationRecorder, PermutationTally, SelectionRecorder, SelectionTally, TallyOptions};
 
 mod identity;
+mod predictability;
 pub use identity::RunIdentity;
+pub use predictability::{Predictability, Predictable};
 
 /// The largest deck `run` accepts ([`crate::tally::MAX_N`]).
 pub use crate::tally::MAX_N;
@@ -378,6 +380,16 @@ pub struct SampleInput {
     pub command: String,
     /// How the deck was fixed (`the first line`, `--deck`).
     pub deck_from: &'static str,
+    /// Whether the deals give away the generator that dealt them (decks of 8 or more
+    /// cards; `None` for smaller decks, selections and streams).
+    pub predictability: Option<Predictability>,
+}
+
+impl SampleInput {
+    /// The generator recovered from the deals, when they are predictable.
+    pub fn predictable(&self) -> Option<&Predictable> {
+        self.predictability.as_ref()?.found.as_ref()
+    }
 }
 
 impl SampleInput {

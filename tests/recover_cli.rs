@@ -89,19 +89,23 @@ fn one_deal_of_real_java_gives_new_random_42_and_the_next_deals() {
 }
 
 #[test]
-fn two_deals_of_real_node_give_the_third_for_both_shuffles() {
-    let document = predicts_the_rest("node", "node-fisher-yates-seed7-52.txt", 2);
+fn one_deal_of_a_fresh_node_gives_the_next_for_both_shuffles() {
+    let document = predicts_the_rest("node", "node-fisher-yates-seed7-52.txt", 1);
     assert_eq!(document["shuffle"], "Fisher-Yates");
     assert_eq!(document["seed"], 7, "V8's --random-seed traced back");
-    let document = predicts_the_rest("node", "node-lodash-seed9-52.txt", 2);
+    let document = predicts_the_rest("node", "node-lodash-seed9-52.txt", 1);
     assert_eq!(document["shuffle"], "lodash _.shuffle");
-    // Ten cards show 22 bits a deal: more deals, across cache refills.
-    predicts_the_rest("node", "node-fisher-yates-seed-5-10.txt", 30);
+    // Ten cards show about 20 bits a deal: more deals, across cache refills.
+    predicts_the_rest("node", "node-fisher-yates-seed-5-10.txt", 12);
 }
 
+/// Real Node (`node --random-seed=1`) that drew 300,000 numbers before dealing: past the
+/// 4,096 refills within which V8's own seeding is traced back, so that nothing tells
+/// its state from the state shifted by a place in the cache, whose first deal is the
+/// same. (A fresh Node's first deal is pinned: `tests/fixtures/recover/` seed 7 above.)
 #[test]
 fn one_node_deal_leaves_several_states_and_asks_for_another() {
-    let deals = deals_of("node-fisher-yates-seed7-52.txt");
+    let deals = deals_of("node-fisher-yates-seed1-drawn300000-52.txt");
     let output = shuffle_audit()
         .args(["seeds", "recover", "--runtime", "node", "-", "--predict", "1"])
         .write_stdin(deals[0].clone() + "\n")

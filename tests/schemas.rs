@@ -175,7 +175,9 @@ fn ingest_check_merge_and_crack_documents_validate() {
     assert_valid(&document);
     assert_eq!(document["candidates"], 1, "{document}");
     assert_eq!(document["predicted"].as_array().unwrap().len(), 2, "{document}");
-    let first_node_deal = std::fs::read_to_string(fixtures.join("node-fisher-yates-seed7-52.txt")).unwrap();
+    // A Node that drew for long before dealing: one deal leaves two states.
+    let first_node_deal =
+        std::fs::read_to_string(fixtures.join("node-fisher-yates-seed1-drawn300000-52.txt")).unwrap();
     let first_node_deal = first_node_deal.lines().next().unwrap().to_string() + "\n";
     let output = command("seeds recover --runtime node --json -")
         .arg("-")
@@ -186,6 +188,14 @@ fn ingest_check_merge_and_crack_documents_validate() {
     assert_valid(&document);
     assert!(document["candidates"].as_u64().unwrap() > 1, "{document}");
     assert!(document["state"].is_null(), "{document}");
+    // `ingest` of real Java deals: the finding beside the verdict, in the input's part.
+    let output = command("ingest --json -").arg(&java).output().unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_valid(&document);
+    let predictability = &document["input"]["predictability"];
+    assert_eq!(predictability["predictable"], true, "{document}");
+    assert_eq!(predictability["found"]["runtime"], "java", "{document}");
+    assert_eq!(predictability["found"]["seed"], "new Random(42L)", "{document}");
 }
 
 /// The check can fail: the schema refuses a document without its version, with a field

@@ -62,6 +62,7 @@ struct RawCase {
     kind: Option<SampleKind>,
     deck: Option<String>,
     ordered: Option<bool>,
+    unpredictable: Option<bool>,
     weights: Option<String>,
     timeout: Option<u64>,
     source: Option<String>,
@@ -83,7 +84,15 @@ const GENERATOR_FIELDS: &[&str] = &["generator", "items", "length", "streams", "
 /// cannot take.
 const SOURCE_FIELDS: &[&str] = &["source", "clock_step"];
 const COMMAND_FIELDS: &[&str] = &[
-    "command", "trials", "kind", "k", "deck", "ordered", "weights", "timeout",
+    "command",
+    "trials",
+    "kind",
+    "k",
+    "deck",
+    "ordered",
+    "unpredictable",
+    "weights",
+    "timeout",
 ];
 const COMMON_FIELDS: &[&str] = &["name", "seed", "expect", "allow_underpowered"];
 
@@ -301,6 +310,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             weights,
             ordered: raw.ordered.unwrap_or(false),
             skip_invalid: false,
+            unpredictable: raw.unpredictable.unwrap_or(false),
             threads: settings.threads,
             alpha: settings.alpha,
         };

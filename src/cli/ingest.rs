@@ -45,6 +45,11 @@ pub struct IngestArgs {
     /// Exit with 0, not 1, when the verdict is `suspicious`.
     #[arg(long)]
     allow_suspicious: bool,
+    /// Exit with 1 when the deals give away the generator that dealt them (decks of 8 or
+    /// more cards: java.util.Random, V8's Math.random), whatever the tests say: for
+    /// card-game servers.
+    #[arg(long)]
+    unpredictable: bool,
     #[command(flatten)]
     analysis: AnalysisArgs,
 }
@@ -76,6 +81,7 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         weights,
         ordered: args.ordered,
         skip_invalid: args.skip_invalid,
+        unpredictable: args.unpredictable,
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };
@@ -146,6 +152,16 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
             ingested.samples(),
             ingested.samples_needed().unwrap_or(0)
         )),
+    };
+    // A generator that gives itself away is not wanted by a card-game server, however
+    // fair its deals count out.
+    let predictable = ingested.input().predictable().map(|found| found.sentence());
+    if let Some(sentence) = &predictable {
+        say!("shuffle-audit: {sentence}");
+    }
+    let not_as_wanted = match (not_as_wanted, predictable) {
+        (None, Some(sentence)) if args.unpredictable => Some(format!("{sentence} (--unpredictable)")),
+        (not_as_wanted, _) => not_as_wanted,
     };
     Ok(match not_as_wanted {
         None => ExitCode::SUCCESS,

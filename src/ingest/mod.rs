@@ -23,6 +23,7 @@ pub mod deck;
 pub mod input;
 pub mod lines;
 pub mod list;
+pub mod predictability;
 pub mod recovery;
 mod report;
 pub mod samples;
@@ -58,6 +59,7 @@ use crate::tally::{PermutationRecorder, RepeatTally, SelectionRecorder, TallyOpt
 use deck::Deck;
 pub use input::Input;
 use lines::{Block, BlockReader, is_skipped, line_count};
+use predictability::{IngestedDeals, check_predictability};
 pub use report::IngestReport;
 use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
@@ -289,6 +291,7 @@ pub fn ingest(
         origin: Cow::Owned(source_name.to_string()),
         labels: Some(labels.clone()),
     };
+    let mut predictability = None;
     let mut recorders = recorders
         .into_iter()
         .map(|recorder| recorder.into_inner().expect("a worker does not panic"));
@@ -313,6 +316,23 @@ pub fn ingest(
             // order: a program's dealer may carry the deck).
             let game = sequence.take_game();
             tally.guessing = play_guessing_game(n, &game, samples, true).map(Box::new);
+            // Whatever the tests say: do the first deals give the generator away?
+            predictability = engine.install(|| {
+                check_predictability(
+                    &IngestedDeals {
+                        first: &game,
+                        n,
+                        labels: deck.names(),
+                        deck_given: settings.deck.is_some(),
+                        deals: samples,
+                    },
+                    predictability::BUDGET,
+                    progress,
+                )
+            });
+            if progress.cancelled() {
+                return Err(Error::Cancelled);
+            }
             let (boundary, repeats) = engine.install(|| sequence.finish(&mut reread))?;
             if let Some(serial) = &mut tally.serial {
                 serial.add(&boundary);
@@ -421,6 +441,7 @@ pub fn ingest(
                 (None, Some(_)) => "first appearance in the samples",
                 (None, None) => "the first line",
             },
+            predictability,
         }),
     }))
 }

@@ -36,6 +36,10 @@ pub struct IngestSettings {
     pub ordered: bool,
     /// Count and skip malformed lines instead of stopping at the first.
     pub skip_invalid: bool,
+    /// A deck whose deals give away their generator (decks of 8 or more cards:
+    /// [`super::predictability`]) counts as not wanted, whatever the tests say: for
+    /// card-game servers (`--unpredictable`).
+    pub unpredictable: bool,
     /// Worker threads.
     pub threads: usize,
     /// Significance level for `fail`.
@@ -53,6 +57,7 @@ impl IngestSettings {
             weights: None,
             ordered: false,
             skip_invalid: false,
+            unpredictable: false,
             threads,
             alpha,
         }
@@ -80,6 +85,9 @@ impl IngestSettings {
         }
         if self.skip_invalid {
             command.push_str(" --skip-invalid");
+        }
+        if self.unpredictable {
+            command.push_str(" --unpredictable");
         }
         if self.alpha != crate::stats::verdict::DEFAULT_ALPHA {
             command.push_str(&format!(
@@ -109,6 +117,9 @@ impl IngestSettings {
                 problem: format!("applies to --kind {kind}"),
             })
         };
+        if self.unpredictable && self.kind != SampleKind::Permutations {
+            return refused("--unpredictable", "permutations");
+        }
         if self.kind != SampleKind::Selections {
             if self.k.is_some() {
                 return refused("--k", "selections");

@@ -142,6 +142,7 @@ pub(super) fn ingest_stream(
             skipped: read.skipped,
             command: settings.command(source_name),
             deck_from: items_from,
+            predictability: None,
         }),
         notes: Vec::new(),
     })

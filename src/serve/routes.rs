@@ -337,6 +337,7 @@ pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::err
         weights: None,
         ordered: query.ordered.unwrap_or(false),
         skip_invalid: query.skip_invalid.unwrap_or(false),
+        unpredictable: false,
         threads,
         alpha,
     })

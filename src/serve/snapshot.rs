@@ -40,6 +40,9 @@ pub struct View {
     pub tests: Vec<TestRow>,
     pub charts: Vec<ChartView>,
     pub notes: Vec<String>,
+    /// Ingested deals that give away their generator: the finding and its evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predictable: Option<String>,
 }
 
 /// One chart, as an SVG document.
@@ -78,14 +81,21 @@ pub fn view(report: &RunReport, catalogue: bool) -> View {
             None => result,
         };
         let section = glance_section(titled, result);
-        return section_view(
-            section,
-            result.tally.trials,
-            &result.analysis.tests,
-            catalogue,
-            Some(&SHOWN),
-            &report.notes,
-        );
+        return View {
+            predictable: report
+                .input
+                .as_ref()
+                .and_then(SampleInput::predictable)
+                .map(|found| format!("{}. {}", found.sentence(), found.evidence())),
+            ..section_view(
+                section,
+                result.tally.trials,
+                &result.analysis.tests,
+                catalogue,
+                Some(&SHOWN),
+                &report.notes,
+            )
+        };
     }
     if let Some(result) = report.sampler_results.first() {
         let named;
@@ -184,6 +194,7 @@ fn section_view(
         tests: section.tests.clone(),
         charts: charts_of(section, shown),
         notes: notes.to_vec(),
+        predictable: None,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::run::{RunReport, SampleInput, SeedOrigin};
+use crate::run::{Predictability, Predictable, RunReport, SampleInput, SeedOrigin};
 
 /// What every export opens with: the tool, the command, and the seed with its origin.
 #[derive(Serialize, schemars::JsonSchema)]
@@ -76,6 +76,84 @@ pub(crate) struct InputJson<'a> {
     lines_skipped: u64,
     skipped: Vec<SkippedJson>,
     command: &'a str,
+    /// Whether the deals give away the generator that dealt them: decks of 8 or more
+    /// cards only (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    predictability: Option<PredictabilityJson<'a>>,
+}
+
+/// What `ingest` tried of the runtimes' recoveries, and what it found.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct PredictabilityJson<'a> {
+    /// A runtime's generator deals the deals examined: every later deal is known.
+    predictable: bool,
+    /// The input's first deals the recoveries were run on.
+    deals_examined: usize,
+    /// Each recovery run, with what came of it (`java, fresh: no state`).
+    tried: &'a [String],
+    /// Each recovery not run or not finished, with why (`node, carried: the 2 s budget ran out`).
+    skipped: &'a [String],
+    /// The generator, when one was recovered (`null` otherwise).
+    found: Option<PredictableJson<'a>>,
+}
+
+/// A recovered generator.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct PredictableJson<'a> {
+    /// `predictable: these deals are java.util.Random's (…): the next deal will be …`.
+    sentence: String,
+    /// As `seeds recover --runtime` names it.
+    runtime: &'static str,
+    generator: &'static str,
+    shuffle: &'static str,
+    /// Each deal shuffled the deck the one before left.
+    carried: bool,
+    deals_used: usize,
+    /// The input's first deals compared with what the generator deals, and how many of
+    /// them, from the first, it deals exactly.
+    deals_checked: u64,
+    deals_matched: u64,
+    /// The state before the first deal, in hexadecimal.
+    state: &'a str,
+    /// How the runtime is given the seed that starts it there, when one exists.
+    seed: Option<&'a str>,
+    /// The deal after the input's last, in the input's labels.
+    next_deal: Option<&'a [String]>,
+    /// What to use instead.
+    instead: &'static str,
+}
+
+impl<'a> PredictabilityJson<'a> {
+    fn new(predictability: &'a Predictability) -> Self {
+        Self {
+            predictable: predictability.found.is_some(),
+            deals_examined: predictability.deals_examined,
+            tried: &predictability.tried,
+            skipped: &predictability.skipped,
+            found: predictability.found.as_ref().map(PredictableJson::new),
+        }
+    }
+}
+
+impl<'a> PredictableJson<'a> {
+    fn new(found: &'a Predictable) -> Self {
+        Self {
+            sentence: found.sentence(),
+            runtime: found.runtime,
+            generator: found.generator,
+            shuffle: found.shuffle,
+            carried: found.carried,
+            deals_used: found.deals_used,
+            deals_checked: found.deals_checked,
+            deals_matched: found.deals_matched,
+            state: &found.state,
+            seed: found.seed.as_deref(),
+            next_deal: found.next_deal.as_deref(),
+            instead: found.instead,
+        }
+    }
 }
 
 impl<'a> InputJson<'a> {
@@ -98,6 +176,7 @@ impl<'a> InputJson<'a> {
                 })
                 .collect(),
             command: &input.command,
+            predictability: input.predictability.as_ref().map(PredictabilityJson::new),
         }
     }
 }

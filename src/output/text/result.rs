@@ -23,6 +23,13 @@ pub(crate) fn render_input_details(out: &mut String, input: &SampleInput, noun: 
         input.deck_from
     )
     .unwrap();
+    if let Some(predictability) = &input.predictability {
+        if let Some(found) = &predictability.found {
+            writeln!(out, "{}", found.sentence()).unwrap();
+            writeln!(out, "  {}", found.evidence()).unwrap();
+        }
+        writeln!(out, "{}", predictability.searched()).unwrap();
+    }
     if !input.skipped.is_empty() {
         let reasons: Vec<String> = input
             .skipped

@@ -17,7 +17,7 @@
 use crate::format::group_thousands;
 use crate::output::text::result::FAIR_SHUFFLE;
 use crate::output::text::run::render_findings;
-use crate::run::{About, AlgorithmResult, RunReport};
+use crate::run::{About, AlgorithmResult, Predictability, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
@@ -180,14 +180,36 @@ fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> Re
         summary: result.about.summary.to_string(),
         origin: result.about.origin.to_string(),
         // The repeats are a row of the tests, and a sentence in the findings when decks
-        // repeated.
-        notes: Vec::new(),
+        // repeated. Whether ingested deals give their generator away is no test's: it
+        // leads the section.
+        notes: report
+            .input
+            .as_ref()
+            .and_then(|input| input.predictability.as_ref())
+            .map(predictability_notes)
+            .unwrap_or_default(),
         tests: test_rows(&result.analysis.tests, report.settings.alpha, "shuffles"),
         smallest_p: result.analysis.smallest_p_adjusted(),
         total_variation: result.analysis.total_variation.map(|tv| tv.distance),
         findings: findings(|out| render_findings(out, result)),
         charts,
     }
+}
+
+/// What the recoveries of `ingest` found: the finding with its evidence, when one is
+/// predictable, then what was tried.
+fn predictability_notes(predictability: &Predictability) -> Vec<String> {
+    let mut notes: Vec<String> = predictability
+        .found
+        .iter()
+        .map(|found| {
+            let sentence = found.sentence();
+            let sentence = sentence.strip_prefix("predictable").unwrap_or(&sentence);
+            format!("PREDICTABLE{sentence}. {}", found.evidence())
+        })
+        .collect();
+    notes.push(predictability.searched());
+    notes
 }
 
 /// The card × position map of `matrix` (`row * n + column` counts of `trials` deals,

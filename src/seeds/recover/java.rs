@@ -343,6 +343,10 @@ pub fn search(draws: &[Draw], check: &[Draw], stop: &AtomicBool, advance: &(dyn 
         // A number redrawn by the rejection loop at draw `at`: the draws after it use one
         // number more.
         for at in redrawable {
+            if stop.load(Ordering::Relaxed) {
+                found.stopped = true;
+                break;
+            }
             let more = search_with_steps(draws, check, &shifted(at), stop, advance);
             found.stopped |= more.stopped;
             found.states.extend(more.states);
@@ -355,6 +359,13 @@ pub fn search(draws: &[Draw], check: &[Draw], stop: &AtomicBool, advance: &(dyn 
     }
     found
 }
+
+/// Draws searched at most: a deal of hundreds of cards tells far more than 48 bits in
+/// its first draws (64 draws of a 200-card deck, about 480 bits), and the search, with
+/// its one more search per draw for a redrawn number, would otherwise grow with the deck
+/// (30 s for one deal of 2,000 cards). The draws after them are checked by replaying
+/// `nextInt` itself, redraws included.
+const MOST_SEARCHED_DRAWS: usize = 64;
 
 /// The most work the searches for a redrawn number may add (about a second on two
 /// cores): they are 51 more searches of a 52-card deal, which cost 2.6 M each.
@@ -578,7 +589,12 @@ impl Runtime for Java {
 
     fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String> {
         let deals_used = Java::deals_to_use(observed)?;
-        let draws = observed.draws(Direction::Descending, deals_used);
+        let mut draws = observed.draws(Direction::Descending, deals_used);
+        if deals_used == 1 {
+            // A deck of more than 65 cards: its first draws are enough (smaller decks
+            // use whole deals, as many as `deals_to_use` found cheapest).
+            draws.truncate(MOST_SEARCHED_DRAWS);
+        }
         let all = observed.draws(Direction::Descending, observed.deals.len());
         let found = search(&draws, &all, control.stop, &|work| control.progress.advance(work));
         Ok(Search {

@@ -5,7 +5,7 @@
 //! `Collections.shuffle` and the JavaScript Fisher–Yates are fair deal by deal, but
 //! `java.util.Random` has 48 bits of state and a deal of 52 cards shows about 225 bits
 //! of what it drew: one deal fixes the state, and with it every later deal. V8's
-//! `Math.random` shows itself within two or three deals. The seed window of
+//! `Math.random` shows itself in one deal of a fresh process, or two. The seed window of
 //! [`super::crack`] is not needed: the deals alone say it.
 //!
 //! Each runtime is one module holding its generator, bit for bit as the runtime runs it,
@@ -134,6 +134,21 @@ impl Generator {
 }
 
 impl Candidate {
+    /// The generator (its first variant) dealing on from the end of `observed`, one deal
+    /// at a time: for following a recovered state through a long input.
+    pub fn dealer(&self, observed: &Observed) -> Dealer {
+        let mut generator = self.generators[0].clone();
+        for draw in observed.draws(self.direction, observed.deals.len()) {
+            generator.below(draw.bound);
+        }
+        Dealer {
+            generator,
+            direction: self.direction,
+            deck: observed.start_of(observed.deals.len()),
+            carried: observed.carried,
+        }
+    }
+
     /// The `count` deals after the observed ones, once for each generator variant.
     fn predictions(&self, observed: &Observed, count: usize) -> Vec<Vec<Vec<u16>>> {
         let replayed = observed.draws(self.direction, observed.deals.len());
@@ -147,6 +162,32 @@ impl Candidate {
                 observed.predict(self.direction, count, |bound| generator.below(bound))
             })
             .collect()
+    }
+}
+
+/// A recovered generator dealing on ([`Candidate::dealer`]).
+pub struct Dealer {
+    generator: Generator,
+    direction: Direction,
+    /// The deck the next deal shuffles (the last deal, when decks are carried).
+    deck: Vec<u16>,
+    carried: bool,
+}
+
+impl Dealer {
+    /// The next deal, cards numbered by their place in the unshuffled deck.
+    pub fn next_deal(&mut self) -> Vec<u16> {
+        let mut deal = if self.carried {
+            self.deck.clone()
+        } else {
+            (0..self.deck.len() as u16).collect()
+        };
+        let generator = &mut self.generator;
+        self.direction.deal(&mut deal, |bound| generator.below(bound));
+        if self.carried {
+            self.deck.clone_from(&deal);
+        }
+        deal
     }
 }
 

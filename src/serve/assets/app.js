@@ -75,6 +75,10 @@ function draw() {
   badge.textContent = result.verdict ? result.verdict.toUpperCase() : "—";
   $("status").textContent = result.status;
   $("needed").textContent = result.needed;
+  // Deals that give away their generator: the finding beside the verdict (file tab).
+  const predictable = (result.view && result.view.predictable) || "";
+  $("predictable").textContent = predictable;
+  $("predictable").hidden = !predictable;
   $("message").textContent = result.message;
   $("exact-toggle").hidden = !(result.exact && result.exact.svg);
   const key = { tab: shownTab, view: result.view, exact: result.exact, withExact: $("show-exact").checked };
