@@ -6,6 +6,9 @@
 //! an edited deal) answers "no state" with status 1, and every input mistake is a
 //! one-line error with status 2 that writes nothing.
 //!
+//! `ingest` and `check` then say the same of such deals beside their verdict (and
+//! `--unpredictable`, `unpredictable = true` make it count).
+//!
 //! The fixtures are in `tests/fixtures/recover/`; `scripts/runtime_deals.sh` deals such
 //! files afresh from the real runtimes.
 
@@ -284,4 +287,143 @@ fn bad_input_is_one_line_with_status_2_and_writes_nothing() {
         assert!(line.contains(wanted), "{input:?} {more:?}: {line}");
         assert!(!json.exists(), "{line}: nothing is written");
     }
+}
+
+/// `count` deals of `n` cards from `Collections.shuffle(list, new Random(seed))` (fresh
+/// lists), by the model of `java.util.Random` checked against real Java's numbers.
+fn java_lines(seed: i64, n: u16, count: usize) -> Vec<String> {
+    let mut random = JavaRandom::new(seed);
+    (0..count)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=n).collect();
+            Direction::Descending.deal(&mut deck, |bound| random.next_int(bound));
+            let cards: Vec<String> = deck.iter().map(u16::to_string).collect();
+            cards.join(" ")
+        })
+        .collect()
+}
+
+/// `ingest FILE --json - [more]`: the document and the exit status.
+fn ingested(file: &Path, more: &[&str]) -> (Value, i32) {
+    let output = shuffle_audit()
+        .arg("ingest")
+        .arg(file)
+        .args(["--json", "-"])
+        .args(more)
+        .output()
+        .unwrap();
+    let document = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("{error}: {}", String::from_utf8_lossy(&output.stderr)));
+    (document, output.status.code().unwrap())
+}
+
+/// `ingest` of real Java and Node deals says they are predictable, with the next deal the
+/// runtime dealt (the fixtures' last deal, the input being the ones before), whatever its
+/// verdict; fair xoshiro deals are not, and `--unpredictable` turns the finding into exit 1.
+#[test]
+fn ingest_flags_real_java_and_node_deals_and_not_fair_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, runtime) in [
+        ("java-seed42-52.txt", "java"),
+        ("node-fisher-yates-seed7-52.txt", "node"),
+        ("node-lodash-seed9-52.txt", "node"),
+    ] {
+        let deals = deals_of(name);
+        let input = dir.path().join(name);
+        std::fs::write(&input, deals[..2].join("\n") + "\n").unwrap();
+        let (document, status) = ingested(&input, &[]);
+        // Two deals are too few for the tests: inconclusive, exit 1 whatever else.
+        assert_eq!(status, 1, "{document}");
+        let found = &document["input"]["predictability"]["found"];
+        assert_eq!(found["runtime"], runtime, "{document}");
+        let next: Vec<&str> = found["next_deal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|card| card.as_str().unwrap())
+            .collect();
+        assert_eq!(next.join(" "), deals[2], "{name}");
+    }
+    // 2,000 deals of 12 cards from Java: fair by the tests (exit 0), predictable all
+    // the same; --unpredictable makes that exit 1, and says why.
+    let java = dir.path().join("java12.txt");
+    std::fs::write(&java, java_lines(77, 12, 2000).join("\n") + "\n").unwrap();
+    let (document, status) = ingested(&java, &[]);
+    assert_eq!(document["results"][0]["verdict"], "pass", "{document}");
+    assert_eq!(status, 0);
+    assert_eq!(
+        document["input"]["predictability"]["found"]["seed"],
+        "new Random(77L)"
+    );
+    let output = shuffle_audit()
+        .arg("ingest")
+        .arg(&java)
+        .arg("--unpredictable")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "predictable: these deals are java.util.Random's (Collections.shuffle): the next deal will be"
+        ) && stderr.contains("(--unpredictable)"),
+        "{stderr}"
+    );
+    // Fair deals: every recovery tried, none found, and --unpredictable changes nothing.
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(32);
+    let fair: Vec<String> = (0..2000)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=12).collect();
+            deck.shuffle(&mut rng);
+            let cards: Vec<String> = deck.iter().map(u16::to_string).collect();
+            cards.join(" ")
+        })
+        .collect();
+    let fair_file = dir.path().join("fair12.txt");
+    std::fs::write(&fair_file, fair.join("\n") + "\n").unwrap();
+    let (document, status) = ingested(&fair_file, &["--unpredictable"]);
+    assert_eq!(status, 0, "{document}");
+    let predictability = &document["input"]["predictability"];
+    assert_eq!(predictability["predictable"], false, "{document}");
+    assert_eq!(predictability["found"], Value::Null);
+}
+
+/// A `check` command case that prints Java's deals: the report says they are
+/// predictable; with `unpredictable = true` that makes the case not as expected.
+#[test]
+fn check_says_per_case_when_deals_are_predictable() {
+    let dir = tempfile::tempdir().unwrap();
+    let java = dir.path().join("java12.txt");
+    std::fs::write(&java, java_lines(78, 12, 2000).join("\n") + "\n").unwrap();
+    let config = dir.path().join("suite.toml");
+    let case = |name: &str, unpredictable: bool| {
+        format!(
+            "[[case]]\nname = \"{name}\"\ncommand = [\"cat\", \"{}\"]\nexpect = \"fair\"\n\
+             allow_underpowered = true\nunpredictable = {unpredictable}\n",
+            java.display()
+        )
+    };
+    std::fs::write(&config, case("server", false) + &case("card-room", true)).unwrap();
+    let output = shuffle_audit()
+        .args(["check", "--config"])
+        .arg(&config)
+        .args(["--json", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cases = document["cases"].as_array().unwrap();
+    for case in cases {
+        let predictable = case["predictable"].as_str().unwrap();
+        assert!(
+            predictable.starts_with("predictable: these deals are java.util.Random's"),
+            "{case}"
+        );
+        assert_eq!(case["verdict"], "pass", "{case}");
+    }
+    assert_eq!(cases[0]["as_expected"], true);
+    assert_eq!(
+        (cases[1]["as_expected"].clone(), cases[1]["unpredictable"].clone()),
+        (Value::Bool(false), Value::Bool(true))
+    );
 }

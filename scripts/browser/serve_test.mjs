@@ -18,7 +18,7 @@
 // Prints one line per step; exits 1 on the first step that fails, 2 when it cannot run.
 import { chromium } from "playwright-core";
 import { find_chromium } from "./chromium.mjs";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const [url, shots, docs_png] = process.argv.slice(2);
@@ -477,6 +477,26 @@ await step("file-dropped-fisher-yates-pass", async () => {
   const status = await page.locator("#status").textContent();
   if (!status.startsWith("20,000")) throw new Error(`the dropped file was not read whole: ${status}`);
   return status;
+});
+
+await step("file-java-deals-predictable", async () => {
+  // Three deals of Collections.shuffle(deck, new Random(42)), as real Java dealt them:
+  // too few for the tests, enough to give away the generator and the next deal.
+  const java = readFileSync(new URL("../../tests/fixtures/recover/java-seed42-52.txt", import.meta.url), "utf8");
+  await page.locator("#deals").evaluate((area, text) => { area.value = text; }, java);
+  await page.click("#file-test");
+  const finding = page.locator("#predictable", { hasText: "java.util.Random" });
+  await finding.waitFor({ timeout: 30000 });
+  const said = await finding.textContent();
+  // The fourth deal that Java dealt from new Random(42).
+  if (!said.includes("the next deal will be 3 51 19 12 34 1 38")) throw new Error(`the finding says: ${said}`);
+  const shown = said.slice(0, 80) + "…";
+  // Deals that give nothing away take the finding off.
+  await page.locator("#deals").evaluate((area, text) => { area.value = text; }, deals("fisher-yates", 4, 20000, 778));
+  await page.click("#file-test");
+  await waitBadge("PASS", 30000);
+  if (await page.locator("#predictable").isVisible()) throw new Error("the finding of the Java deals stayed");
+  return shown;
 });
 
 await step("file-oversized-upload-message", async () => {

@@ -247,6 +247,7 @@ fn ingest_output(
     match ingest(Input::reader(output), source, settings, &NoProgress) {
         Ok(report) => Ok(Ok(Findings {
             samples_read: Some(report.samples()),
+            predictable: report.input().predictable().map(|found| found.sentence()),
             ..Findings::from_tests(report.verdict(), report.tests(), report.samples(), settings.alpha)
         })),
         Err(Error::Input(problem)) => Ok(Err(problem)),

@@ -311,6 +311,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             ordered: raw.ordered.unwrap_or(false),
             skip_invalid: false,
             unpredictable: raw.unpredictable.unwrap_or(false),
+            predictability_budget: crate::ingest::predictability::BUDGET,
             threads: settings.threads,
             alpha: settings.alpha,
         };

@@ -181,6 +181,9 @@ pub struct Findings {
     /// What the whole-sample test needed to catch a bias of total variation 0.05, and the
     /// samples it had; `None` when no such test ran.
     pub power: Option<Power>,
+    /// For a command's decks of 8 or more cards, the generator its deals give away:
+    /// `predictable: these deals are java.util.Random's (…): the next deal will be …`.
+    pub predictable: Option<String>,
 }
 
 impl Findings {
@@ -189,6 +192,7 @@ impl Findings {
     pub fn from_tests(verdict: Verdict, tests: &[TestReport], samples: u64, alpha: f64) -> Self {
         Self {
             samples_read: None,
+            predictable: None,
             power: power_to_catch(tests, samples, alpha),
             caught: matches!(verdict, Verdict::Fail | Verdict::Suspicious)
                 .then(|| crate::analysis::caught_by(tests))
@@ -287,10 +291,22 @@ impl CaseResult {
         self.runs.last().outcome.as_ref().err().map(String::as_str)
     }
 
-    /// Whether the verdict that counts is the one the case expects.
+    /// Whether the verdict that counts is the one the case expects (and, for a case that
+    /// wants its deals `unpredictable`, no generator was recovered from them).
     pub fn as_expected(&self) -> bool {
         self.verdict()
             .is_some_and(|verdict| self.case.expect.is_met_by(verdict))
+            && !(self.wants_unpredictable() && self.predictable().is_some())
+    }
+
+    /// The generator the deals of the run that counts give away, in one sentence.
+    pub fn predictable(&self) -> Option<&str> {
+        self.runs.last().outcome.as_ref().ok()?.predictable.as_deref()
+    }
+
+    /// A command case with `unpredictable = true`: predictable deals fail it.
+    pub fn wants_unpredictable(&self) -> bool {
+        matches!(&self.case.kind, CaseKind::Command(command) if command.ingest.unpredictable)
     }
 
     /// The smallest adjusted p-value of the run that counts.

@@ -82,6 +82,7 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         ordered: args.ordered,
         skip_invalid: args.skip_invalid,
         unpredictable: args.unpredictable,
+        predictability_budget: shuffle_audit::ingest::predictability::BUDGET,
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };

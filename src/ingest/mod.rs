@@ -326,7 +326,7 @@ pub fn ingest(
                         deck_given: settings.deck.is_some(),
                         deals: samples,
                     },
-                    predictability::BUDGET,
+                    settings.predictability_budget,
                     progress,
                 )
             });

@@ -40,6 +40,10 @@ pub struct IngestSettings {
     /// [`super::predictability`]) counts as not wanted, whatever the tests say: for
     /// card-game servers (`--unpredictable`).
     pub unpredictable: bool,
+    /// What the recoveries of that check may take together ([`super::predictability::BUDGET`]
+    /// for `ingest`); a report that must come out the same on any machine gives them
+    /// time enough never to be cut short.
+    pub predictability_budget: std::time::Duration,
     /// Worker threads.
     pub threads: usize,
     /// Significance level for `fail`.
@@ -58,6 +62,7 @@ impl IngestSettings {
             ordered: false,
             skip_invalid: false,
             unpredictable: false,
+            predictability_budget: super::predictability::BUDGET,
             threads,
             alpha,
         }

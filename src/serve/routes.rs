@@ -338,6 +338,7 @@ pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::err
         ordered: query.ordered.unwrap_or(false),
         skip_invalid: query.skip_invalid.unwrap_or(false),
         unpredictable: false,
+        predictability_budget: crate::ingest::predictability::BUDGET,
         threads,
         alpha,
     })

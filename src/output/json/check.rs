@@ -63,6 +63,11 @@ struct CaseJson<'a> {
     /// Whether an underpowered pass stands (`--allow-underpowered`, or the case's
     /// `allow_underpowered`).
     underpowered_allowed: bool,
+    /// For a command's decks of 8 or more cards, the generator its deals give away, in one
+    /// sentence (with the next deal); null when none was recovered.
+    predictable: Option<&'a str>,
+    /// The case's `unpredictable`: predictable deals make it not as expected.
+    unpredictable: bool,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -146,6 +151,8 @@ fn case_json<'a>(result: &'a CaseResult, settings: &CheckSettings) -> CaseJson<'
         }),
         underpowered: result.underpowered().is_some(),
         underpowered_allowed: result.underpowered_allowed,
+        predictable: result.predictable(),
+        unpredictable: result.wants_unpredictable(),
     }
 }
 

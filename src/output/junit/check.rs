@@ -61,7 +61,17 @@ fn test_case(result: &CaseResult, settings: &CheckSettings) -> TestCase {
         let caught = result
             .caught()
             .map_or_else(String::new, |caught| format!(": {caught}"));
-        let message = format!("expected {}, got {verdict} ({p}){under}{caught}", case.expect);
+        let message = match result.predictable() {
+            Some(predictable)
+                if result.wants_unpredictable()
+                    && result
+                        .verdict()
+                        .is_some_and(|verdict| case.expect.is_met_by(verdict)) =>
+            {
+                format!("expected unpredictable deals, got {predictable}")
+            }
+            _ => format!("expected {}, got {verdict} ({p}){under}{caught}", case.expect),
+        };
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_message(sanitized(&message))
@@ -119,6 +129,10 @@ fn details(result: &CaseResult) -> String {
     }
     if let Some(note) = result.underpowered_note() {
         text.push_str(&note);
+        text.push('\n');
+    }
+    if let Some(predictable) = result.predictable() {
+        text.push_str(predictable);
         text.push('\n');
     }
     text

@@ -63,6 +63,14 @@ pub fn render(report: &CheckReport) -> String {
         if let Some(note) = result.underpowered_note() {
             text.push_str(&format!("  {note}\n"));
         }
+        if let Some(predictable) = result.predictable() {
+            let unwanted = if result.wants_unpredictable() {
+                " (unpredictable = true)"
+            } else {
+                ""
+            };
+            text.push_str(&format!("  {predictable}{unwanted}\n"));
+        }
     }
     let wrong: Vec<&str> = report
         .not_as_expected()
