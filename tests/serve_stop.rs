@@ -40,16 +40,15 @@ fn cpu_over_half_a_second(server: &Server) -> f64 {
     server.cpu_seconds() - before
 }
 
-/// Stop ends a run at once, in the middle of its first deals: the stream's last update
-/// says `stopped`, nothing was tallied (the step cut short is thrown away, not added),
-/// and the server is idle after.
-#[test]
-fn stop_ends_a_run_inside_its_deals() {
+/// Starts the run `body`, lets it deal for 0.7 s, presses Stop, and checks that the
+/// stream's last update says `stopped` with nothing tallied (the step cut short is
+/// thrown away, not added), that it came within [`BOUND`], and that the server is idle
+/// after. `what` names the run in the message.
+fn stop_ends_inside_the_deals(body: &str, what: &str) {
     let server = Server::start(&[]);
-    let id = server.start_run(LONG);
+    let id = server.start_run(body);
     let mut events = server.events(&id);
-    let first = events.next_update().unwrap();
-    assert_eq!(first.json()["phase"], "running");
+    assert_eq!(events.next_update().unwrap().json()["phase"], "running");
     // Well into the first deals (the first step is a chunk of deals of seconds each per worker).
     std::thread::sleep(Duration::from_millis(700));
     // Two workers dealing use about a CPU-second in half a second on an idle machine; a
@@ -67,10 +66,16 @@ fn stop_ends_a_run_inside_its_deals() {
     let update = last.json();
     assert_eq!(update["phase"], "stopped", "{update}");
     assert_eq!(update["deals"], 0, "a step cut short is not added");
-    eprintln!("Stop ended the run in {:.1} ms", took.as_secs_f64() * 1e3);
+    eprintln!("Stop ended {what} in {:.1} ms", took.as_secs_f64() * 1e3);
     assert!(took < BOUND, "Stop took {took:?}");
     let idle = cpu_over_half_a_second(&server);
     assert!(idle < 0.1, "the server used {idle:.2} CPU-s after Stop");
+}
+
+/// Stop ends a run at once, in the middle of its first deals.
+#[test]
+fn stop_ends_a_run_inside_its_deals() {
+    stop_ends_inside_the_deals(LONG, "the run");
 }
 
 /// Stop ends a run dealt at a chosen speed (the page's slider) as fast, inside its deals:
@@ -78,33 +83,10 @@ fn stop_ends_a_run_inside_its_deals() {
 /// or more each, which a run that stops only between steps would deal on for a minute.
 #[test]
 fn stop_ends_a_throttled_run_inside_its_deals() {
-    let server = Server::start(&[]);
-    let id = server.start_run(
+    stop_ends_inside_the_deals(
         r#"{"algorithm":"naive-repeated:100000","n":"2000","trials":"1e5","seed":"1","speed":"1000"}"#,
+        "the throttled run",
     );
-    let mut events = server.events(&id);
-    assert_eq!(events.next_update().unwrap().json()["phase"], "running");
-    std::thread::sleep(Duration::from_millis(700));
-    let dealing = cpu_over_half_a_second(&server);
-    assert!(dealing > 0.1, "the run is dealing: {dealing:.2} CPU-s");
-    let stopped = Instant::now();
-    assert_eq!(server.post(&format!("/api/runs/{id}/stop"), b"").status, 204);
-    let last = events
-        .rest()
-        .into_iter()
-        .rfind(|event| event.name == "snapshot")
-        .unwrap();
-    let took = last.at - stopped;
-    let update = last.json();
-    assert_eq!(update["phase"], "stopped", "{update}");
-    assert_eq!(update["deals"], 0, "a slow step cut short is not added");
-    eprintln!(
-        "Stop ended the throttled run in {:.1} ms",
-        took.as_secs_f64() * 1e3
-    );
-    assert!(took < BOUND, "Stop took {took:?}");
-    let idle = cpu_over_half_a_second(&server);
-    assert!(idle < 0.1, "the server used {idle:.2} CPU-s after Stop");
 }
 
 /// A closed tab (the event stream dropped) ends its run at once: the run's slot is free

@@ -120,6 +120,10 @@ pub fn check_predictability(
             progress: &NoProgress,
         };
         'tries: for carried in [false, true] {
+            if carried && examined < 2 {
+                // One deal starts from the unshuffled deck either way: nothing more to try.
+                continue;
+            }
             let observed = Observed {
                 carried,
                 ..fresh.clone()
