@@ -3,7 +3,8 @@
 //! Why in `ingest`: the statistical verdict cannot see it. `Collections.shuffle` and the
 //! JavaScript Fisher–Yates pass every test, yet one deal or a few give away every later
 //! one ([`crate::seeds::recover`]). So whatever the verdict, the first deals of a deck of
-//! [`MIN_CARDS`] or more are handed to each runtime's recovery, fresh decks first, then
+//! [`MIN_CARDS`] or more are handed to each runtime's recovery (the cheapest search
+//! first), fresh decks first, then
 //! decks that each deal shuffles again, all within [`BUDGET`]: a recovery that the
 //! budget stops, or never reaches, is said to be skipped, never taken for "no state".
 //! A state found is followed through every deal kept for the guessing game (up to
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::recovery::unshuffled_order;
 use crate::run::{Predictability, Predictable};
-use crate::seeds::recover::{Control, Observed, RUNTIMES, Recovery, recover};
+use crate::seeds::recover::{Control, Observed, RUNTIMES, Recovery, Runtime, recover};
 use crate::simulate::{NoProgress, Progress};
 
 /// Decks smaller than this are not tried: below 8 cards Java needs more deals than most
@@ -130,7 +131,11 @@ pub fn check_predictability(
             };
             // As `seeds recover` says it: `--carried` decks each shuffle the deal before.
             let decks = if carried { "carried" } else { "fresh" };
-            for runtime in RUNTIMES {
+            // The cheapest search first (V8's takes milliseconds, Java's up to a second),
+            // so that a budget spent on one never keeps a quick answer from the other.
+            let mut runtimes: Vec<&dyn Runtime> = RUNTIMES.to_vec();
+            runtimes.sort_by_key(|runtime| runtime.work(&observed));
+            for runtime in runtimes {
                 let name = runtime.about().name;
                 if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
                     predictability.skipped.push(format!(
@@ -139,7 +144,7 @@ pub fn check_predictability(
                     ));
                     continue;
                 }
-                match recover(*runtime, &observed, 0, &control) {
+                match recover(runtime, &observed, 0, &control) {
                     Err(error) => predictability.skipped.push(format!("{name}, {decks}: {error}")),
                     Ok(recovery) if !recovery.complete => predictability.skipped.push(format!(
                         "{name}, {decks}: stopped when the budget of {} ran out",
