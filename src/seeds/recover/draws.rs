@@ -115,6 +115,16 @@ impl Observed {
         self.deals.first().map_or(0, Vec::len)
     }
 
+    /// The first `deals` deals, dealt the same way (for the tests that show a search
+    /// only the opening deals of a fixture).
+    #[cfg(test)]
+    pub(crate) fn first(&self, deals: usize) -> Observed {
+        Observed {
+            deals: self.deals[..deals].to_vec(),
+            carried: self.carried,
+        }
+    }
+
     /// The deck the deal numbered `deal` started from; `deal` may be one past the last
     /// (the next deal's).
     pub fn start_of(&self, deal: usize) -> Vec<u16> {

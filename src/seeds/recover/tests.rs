@@ -32,10 +32,7 @@ fn recovered(runtime: &str, deals: &Observed, predict: usize) -> Result<Recovery
 #[test]
 fn java_predicts_the_deals_after_the_first() {
     let all = observed(include_str!("../../../tests/fixtures/recover/java-seed42-52.txt"));
-    let first = Observed {
-        deals: all.deals[..1].to_vec(),
-        carried: false,
-    };
+    let first = all.first(1);
     let recovery = recovered("java", &first, 2).unwrap();
     assert!(recovery.pinned());
     assert_eq!(recovery.deals_used, 1);
@@ -59,10 +56,7 @@ fn node_predicts_the_third_deal_from_two() {
         ),
     ] {
         let all = observed(file);
-        let first = Observed {
-            deals: all.deals[..2].to_vec(),
-            carried: false,
-        };
+        let first = all.first(2);
         let recovery = recovered("node", &first, 1).unwrap();
         assert!(recovery.pinned(), "{seed}");
         assert_eq!(recovery.predicted, all.deals[2..3], "{seed}");
@@ -81,10 +75,7 @@ fn node_predicts_a_fresh_process_from_one_deal() {
     let all = observed(include_str!(
         "../../../tests/fixtures/recover/node-fisher-yates-seed7-52.txt"
     ));
-    let first = Observed {
-        deals: all.deals[..1].to_vec(),
-        carried: false,
-    };
+    let first = all.first(1);
     let recovery = recovered("node", &first, 2).unwrap();
     assert!(recovery.pinned());
     assert_eq!(recovery.predicted, all.deals[1..3]);
@@ -105,10 +96,7 @@ fn node_small_deck_predicts_from_forty_deals() {
     let all = observed(include_str!(
         "../../../tests/fixtures/recover/node-lodash-seed4-4.txt"
     ));
-    let first = Observed {
-        deals: all.deals[..40].to_vec(),
-        carried: false,
-    };
+    let first = all.first(40);
     let recovery = recovered("node", &first, 20).unwrap();
     assert!(recovery.pinned());
     assert_eq!(recovery.predicted, all.deals[40..60]);
@@ -119,10 +107,7 @@ fn node_small_deck_predicts_from_forty_deals() {
     let note = recovery.candidates[0].note.clone().unwrap();
     assert!(note.contains("3 states deal these deals"), "{note}");
     // Too few deals still say so rather than guess.
-    let twenty = Observed {
-        deals: all.deals[..20].to_vec(),
-        carried: false,
-    };
+    let twenty = all.first(20);
     let message = recovered("node", &twenty, 1).err().unwrap().to_string();
     assert!(message.contains("give more deals"), "{message}");
 }
@@ -132,10 +117,7 @@ fn too_few_deals_and_too_small_decks_are_one_line_errors() {
     let all = observed(include_str!(
         "../../../tests/fixtures/recover/node-fisher-yates-seed-5-10.txt"
     ));
-    let two = Observed {
-        deals: all.deals[..2].to_vec(),
-        carried: false,
-    };
+    let two = all.first(2);
     let message = recovered("java", &two, 0).err().unwrap().to_string();
     assert!(message.contains("2 deals of 10 cards are too few"), "{message}");
     assert!(message.contains("needs"), "{message}");

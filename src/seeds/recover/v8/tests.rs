@@ -61,10 +61,7 @@ fn two_deals_of_52_give_the_state_and_the_third_deal() {
         ("lodash9", 9, JsShuffle::Lodash),
     ] {
         let observed = fixture(name);
-        let first_two = Observed {
-            deals: observed.deals[..2].to_vec(),
-            carried: false,
-        };
+        let first_two = observed.first(2);
         let found = search_first(&first_two, shuffle, 2);
         assert_eq!(found.states.len(), 1, "{name}: {found:?}");
         let state = &found.states[0];
@@ -93,14 +90,7 @@ fn one_deal_inside_one_cache_leaves_several_places() {
     // A deal of 52 draws 51 values of one cache: where the cache starts is not known, so
     // several places deal it, and they disagree on the next deals.
     let observed = fixture("fy7");
-    let found = search_first(
-        &Observed {
-            deals: observed.deals[..1].to_vec(),
-            carried: false,
-        },
-        JsShuffle::FisherYates,
-        1,
-    );
+    let found = search_first(&observed.first(1), JsShuffle::FisherYates, 1);
     assert!(found.states.len() > 1, "{found:?}");
 }
 
