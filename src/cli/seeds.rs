@@ -71,6 +71,11 @@ struct RecoverArgs {
     /// Print the next K deals, in the input's labels.
     #[arg(long, value_name = "K", default_value = "0")]
     predict: usize,
+    /// Search only the seeds A to B-1 of a seeded runtime (php, numpy, python, c-rand, go,
+    /// fast-shuffle), e.g. a range of time stamps; default: every seed it has. An
+    /// interrupted search prints the window that resumes it.
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
+    window: Option<std::ops::Range<u64>>,
     /// Write the answer as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -267,6 +272,35 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
             ),
         });
     }
+    match (&args.window, runtime.seed_space()) {
+        (Some(_), None) => {
+            return Err(Error::BadOption {
+                option: "--window",
+                problem: format!(
+                    "{} is not started from a small seed: its state is recovered from the deals whole, \
+                     without a window (--window is for {})",
+                    runtime.about().generator,
+                    seeded_runtime_names().join(", ")
+                ),
+            });
+        }
+        (Some(window), Some(space))
+            if window.start >= window.end || window.end > space.end || window.start < space.start =>
+        {
+            return Err(Error::BadOption {
+                option: "--window",
+                problem: format!(
+                    "{}..{} is not a window of {}'s seeds, which are {}..{}",
+                    window.start,
+                    window.end,
+                    runtime.about().name,
+                    space.start,
+                    space.end
+                ),
+            });
+        }
+        _ => {}
+    }
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
     let deck = args.deck.as_deref().map(parse_deck).transpose()?;
@@ -306,16 +340,36 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         )
     };
     let engine = shuffle_audit::simulate::Engine::new(threads)?;
-    let work = runtime.work(&deals.observed);
     // A search of a few seconds or more shows a bar; a quick one shows nothing.
-    let mut progress = TerminalProgress::new((work > 1 << 28).then_some(work), "states");
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut progress = match &args.window {
+        Some(window) => {
+            let seeds = (window.end - window.start) * runtime.about().shuffles.len() as u64;
+            TerminalProgress::new((seeds > 1 << 24).then_some(seeds), "seeds")
+        }
+        None if runtime.seed_space().is_some() => {
+            let seeds = runtime.work(&deals.observed);
+            TerminalProgress::new((seeds > 1 << 24).then_some(seeds), "seeds")
+        }
+        None => {
+            let work = runtime.work(&deals.observed);
+            TerminalProgress::new((work > 1 << 28).then_some(work), "states")
+        }
+    };
+    // Ctrl-C stops a seed search where it is, so that it can say what it searched and
+    // the window that resumes it; a second Ctrl-C ends the process at once.
+    let stop = if runtime.seed_space().is_some() {
+        crate::cli::signals::interrupt_stops_search()
+    } else {
+        Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)))
+    };
     let control = Control {
-        stop: &stop,
+        stop,
         progress: &progress,
+        window: args.window.clone(),
     };
     let recovery = engine.install(|| recover(runtime, &deals.observed, args.predict, &control))?;
     progress.finish();
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
     let report = RecoverReport {
         recovery,
         labels: deals.labels,
@@ -330,6 +384,17 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     let recovery = &report.recovery;
     let generator = recovery.runtime.generator;
     let deals = recovery.deals;
+    if interrupted {
+        if let Some(resume) = recovery.seeds.as_ref().and_then(|seeds| seeds.resume()) {
+            say!(
+                "shuffle-audit: interrupted; every seed below {} was searched: resume with --window {}..{}",
+                resume.start,
+                resume.start,
+                resume.end
+            );
+        }
+        return Ok(ExitCode::from(130));
+    }
     if recovery.candidates.is_empty() {
         say!(
             "shuffle-audit: no {generator} state deals these {deals} deal{}",
@@ -367,7 +432,19 @@ fn recover_command(args: &RecoverArgs) -> String {
     if args.predict > 0 {
         command.push_str(&format!(" --predict {}", args.predict));
     }
+    if let Some(window) = &args.window {
+        command.push_str(&format!(" --window {}..{}", window.start, window.end));
+    }
     command
+}
+
+/// The runtimes `--window` applies to.
+fn seeded_runtime_names() -> Vec<&'static str> {
+    shuffle_audit::seeds::recover::RUNTIMES
+        .iter()
+        .filter(|runtime| runtime.seed_space().is_some())
+        .map(|runtime| runtime.about().name)
+        .collect()
 }
 
 /// Runs the `seeds` command asked for.

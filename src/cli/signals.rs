@@ -2,7 +2,22 @@
 //! programs a `check` case started, and exits with the shell's status for the signal
 //! (130, 143, 129); a signal ignored when the program started stays ignored.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use shuffle_audit::files::remove_pending_temporaries;
+
+/// A search that can stop cleanly asked for the first SIGINT ([`interrupt_stops_search`]).
+static SEARCH_STOPS: AtomicBool = AtomicBool::new(false);
+/// Set by the first SIGINT while [`SEARCH_STOPS`] is set.
+static STOP_SEARCH: AtomicBool = AtomicBool::new(false);
+
+/// The flag the first SIGINT sets, from now on, instead of ending the process: a seed
+/// search stops at its next block and says which `--window` resumes it. A second SIGINT
+/// (or SIGTERM, SIGHUP) still ends the process at once.
+pub fn interrupt_stops_search() -> &'static AtomicBool {
+    SEARCH_STOPS.store(true, Ordering::Relaxed);
+    &STOP_SEARCH
+}
 
 /// SIGINT, SIGTERM and SIGHUP end the process at once, as they would without a handler,
 /// but first remove the temporary files and directories being written (so the targets
@@ -23,7 +38,14 @@ pub fn handle_signals() {
             return;
         };
         std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            for signal in signals.forever() {
+                if signal == SIGINT
+                    && SEARCH_STOPS.load(Ordering::Relaxed)
+                    && !STOP_SEARCH.swap(true, Ordering::Relaxed)
+                {
+                    // The search ends at its next block and says where it got to.
+                    continue;
+                }
                 // Held until the process exits: no writer renames anything into place after this.
                 let _cleaned = remove_pending_temporaries();
                 let what = match signal {

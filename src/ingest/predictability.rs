@@ -119,6 +119,7 @@ pub fn check_predictability(
         let control = Control {
             stop: &stop,
             progress: &NoProgress,
+            window: None,
         };
         'tries: for carried in [false, true] {
             if carried && examined < 2 {

@@ -32,8 +32,12 @@ pub(crate) struct RecoverJson<'a> {
     deals: usize,
     deals_used: usize,
     carried: bool,
-    /// How many states deal every deal given: 1 when the deals pin the generator.
-    candidates: usize,
+    /// How many states (for a seeded runtime, seeds) deal every deal given: 1 when the
+    /// deals pin the generator.
+    candidates: u64,
+    /// The seeds searched, for a runtime started from a small seed (php, numpy, python,
+    /// c-rand, go, fast-shuffle); null for the others.
+    seeds_searched: Option<SeedsJson>,
     /// Every matching state was found (false: the search was stopped first).
     complete: bool,
     /// What an answer of no state does not rule out, when the search left a rare case out.
@@ -53,6 +57,19 @@ pub(crate) struct RecoverJson<'a> {
     predict: usize,
     predicted: Vec<Vec<String>>,
     elapsed_seconds: f64,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct SeedsJson {
+    /// The window asked for: seeds `start` to `end - 1`.
+    start: u64,
+    end: u64,
+    /// Seeds searched.
+    searched: u64,
+    /// The window that resumes a stopped search (`--window A..B`); null when it was not
+    /// stopped.
+    resume: Option<String>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -81,7 +98,15 @@ pub fn write(report: &RecoverReport, out: &mut dyn Write) -> std::io::Result<()>
         deals: recovery.deals,
         deals_used: recovery.deals_used,
         carried: recovery.carried,
-        candidates: recovery.candidates.len(),
+        candidates: recovery.matching(),
+        seeds_searched: recovery.seeds.as_ref().map(|seeds| SeedsJson {
+            start: seeds.window.start,
+            end: seeds.window.end,
+            searched: seeds.searched,
+            resume: seeds
+                .resume()
+                .map(|resume| format!("{}..{}", resume.start, resume.end)),
+        }),
         complete: recovery.complete,
         caveat: recovery.caveat.as_deref(),
         shuffle: one.map(|candidate| candidate.shuffle.name),

@@ -51,6 +51,9 @@ pub fn render(report: &RecoverReport) -> String {
         },
         recovery.elapsed.as_secs_f64(),
     ));
+    if let Some(seeds) = &recovery.seeds {
+        text.push_str(&seeds_line(seeds, recovery.elapsed.as_secs_f64()));
+    }
     match recovery.candidates.len() {
         0 if recovery.complete => text.push_str(&format!(
             "no {} state deals {these}: they were not dealt by {} (or a deal was edited, or other \
@@ -87,10 +90,15 @@ pub fn render(report: &RecoverReport) -> String {
                 text.push_str(&format!("  {note}\n"));
             }
         }
-        several => {
+        _ => {
             text.push_str(&format!(
-                "{} states deal {these}{}\n",
-                group_thousands(several as u64),
+                "{} {} deal {these}{}\n",
+                group_thousands(recovery.matching()),
+                if recovery.seeds.is_some() {
+                    "seeds"
+                } else {
+                    "states"
+                },
                 if recovery.predictable() {
                     ", and all deal the same next deals (they differ only in numbers the shuffle never \
                      shows): every later deal is known"
@@ -109,10 +117,10 @@ pub fn render(report: &RecoverReport) -> String {
                         .map_or(String::new(), |note| format!(": {note}"))
                 ));
             }
-            if several > SHOWN {
+            if recovery.matching() > SHOWN as u64 {
                 text.push_str(&format!(
                     "  … and {} more\n",
-                    group_thousands((several - SHOWN) as u64)
+                    group_thousands(recovery.matching() - SHOWN as u64)
                 ));
             }
         }
@@ -133,4 +141,28 @@ pub fn render(report: &RecoverReport) -> String {
     }
     text.push_str(&format!("reproduce: {}\n", report.command));
     text
+}
+
+/// What a seed search covered, and how fast: "searched seeds 0..4294967296 (all of
+/// php's), 68.2 M seeds/s", or where a stopped one got to.
+fn seeds_line(seeds: &crate::seeds::recover::SeedsSearched, seconds: f64) -> String {
+    let whole = seeds.window == seeds.space;
+    let rate = seeds.searched as f64 / seconds.max(1e-9) / 1e6;
+    match seeds.resume() {
+        None => format!(
+            "searched seeds {}..{} ({}{} seeds), {rate:.1} M seeds/s\n",
+            seeds.window.start,
+            seeds.window.end,
+            if whole { "every one of its " } else { "" },
+            group_thousands(seeds.window.end - seeds.window.start),
+        ),
+        Some(resume) => format!(
+            "stopped after {} of {} seeds: every seed below {} was searched; resume with --window {}..{}\n",
+            group_thousands(seeds.searched),
+            group_thousands(seeds.window.end - seeds.window.start),
+            resume.start,
+            resume.start,
+            resume.end
+        ),
+    }
 }

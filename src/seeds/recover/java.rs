@@ -622,6 +622,7 @@ impl Runtime for Java {
                     direction: Direction::Descending,
                 })
                 .collect(),
+            ..Search::default()
         })
     }
 }

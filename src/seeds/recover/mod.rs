@@ -18,9 +18,12 @@
 pub mod draws;
 mod gf2;
 pub mod java;
+pub mod mt19937;
 mod runtimes;
+pub mod seeded;
 pub mod v8;
 
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -29,6 +32,7 @@ use crate::simulate::Progress;
 
 pub use draws::{Direction, Observed, bits_per_deal};
 pub use runtimes::{RUNTIMES, runtime_named};
+pub use seeded::SeedsSearched;
 
 /// What one runtime is, for `list` and the reports.
 #[derive(Debug)]
@@ -68,6 +72,12 @@ pub trait Runtime: Sync {
     /// pin it (the others are checked); or the one-line reason why the deals given are
     /// too few.
     fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String>;
+
+    /// The seeds the runtime starts from, when it is searched seed by seed
+    /// ([`seeded`]); `None` when its state is recovered from the deals whole.
+    fn seed_space(&self) -> Option<Range<u64>> {
+        None
+    }
 }
 
 /// What a search may use and how it reports.
@@ -76,6 +86,9 @@ pub struct Control<'a> {
     pub stop: &'a AtomicBool,
     /// Counts the work done.
     pub progress: &'a dyn Progress,
+    /// The seeds to search (`--window`), for a runtime searched seed by seed; `None`
+    /// searches them all.
+    pub window: Option<Range<u64>>,
 }
 
 /// What a runtime's search found.
@@ -84,11 +97,16 @@ pub struct Search {
     /// The first deals searched with (the others were checked).
     pub deals_used: usize,
     pub candidates: Vec<Candidate>,
+    /// States that deal the deals but were not listed (a seed search lists the first
+    /// [`seeded::MOST_LISTED`]).
+    pub unlisted: u64,
     /// Every state that deals the deals is among the candidates (false when the search
     /// was stopped before its end).
     pub complete: bool,
     /// What a "no state" answer does not rule out, when the search left a rare case out.
     pub caveat: Option<String>,
+    /// The seeds searched, for a runtime searched seed by seed.
+    pub seeds: Option<SeedsSearched>,
 }
 
 /// A generator state that deals every deal given.
@@ -122,6 +140,8 @@ pub struct Seed {
 pub enum Generator {
     Java(java::JavaRandom),
     V8(Box<v8::MathRandom>),
+    /// A runtime started from a seed, drawing as its shuffle draws.
+    Seeded(Box<dyn seeded::Draws>),
 }
 
 impl Generator {
@@ -129,6 +149,7 @@ impl Generator {
         match self {
             Generator::Java(random) => random.next_int(bound),
             Generator::V8(random) => random.below(bound),
+            Generator::Seeded(draws) => draws.below(bound),
         }
     }
 }
@@ -202,7 +223,9 @@ pub struct Recovery {
     /// Each deal shuffled the deck the one before left.
     pub carried: bool,
     pub candidates: Vec<Candidate>,
-    /// Every matching state is listed (false: the search was stopped).
+    /// Matching states beyond those listed (see [`Search::unlisted`]).
+    pub unlisted: u64,
+    /// Every matching state was found (false: the search was stopped).
     pub complete: bool,
     /// What a "no state" answer does not rule out (see [`Search::caveat`]).
     pub caveat: Option<String>,
@@ -212,13 +235,20 @@ pub struct Recovery {
     pub predicted: Vec<Vec<u16>>,
     /// The predictions asked for.
     pub predict: usize,
+    /// The seeds searched, for a runtime searched seed by seed.
+    pub seeds: Option<SeedsSearched>,
     pub elapsed: Duration,
 }
 
 impl Recovery {
     /// One state explains every deal.
     pub fn pinned(&self) -> bool {
-        self.complete && self.candidates.len() == 1
+        self.complete && self.candidates.len() == 1 && self.unlisted == 0
+    }
+
+    /// How many states deal the deals (listed or not).
+    pub fn matching(&self) -> u64 {
+        self.candidates.len() as u64 + self.unlisted
     }
 
     /// Every later deal is known: one state deals the deals, or every state that does
@@ -260,7 +290,7 @@ pub fn recover(
     let search = runtime.search(observed, control).map_err(Error::Usage)?;
     let mut predicted = Vec::new();
     let mut same_next_deals = false;
-    if search.complete && (1..=MOST_COMPARED).contains(&search.candidates.len()) {
+    if search.complete && search.unlisted == 0 && (1..=MOST_COMPARED).contains(&search.candidates.len()) {
         let horizon = predict.max(AGREEMENT_DEALS);
         let variants: Vec<Vec<Vec<u16>>> = search
             .candidates
@@ -280,11 +310,13 @@ pub fn recover(
         deals_used: search.deals_used,
         carried: observed.carried,
         candidates: search.candidates,
+        unlisted: search.unlisted,
         complete: search.complete,
         caveat: search.caveat,
         same_next_deals,
         predicted,
         predict,
+        seeds: search.seeds,
         elapsed: started.elapsed(),
     })
 }

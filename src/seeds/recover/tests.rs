@@ -25,6 +25,7 @@ fn recovered(runtime: &str, deals: &Observed, predict: usize) -> Result<Recovery
     let control = Control {
         stop: &stop,
         progress: &NoProgress,
+        window: None,
     };
     recover(runtime_named(runtime).unwrap(), deals, predict, &control)
 }

@@ -563,7 +563,7 @@ impl Runtime for Node {
                 .unwrap_or(0),
             candidates,
             complete: unsettled == 0,
-            caveat: None,
+            ..Search::default()
         })
     }
 }
