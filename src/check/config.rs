@@ -312,6 +312,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             skip_invalid: false,
             unpredictable: raw.unpredictable.unwrap_or(false),
             predictability_budget: crate::ingest::predictability::BUDGET,
+            seed_search: Vec::new(),
             threads: settings.threads,
             alpha: settings.alpha,
         };

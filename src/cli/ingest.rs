@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use shuffle_audit::files::Plan;
+use shuffle_audit::format::shell_word;
 use shuffle_audit::{Error, Result};
 
 use super::deliver::{deliver_run, deliver_stream};
@@ -50,6 +51,12 @@ pub struct IngestArgs {
     /// card-game servers.
     #[arg(long)]
     unpredictable: bool,
+    /// Also search every seed of a runtime started from a small seed (php, numpy, python,
+    /// c-rand, go, fast-shuffle) for the first deals; `NAME:A..B` searches the seeds A to
+    /// B-1 only (a range of time stamps, say). Repeat it for several runtimes. A whole
+    /// search takes a minute or more; what it finds is reported as --unpredictable reads it.
+    #[arg(long, value_name = "NAME[:A..B]")]
+    seed_search: Vec<String>,
     #[command(flatten)]
     analysis: AnalysisArgs,
 }
@@ -83,6 +90,7 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         skip_invalid: args.skip_invalid,
         unpredictable: args.unpredictable,
         predictability_budget: shuffle_audit::ingest::predictability::BUDGET,
+        seed_search: args.seed_search.clone(),
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };
@@ -159,6 +167,21 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
     let predictable = ingested.input().predictable().map(|found| found.sentence());
     if let Some(sentence) = &predictable {
         say!("shuffle-audit: {sentence}");
+    } else if ingested.repeated_decks() && args.seed_search.is_empty() {
+        // Far too many repeats: a program started from a small seed deals only so many
+        // decks, and one deal names its seed.
+        let seeded: Vec<&str> = shuffle_audit::seeds::recover::RUNTIMES
+            .iter()
+            .filter(|runtime| runtime.seed_space().is_some())
+            .map(|runtime| runtime.about().name)
+            .collect();
+        say!(
+            "shuffle-audit: the repeated decks are those of a program started from a small seed; find its seed \
+             and its next deals with: shuffle-audit seeds recover --runtime NAME {} --predict 1 (NAME: {}), or \
+             ingest --seed-search NAME",
+            if args.file == "-" { "DEALS".to_string() } else { shell_word(&args.file) },
+            seeded.join(", ")
+        );
     }
     let not_as_wanted = match (not_as_wanted, predictable) {
         (None, Some(sentence)) if args.unpredictable => Some(format!("{sentence} (--unpredictable)")),

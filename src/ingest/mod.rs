@@ -65,7 +65,7 @@ use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
 use sequence::{BlockDeals, InputSequence, Reread};
 use settings::seen_items_note;
-pub use settings::{IngestSettings, SampleKind, parse_deck, parse_weights};
+pub use settings::{IngestSettings, SampleKind, SeedSearch, parse_deck, parse_weights};
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
@@ -317,6 +317,7 @@ pub fn ingest(
             let game = sequence.take_game();
             tally.guessing = play_guessing_game(n, &game, samples, true).map(Box::new);
             // Whatever the tests say: do the first deals give the generator away?
+            let seed_search = settings.seed_search_runtimes()?;
             predictability = engine.install(|| {
                 check_predictability(
                     &IngestedDeals {
@@ -327,6 +328,7 @@ pub fn ingest(
                         deals: samples,
                     },
                     settings.predictability_budget,
+                    &seed_search,
                     progress,
                 )
             });

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::recovery::unshuffled_order;
+use super::settings::SeedSearch;
 use crate::run::{Predictability, Predictable};
 use crate::seeds::recover::{Control, Observed, RUNTIMES, Recovery, Runtime, recover};
 use crate::simulate::{NoProgress, Progress};
@@ -63,6 +64,7 @@ pub struct IngestedDeals<'a> {
 pub fn check_predictability(
     ingested: &IngestedDeals<'_>,
     budget: Duration,
+    seed_search: &[SeedSearch],
     progress: &dyn Progress,
 ) -> Option<Predictability> {
     let n = ingested.n;
@@ -104,23 +106,30 @@ pub fn check_predictability(
     };
 
     let stop = AtomicBool::new(false);
+    // A seed search named by `--seed-search` has no budget: only a reader who went stops it.
+    let cancelled = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     let deadline = Instant::now() + budget;
     std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                if Instant::now() >= deadline || progress.cancelled() {
+                if Instant::now() >= deadline {
                     stop.store(true, Ordering::Relaxed);
+                }
+                if progress.cancelled() {
+                    stop.store(true, Ordering::Relaxed);
+                    cancelled.store(true, Ordering::Relaxed);
                     return;
                 }
                 std::thread::sleep(WATCH_EVERY);
             }
         });
-        let control = Control {
+        let budgeted = Control {
             stop: &stop,
             progress: &NoProgress,
             window: None,
         };
+
         'tries: for carried in [false, true] {
             if carried && examined < 2 {
                 // One deal starts from the unshuffled deck either way: nothing more to try.
@@ -134,19 +143,38 @@ pub fn check_predictability(
             let decks = if carried { "carried" } else { "fresh" };
             // The cheapest search first (V8's takes milliseconds, Java's up to a second),
             // so that a budget spent on one never keeps a quick answer from the other.
-            let mut runtimes: Vec<&dyn Runtime> = RUNTIMES.to_vec();
+            // Runtimes started from a small seed are searched only when named: 2^32 seeds
+            // take a minute or more.
+            let mut runtimes: Vec<&dyn Runtime> = RUNTIMES
+                .iter()
+                .copied()
+                .filter(|runtime| runtime.seed_space().is_none())
+                .collect();
             runtimes.sort_by_key(|runtime| runtime.work(&observed));
-            for runtime in runtimes {
+            let windows = std::iter::repeat_n(None, runtimes.len())
+                .chain(seed_search.iter().map(|search| search.window.clone()));
+            runtimes.extend(seed_search.iter().map(|search| search.runtime));
+            for (runtime, window) in runtimes.into_iter().zip(windows) {
                 let name = runtime.about().name;
-                if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                let seeded = runtime.seed_space().is_some();
+                let unbudgeted = Control {
+                    stop: &cancelled,
+                    progress: &NoProgress,
+                    window,
+                };
+                let control = if seeded { &unbudgeted } else { &budgeted };
+                if !seeded && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline) {
                     predictability.skipped.push(format!(
                         "{name}, {decks}: the budget of {} ran out",
                         seconds(budget)
                     ));
                     continue;
                 }
-                match recover(runtime, &observed, 0, &control) {
+                match recover(runtime, &observed, 0, control) {
                     Err(error) => predictability.skipped.push(format!("{name}, {decks}: {error}")),
+                    Ok(recovery) if !recovery.complete && seeded => {
+                        predictability.skipped.push(format!("{name}, {decks}: stopped"))
+                    }
                     Ok(recovery) if !recovery.complete => predictability.skipped.push(format!(
                         "{name}, {decks}: stopped when the budget of {} ran out",
                         seconds(budget)
@@ -164,11 +192,13 @@ pub fn check_predictability(
                         break 'tries;
                     }
                     Ok(recovery) if recovery.candidates.is_empty() => {
-                        predictability.tried.push(format!("{name}, {decks}: no state"));
+                        let none = if seeded { "no seed" } else { "no state" };
+                        predictability.tried.push(format!("{name}, {decks}: {none}"));
                     }
                     Ok(recovery) => predictability.tried.push(format!(
-                        "{name}, {decks}: {} states deal them, and more deals would tell them apart",
-                        recovery.candidates.len()
+                        "{name}, {decks}: {} {} deal them, and more deals would tell them apart",
+                        crate::format::group_thousands(recovery.matching()),
+                        if seeded { "seeds" } else { "states" }
                     )),
                 }
             }

@@ -41,6 +41,20 @@ impl IngestReport {
         }
     }
 
+    /// The repeats test found far more repeated decks than a fair shuffle deals (p below
+    /// 10^-6): the sign of a program started from a small seed, whose seed
+    /// `seeds recover` finds.
+    pub fn repeated_decks(&self) -> bool {
+        match self {
+            IngestReport::Samples(run) => run.results.first().is_some_and(|result| {
+                result.analysis.repeats.as_ref().is_some_and(|finding| {
+                    finding.test.repeats > 0 && finding.test.p().is_some_and(|p| p.value_floored() < 1e-6)
+                })
+            }),
+            IngestReport::Stream(_) => false,
+        }
+    }
+
     /// What was read.
     pub fn input(&self) -> &SampleInput {
         let input = match self {

@@ -44,6 +44,10 @@ pub struct IngestSettings {
     /// for `ingest`); a report that must come out the same on any machine gives them
     /// time enough never to be cut short.
     pub predictability_budget: std::time::Duration,
+    /// Runtimes started from a small seed whose every seed is searched for the first deals
+    /// (`--seed-search`), beyond the budgeted check; a search of 2^32 seeds takes a minute
+    /// or more, so none is run unless named.
+    pub seed_search: Vec<String>,
     /// Worker threads.
     pub threads: usize,
     /// Significance level for `fail`.
@@ -63,6 +67,7 @@ impl IngestSettings {
             skip_invalid: false,
             unpredictable: false,
             predictability_budget: super::predictability::BUDGET,
+            seed_search: Vec::new(),
             threads,
             alpha,
         }
@@ -94,6 +99,9 @@ impl IngestSettings {
         if self.unpredictable {
             command.push_str(" --unpredictable");
         }
+        for runtime in &self.seed_search {
+            command.push_str(&format!(" --seed-search {}", shell_word(runtime)));
+        }
         if self.alpha != crate::stats::verdict::DEFAULT_ALPHA {
             command.push_str(&format!(
                 " --alpha {}",
@@ -101,6 +109,49 @@ impl IngestSettings {
             ));
         }
         command
+    }
+
+    /// The runtimes of `--seed-search` (`NAME`, or `NAME:A..B` for the seeds A to B-1),
+    /// or the one-line error naming one that is not a runtime, not searched seed by seed,
+    /// or whose window is not among its seeds.
+    pub fn seed_search_runtimes(&self) -> Result<Vec<SeedSearch>> {
+        self.seed_search
+            .iter()
+            .map(|spec| {
+                let bad = |problem: String| Error::BadOption {
+                    option: "--seed-search",
+                    problem,
+                };
+                let (name, window) = match spec.split_once(':') {
+                    None => (spec.as_str(), None),
+                    Some((name, window)) => (
+                        name,
+                        Some(crate::seeds::reach::parse_seed_range(window).map_err(bad)?),
+                    ),
+                };
+                let runtime = crate::seeds::recover::runtime_named(name).map_err(bad)?;
+                let Some(space) = runtime.seed_space() else {
+                    return Err(bad(format!(
+                        "{} is not started from a small seed; ingest already tries it on every input of 8 \
+                         cards or more",
+                        runtime.about().name
+                    )));
+                };
+                if let Some(window) = &window
+                    && (window.start >= window.end || window.start < space.start || window.end > space.end)
+                {
+                    return Err(bad(format!(
+                        "{}..{} is not a window of {}'s seeds, which are {}..{}",
+                        window.start,
+                        window.end,
+                        runtime.about().name,
+                        space.start,
+                        space.end
+                    )));
+                }
+                Ok(SeedSearch { runtime, window })
+            })
+            .collect()
     }
 
     pub(crate) fn validate(&self) -> Result<Thresholds> {
@@ -125,6 +176,10 @@ impl IngestSettings {
         if self.unpredictable && self.kind != SampleKind::Permutations {
             return refused("--unpredictable", "permutations");
         }
+        if !self.seed_search.is_empty() && self.kind != SampleKind::Permutations {
+            return refused("--seed-search", "permutations");
+        }
+        self.seed_search_runtimes()?;
         if self.kind != SampleKind::Selections {
             if self.k.is_some() {
                 return refused("--k", "selections");
@@ -201,4 +256,11 @@ pub fn parse_weights(spec: &str) -> Result<Items> {
         },
         other => other,
     })
+}
+
+/// One runtime of `--seed-search`, and the seeds to search (all when `None`).
+#[derive(Clone)]
+pub struct SeedSearch {
+    pub runtime: &'static dyn crate::seeds::recover::Runtime,
+    pub window: Option<std::ops::Range<u64>>,
 }

@@ -357,6 +357,7 @@ fn short_seeds_part(
     // takes well under a second here), so that no clock decides what it says.
     let settings = IngestSettings {
         predictability_budget: std::time::Duration::from_secs(3600),
+        seed_search: Vec::new(),
         ..IngestSettings::permutations(threads, DEFAULT_ALPHA)
     };
     let name = format!("deals from {bits}-bit seeds");

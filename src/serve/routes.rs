@@ -339,6 +339,7 @@ pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::err
         skip_invalid: query.skip_invalid.unwrap_or(false),
         unpredictable: false,
         predictability_budget: crate::ingest::predictability::BUDGET,
+        seed_search: Vec::new(),
         threads,
         alpha,
     })

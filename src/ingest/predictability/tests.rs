@@ -52,6 +52,7 @@ impl Deals {
                 deals: self.deals,
             },
             budget,
+            &[],
             &NoProgress,
         )
     }
