@@ -1,0 +1,174 @@
+//! What every runtime started from a small seed shares, as users meet it on the command
+//! line: `--window` and its mistakes, a search stopped by Ctrl-C that says which window
+//! resumes it, `ingest --seed-search`, and `ingest` pointing repeated decks to
+//! `seeds recover`. Each runtime's own recoveries (real PHP, numpy, CPython, glibc, Go
+//! and fast-shuffle deals) are tested beside its model, in `src/seeds/recover/`.
+
+mod binary;
+
+use std::path::{Path, PathBuf};
+
+use binary::{shuffle_audit, usage_error_of};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/recover")
+        .join(name)
+}
+
+/// The committed PHP fixture: `mt_srand(PHP_SEED)` then `shuffle()` three times, dealt by
+/// PHP 8.2 (scripts/seeded/php.php).
+const PHP_FIXTURE: &str = "php-seed2026-52.txt";
+const PHP_SEED: u64 = 2026;
+
+#[test]
+fn a_window_is_refused_outside_the_seeds_and_for_runtimes_not_seeded() {
+    let deals = fixture(PHP_FIXTURE);
+    let deals = deals.to_str().unwrap();
+    for (runtime, window, wanted) in [
+        ("php", "0..4294967297", "is not a window of php's seeds, which are 0..4294967296"),
+        ("php", "7..7", "is not a window of php's seeds"),
+        ("php", "9..3", "is not a window of php's seeds"),
+        ("go", "0..2147483648", "is not a window of go's seeds, which are 0..2147483647"),
+        ("java", "0..10", "is not started from a small seed"),
+        ("php", "10..=20", "the end is excluded"),
+    ] {
+        let mut command = shuffle_audit();
+        command.args(["seeds", "recover", "--runtime", runtime, deals, "--window", window]);
+        let error = usage_error_of(command);
+        assert!(error.contains("--window") && error.contains(wanted), "{runtime} {window}: {error}");
+    }
+}
+
+#[test]
+fn a_narrow_window_names_the_seed_and_one_without_it_finds_none() {
+    let deals = fixture(PHP_FIXTURE);
+    let around = format!("{}..{}", PHP_SEED - 1000, PHP_SEED + 1000);
+    let output = shuffle_audit()
+        .args(["seeds", "recover", "--runtime", "php", "--window", &around])
+        .arg(&deals)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains(&format!("mt_srand({PHP_SEED})")), "{text}");
+    assert!(text.contains(&format!("searched seeds {around} (2,000 seeds)")), "{text}");
+    let elsewhere = format!("{}..{}", PHP_SEED + 1, PHP_SEED + 5000);
+    let output = shuffle_audit()
+        .args(["seeds", "recover", "--runtime", "php", "--window", &elsewhere])
+        .arg(&deals)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("no "));
+}
+
+/// Ctrl-C in a whole-space search: the search stops at its next block, says which seeds
+/// it searched and the window that resumes it, and exits 130. (A search of 2^32 seeds
+/// takes a minute or more: it is still running when the signal comes after 1.5 s.)
+#[cfg(unix)]
+#[test]
+fn ctrl_c_says_the_window_that_resumes_the_search() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+        .args(["seeds", "recover", "--runtime", "php", "-j", "1"])
+        .arg(fixture(PHP_FIXTURE))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child's pid, which is still ours (it has not been waited for).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{out}{err}");
+    let resume = err
+        .split("resume with --window ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no resume window in: {err}"));
+    let (start, end) = resume.trim().split_once("..").unwrap();
+    let start: u64 = start.parse().unwrap();
+    assert!(start > 0 && start < 1 << 32, "{err}");
+    assert_eq!(end, "4294967296");
+    assert!(out.contains("stopped after") && out.contains(&format!("every seed below {start}")), "{out}");
+}
+
+#[test]
+fn ingest_seed_search_names_the_seed_and_the_next_deal() {
+    let deals = fixture(PHP_FIXTURE);
+    let window = format!("php:{}..{}", PHP_SEED - 1000, PHP_SEED + 1000);
+    let output = shuffle_audit()
+        .args(["ingest", "--seed-search", &window, "--unpredictable"])
+        .arg(&deals)
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("predictable: these deals are") && out.contains(&format!("mt_srand({PHP_SEED})")), "{out}");
+    assert!(err.contains("(--unpredictable)"), "{err}");
+    // Without the search, PHP's deals pass as unpredictable: the budgeted check tries
+    // only java and node.
+    let output = shuffle_audit().arg("ingest").arg(&deals).output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(!out.contains("predictable: these deals are"), "{out}");
+}
+
+#[test]
+fn ingest_seed_search_mistakes_are_one_line_errors() {
+    let deals = fixture(PHP_FIXTURE);
+    let deals = deals.to_str().unwrap();
+    for (spec, wanted) in [
+        ("java", "is not started from a small seed"),
+        ("phq", "did you mean 'php'"),
+        ("php:9..3", "is not a window of php's seeds"),
+        ("php:0..x", "end of the range"),
+    ] {
+        let mut command = shuffle_audit();
+        command.args(["ingest", "--seed-search", spec, deals]);
+        let error = usage_error_of(command);
+        assert!(error.contains("--seed-search") && error.contains(wanted), "{spec}: {error}");
+    }
+    let mut command = shuffle_audit();
+    command.args([
+        "ingest", "--kind", "selections", "--k", "2", "--seed-search", "php", deals,
+    ]);
+    let error = usage_error_of(command);
+    assert!(error.contains("--seed-search") && error.contains("permutations"), "{error}");
+}
+
+#[test]
+fn repeated_decks_point_to_seeds_recover() {
+    // 400 deals that are 8 decks over and over: a fair 52-card shuffle never repeats.
+    let first: Vec<String> = std::fs::read_to_string(fixture(PHP_FIXTURE))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut decks = Vec::new();
+    for rotation in 0..8 {
+        for deal in &first {
+            let mut cards: Vec<&str> = deal.split(' ').collect();
+            cards.rotate_left(rotation);
+            decks.push(cards.join(" "));
+        }
+    }
+    let input: String = (0..400).map(|at| format!("{}\n", decks[at % decks.len()])).collect();
+    let output = shuffle_audit()
+        .args(["ingest", "-", "--deck"])
+        .arg((1..=52).map(|card| card.to_string()).collect::<Vec<_>>().join(" "))
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("shuffle-audit seeds recover --runtime NAME DEALS --predict 1 (NAME: php"),
+        "{err}"
+    );
+}
