@@ -19,6 +19,7 @@ pub mod draws;
 mod gf2;
 pub mod java;
 pub mod mt19937;
+pub mod python;
 mod runtimes;
 pub mod seeded;
 pub mod v8;

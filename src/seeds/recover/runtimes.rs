@@ -3,10 +3,12 @@
 
 use super::Runtime;
 use super::java::Java;
+use super::python::Python;
+use super::seeded::Seeded;
 use super::v8::Node;
 
 /// Every runtime, in the order `list` shows them.
-pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node];
+pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Python)];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
