@@ -15,6 +15,7 @@
 //! through the runtime's own arithmetic against every deal given, and the answer is one
 //! state, none, or how many.
 
+pub mod c_rand;
 pub mod draws;
 mod gf2;
 pub mod java;
