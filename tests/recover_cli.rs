@@ -427,3 +427,41 @@ fn check_says_per_case_when_deals_are_predictable() {
         (Value::Bool(false), Value::Bool(true))
     );
 }
+
+/// Shows the first deal of a seeded runtime's fixture with a `--window` of 2^20 seeds
+/// around its seed: the seed and the next deals; then the same with the second deal
+/// edited: no seed, exit 1.
+fn seeded_deal_and_edited(runtime: &str, name: &str, seed: u64) {
+    let deals = deals_of(name);
+    let window = format!("{}..{}", seed - 500_000, seed - 500_000 + (1 << 20));
+    let (document, status) = recover(
+        runtime,
+        &(deals[0].clone() + "\n"),
+        deals.len() - 1,
+        &["--window", &window],
+    );
+    assert_eq!(status, 0, "{document}");
+    assert_eq!(document["candidates"], 1, "{document}");
+    assert_eq!(document["seed"], seed, "{document}");
+    assert_eq!(predicted(&document), deals[1..], "{name}");
+    let mut cards: Vec<&str> = deals[1].split(' ').collect();
+    cards.swap(3, 40);
+    let edited = format!("{}\n{}\n", deals[0], cards.join(" "));
+    let (document, status) = recover(runtime, &edited, 1, &["--window", &window]);
+    assert_eq!(status, 1, "{document}");
+    assert_eq!(document["candidates"], 0, "{document}");
+}
+
+/// Real CPython 3.11.7: `random.seed(3735928559)`, `random.shuffle` on fresh lists
+/// (`scripts/seeded/python_deal.py`).
+#[test]
+fn one_deal_of_real_cpython_gives_its_random_seed_and_the_next_deals() {
+    seeded_deal_and_edited("python", "python-seed3735928559-52.txt", 3_735_928_559);
+}
+
+/// Real glibc 2.36 (Debian 12): `srand(3000000000)`, `rand() % (i + 1)` on fresh arrays
+/// (`scripts/seeded/c_rand.c`).
+#[test]
+fn one_deal_of_real_glibc_gives_its_srand_seed_and_the_next_deals() {
+    seeded_deal_and_edited("c-rand", "c-rand-seed3000000000-52.txt", 3_000_000_000);
+}

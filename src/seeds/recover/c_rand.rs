@@ -4,11 +4,11 @@
 //!
 //! Why it is recoverable: `srand` takes an `unsigned int`, so such a program deals one of
 //! at most 2^32 decks, and one deal of 52 cards names its seed.
-//! - glibc (`random_r`'s TYPE_3): `srand(s)` fills 31 words with `r[0] = s` (0 taken as
-//!   1) and `r[i] = 16807 · r[i-1] mod (2^31 - 1)` (Schrage's method in `srandom_r`, on
-//!   the seed as a signed `int32_t`: seeds from 2^31 on are negative), throws away 310 outputs, then each `rand()` is
-//!   `(r[k] = r[k-31] + r[k-3]) >> 1` modulo 2^32. Checked against glibc 2.36's deals
-//!   (Debian 12, `scripts/seeded/c_rand.c`).
+//! - glibc (`random_r`'s TYPE_3): `srand(s)` fills 31 words with `r[0] = s` (taking 0
+//!   as 1) and `r[i] = 16807 · r[i-1] mod (2^31 - 1)` (Schrage's method in `srandom_r`,
+//!   on the seed as a signed `int32_t`: seeds from 2^31 on are negative), throws away
+//!   310 outputs, then each `rand()` is `(r[k] = r[k-31] + r[k-3]) >> 1` modulo 2^32.
+//!   Checked against glibc 2.36's deals (Debian 12, `scripts/seeded/c_rand.c`).
 //! - Microsoft's C runtime: `state = state · 214013 + 2531011`, `rand()` = bits 16..30,
 //!   the catalogue's source `msvc-rand-mod` ([`MsvcRand`], reused here). Bit 31 of the
 //!   state never reaches an output, so seeds `s` and `s + 2^31` deal the same decks: the

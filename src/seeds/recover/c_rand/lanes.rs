@@ -16,6 +16,11 @@
 //! `[u32; L]` arrays, turned into AVX-512 or AVX2 instructions chosen at run time (as
 //! `tally/cycles_wide.rs` does), with a portable path for other machines.
 
+#![allow(
+    clippy::needless_range_loop,
+    reason = "each lane loop indexes several arrays by one lane, as the arithmetic reads"
+)]
+
 use std::ops::Range;
 use std::sync::OnceLock;
 
