@@ -3,10 +3,13 @@
 
 use super::Runtime;
 use super::java::Java;
+use super::numpy::Numpy;
+use super::php::Php;
+use super::seeded::Seeded;
 use super::v8::Node;
 
 /// Every runtime, in the order `list` shows them.
-pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node];
+pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Php), &Seeded(Numpy)];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
