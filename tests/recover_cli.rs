@@ -437,7 +437,10 @@ fn seeded_from_a_window(runtime: &str, name: &str, seed: u64, usage: &str) {
     let window = ["--window", window.as_str()];
     let (document, status) = recover(runtime, &(deals[0].clone() + "\n"), deals.len() - 1, &window);
     assert_eq!(status, 0, "{document}");
-    assert_eq!((&document["seed"], &document["seed_usage"]), (&seed.into(), &usage.into()));
+    assert_eq!(
+        (&document["seed"], &document["seed_usage"]),
+        (&seed.into(), &usage.into())
+    );
     assert_eq!(predicted(&document), deals[1..], "{name}");
     let mut edited = deals.clone();
     let mut cards: Vec<&str> = deals[1].split(' ').collect();
@@ -452,7 +455,12 @@ fn seeded_from_a_window(runtime: &str, name: &str, seed: u64, usage: &str) {
 /// Real PHP 8.2: `mt_srand(1635753968)`, then `shuffle()` of `range(1, 52)` four times.
 #[test]
 fn one_php_deal_gives_mt_srand_and_the_next_deals() {
-    seeded_from_a_window("php", "php-seed1635753968-52.txt", 1_635_753_968, "mt_srand(1635753968)");
+    seeded_from_a_window(
+        "php",
+        "php-seed1635753968-52.txt",
+        1_635_753_968,
+        "mt_srand(1635753968)",
+    );
 }
 
 /// Real numpy 2.4: `np.random.seed(2499700527)`, then `np.random.shuffle` of

@@ -206,7 +206,8 @@ fn search<const L: usize, B: Bounded>(
     while start < seeds.end {
         lanes.compute(start as u32, first);
         for lane in 0..L {
-            if lanes.may[lane] != 0 && start + (lane as u64) < seeds.end && lanes.follow(lane, bounded, draws) {
+            if lanes.may[lane] != 0 && start + (lane as u64) < seeds.end && lanes.follow(lane, bounded, draws)
+            {
                 out.push(start + lane as u64);
             }
         }

@@ -50,7 +50,10 @@ fn agrees<B: Bounded>(bounded: B, draws: &[Draw], seeds: Range<u64>, exact: bool
     for width in Width::here() {
         let mut passed = Vec::new();
         filter_with(width, bounded, draws, seeds.clone(), &mut passed);
-        assert!(passed.windows(2).all(|pair| pair[0] < pair[1]), "{width:?}: in order");
+        assert!(
+            passed.windows(2).all(|pair| pair[0] < pair[1]),
+            "{width:?}: in order"
+        );
         if exact {
             assert_eq!(passed, expected, "{width:?} on {seeds:?}");
         } else {
@@ -69,7 +72,10 @@ fn cases<B: Bounded>(bounded: B, wide_bound: u32) {
     let seed: u32 = 2_024_611_723;
     let around = u64::from(seed) - 12_345..u64::from(seed) + (1 << 16) - 12_345;
     // A deal of 52 cards: its seed alone; the first draws only: about one seed in 52·51.
-    assert_eq!(agrees(bounded, &dealt(bounded, seed, 52, 1), around.clone(), true), 1);
+    assert_eq!(
+        agrees(bounded, &dealt(bounded, seed, 52, 1), around.clone(), true),
+        1
+    );
     let two = &dealt(bounded, seed, 52, 1)[..2];
     assert!(agrees(bounded, two, around.clone(), true) > 5);
     // Small decks, whose bounds are powers of two or just above one.
@@ -78,15 +84,24 @@ fn cases<B: Bounded>(bounded: B, wide_bound: u32) {
     }
     // Bounds where the first output is redrawn a quarter or half of the time, and more.
     assert!(agrees(bounded, &wide(bounded, seed, wide_bound, 1), around.clone(), true) > 0);
-    assert_eq!(agrees(bounded, &wide(bounded, seed, wide_bound, 3), around.clone(), true), 1);
+    assert_eq!(
+        agrees(bounded, &wide(bounded, seed, wide_bound, 3), around.clone(), true),
+        1
+    );
     // No draws: every seed; the last seeds below 2^32, whose last lanes wrap.
     assert_eq!(agrees(bounded, &[], 5..1000, true), 995);
     let top = (1 << 32) - 700..1 << 32;
     agrees(bounded, &dealt(bounded, u32::MAX - 3, 5, 2), top, true);
     // Two deals of 200 cards: more outputs than the follow-up reaches.
     let long = dealt(bounded, seed, 200, 2);
-    assert_eq!(agrees(bounded, &long, around.start..around.start + 4096, false), 0);
-    assert_eq!(agrees(bounded, &long, u64::from(seed) - 50..u64::from(seed) + 50, false), 1);
+    assert_eq!(
+        agrees(bounded, &long, around.start..around.start + 4096, false),
+        0
+    );
+    assert_eq!(
+        agrees(bounded, &long, u64::from(seed) - 50..u64::from(seed) + 50, false),
+        1
+    );
 }
 
 #[test]

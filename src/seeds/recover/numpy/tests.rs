@@ -28,7 +28,11 @@ fn fixture(name: &str) -> Observed {
     .unwrap();
     let deals = text
         .lines()
-        .map(|line| line.split(' ').map(|card| card.parse::<u16>().unwrap() - 1).collect())
+        .map(|line| {
+            line.split(' ')
+                .map(|card| card.parse::<u16>().unwrap() - 1)
+                .collect()
+        })
         .collect();
     Observed {
         deals,

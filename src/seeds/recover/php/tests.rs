@@ -39,7 +39,10 @@ fn a_deal_of_64013_cards_that_redraws_is_phps() {
     let mut generator = Php.generator(0, 673_671_309);
     let mut deck: Vec<u16> = (1..=64_013).collect();
     Direction::Descending.deal(&mut deck, |bound| generator.below(bound));
-    assert_eq!(deck[..8], [55_575, 19_290, 36_870, 3_698, 45_314, 54_220, 48_763, 55_929]);
+    assert_eq!(
+        deck[..8],
+        [55_575, 19_290, 36_870, 3_698, 45_314, 54_220, 48_763, 55_929]
+    );
 }
 
 fn fixture(name: &str) -> Observed {
@@ -50,7 +53,11 @@ fn fixture(name: &str) -> Observed {
     .unwrap();
     let deals = text
         .lines()
-        .map(|line| line.split(' ').map(|card| card.parse::<u16>().unwrap() - 1).collect())
+        .map(|line| {
+            line.split(' ')
+                .map(|card| card.parse::<u16>().unwrap() - 1)
+                .collect()
+        })
         .collect();
     Observed {
         deals,
@@ -75,7 +82,10 @@ fn one_real_deal_names_its_seed_and_the_next_deals() {
     let recovery = searched(&all.first(1), 1_635_753_968, all.deals.len() - 1);
     assert!(recovery.pinned());
     let seed = recovery.candidates[0].seed.clone().unwrap();
-    assert_eq!((seed.value, seed.usage.as_str()), (1_635_753_968, "mt_srand(1635753968)"));
+    assert_eq!(
+        (seed.value, seed.usage.as_str()),
+        (1_635_753_968, "mt_srand(1635753968)")
+    );
     assert_eq!(recovery.predicted, all.deals[1..]);
 }
 
