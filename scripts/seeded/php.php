@@ -1,3 +1,4 @@
+#!/usr/bin/env php
 <?php
 // php scripts/seeded/php.php SEED N DEALS [shuffle|str_shuffle]
 //
@@ -8,6 +9,10 @@
 // calls mt_srand: PHP seeds itself (from 32 random bits) on the first shuffle.
 [$seed, $n, $deals] = [$argv[1], (int) $argv[2], (int) $argv[3]];
 $variant = $argv[4] ?? 'shuffle';
+if (!in_array($variant, ['shuffle', 'str_shuffle'], true) || ($variant === 'str_shuffle' && $n > 256)) {
+    fwrite(STDERR, "php.php: the variants are shuffle and str_shuffle (N <= 256)\n");
+    exit(2);
+}
 if ($seed !== 'none') {
     mt_srand((int) $seed);
 }
