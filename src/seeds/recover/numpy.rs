@@ -30,7 +30,7 @@ pub struct Numpy;
 
 static ABOUT: About = About {
     name: "numpy",
-    generator: "numpy's legacy RandomState (MT19937 seeded from 32 bits)",
+    generator: "numpy's legacy RandomState (MT19937)",
     state_bits: 32,
     shuffles: &[ShuffleCode {
         name: "np.random.shuffle",
@@ -38,7 +38,7 @@ static ABOUT: About = About {
                for i in reversed(range(1, n)): j = random_interval(i); deck[i], deck[j] = deck[j], deck[i]",
     }],
     versions: "numpy's legacy seeding, np.random.seed(s) and RandomState(s) with 0 <= s < 2^32 \
-               (the legacy stream is frozen); checked against numpy 2.4",
+               (the legacy stream is frozen); checked against numpy 2.4.6",
     instead: "np.random.default_rng() without a seed (PCG64 from 128 bits of the system): \
               rng.shuffle(deck); secrets.SystemRandom().shuffle(deck) where deals must stay \
               unpredictable",

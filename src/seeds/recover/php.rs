@@ -29,7 +29,7 @@ pub struct Php;
 
 static ABOUT: About = About {
     name: "php",
-    generator: "PHP's mt_rand (MT19937 seeded from 32 bits)",
+    generator: "PHP's mt_rand (MT19937)",
     state_bits: 32,
     shuffles: &[ShuffleCode {
         name: "shuffle",
@@ -38,7 +38,7 @@ static ABOUT: About = About {
     }],
     versions: "PHP 7.1 and later, seeded by mt_srand($seed) or by PHP itself (mt_rand's MT19937 \
                and its range draw are unchanged since 7.1; PHP 5 and 7.0 drew differently); \
-               checked against PHP 8.2",
+               checked against PHP 8.2.36",
     instead: "random_int(), or (PHP 8.2+) (new Random\\Randomizer(new Random\\Engine\\Secure()))\
               ->shuffleArray($deck)",
     min_cards: 2,
