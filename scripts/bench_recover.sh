@@ -5,7 +5,21 @@
 # reports (elapsed_seconds) is printed beside its goal. Fair deals (Python's random, not
 # any runtime modelled) time the "no state" answer, which searches everything.
 #
+# Then the runtimes seeded from 32 bits whose search is MT19937's (issue 32's goals: php and
+# numpy, the whole 2^32 seeds in at most 2 minutes on 2 cores, at least 0.5x the seed rate
+# of openwall's php_mt_seed): one search each of the whole seed space for the first deal
+# of a fixture, its seeds per second and time. With PHP_MT_SEED naming a php_mt_seed
+# binary (https://github.com/openwall/php_mt_seed, built outside this repository with its
+# Makefile, which passes -march=native), php_mt_seed searches the same PHP deal, given its
+# first 8 draws (`j j 0 i` for each mt_rand_range(0, i)), and its rate and ours/theirs are
+# printed; its time includes its search of PHP 3.0.7 to 5.2.0's seeds (a fraction of a
+# second) and it tests PHP 5.2.1 to 7.0's generator beside 7.1's on every seed. Both
+# searches use every core (php_mt_seed through OpenMP). SEEDED_WINDOW=START..END narrows
+# our searches for a quick look (the rates are then of that window, and php_mt_seed is
+# not run).
+#
 #   scripts/bench_recover.sh
+#   PHP_MT_SEED=/tmp/php_mt_seed/php_mt_seed scripts/bench_recover.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/target_dir.sh
@@ -46,3 +60,47 @@ bench "node: 1 deal of 52 cards, lodash, 2 threads" "goal <= 10 s on 2 cores" 2 
 bench "node: 40 deals of 4 cards, lodash, 2 threads" "" 2 node "$work/lodash40.txt"
 bench "node: 40 deals of 10 cards, Fisher-Yates, 2 threads" "" 2 node "$fixtures/node-fisher-yates-seed-5-10.txt"
 bench "node: 3 fair deals of 52 cards (no state), 2 threads" "" 2 node "$work/fair52.txt"
+
+# seeded RUNTIME FILE: one search of the whole seed space (or SEEDED_WINDOW) with every
+# core; prints its rate and time, and leaves the rate in $rate.
+seeded() {
+    local runtime=$1 file=$2 window=()
+    [[ -n ${SEEDED_WINDOW:-} ]] && window=(--window "$SEEDED_WINDOW")
+    read -r rate seconds searched seed < <("$release_bin" seeds recover --runtime "$runtime" "$file" \
+        -j "$(nproc)" "${window[@]}" --json - 2>/dev/null |
+        python3 -c 'import json, sys
+d = json.load(sys.stdin); s = d["seeds_searched"]["searched"]; t = d["elapsed_seconds"]
+print(s / t, t, s, "none" if d["seed"] is None else d["seed"])')
+    printf '%-70s %8.1f s   %6.1f M seeds/s (%d seeds, found seed %s)   %s\n' \
+        "$runtime: 1 deal of 52 cards, ${SEEDED_WINDOW:-the whole 2^32 seeds}, $(nproc) threads" \
+        "$seconds" "$(python3 -c "print($rate / 1e6)")" "$searched" "$seed" "goal <= 120 s for 2^32"
+}
+head -1 $fixtures/php-seed1635753968-52.txt >"$work/php1.txt"
+head -1 $fixtures/numpy-seed2499700527-52.txt >"$work/numpy1.txt"
+echo
+echo "seeded runtimes (MT19937 from 32 bits), one search each ($(uptime | sed 's/.*load/load/'))"
+seeded numpy "$work/numpy1.txt"
+seeded php "$work/php1.txt"
+ours=$rate
+if [[ -n ${PHP_MT_SEED:-} && -z ${SEEDED_WINDOW:-} ]]; then
+    # The deal's first 8 draws as php_mt_seed's "min max range_min range_max" groups.
+    args=$(python3 - "$work/php1.txt" <<'PY'
+import sys
+dealt = [int(card) - 1 for card in open(sys.argv[1]).read().split()]
+n = len(dealt); deck = list(range(n)); place = list(range(n)); groups = []
+for i in range(n - 1, n - 9, -1):
+    j = place[dealt[i]]
+    groups.append(f"{j} {j} 0 {i}")
+    deck[i], deck[j] = deck[j], deck[i]; place[deck[i]] = i; place[deck[j]] = j
+print(" ".join(groups))
+PY
+)
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086 # the groups are separate arguments
+    found=$("$PHP_MT_SEED" $args 2>/dev/null | grep -o 'seed = [^ ]* = [0-9]* (PHP 7.1.0+)' | tr '\n' ' ')
+    seconds=$(python3 -c "print($(date +%s.%N) - $start)")
+    theirs=$(python3 -c "print(2**32 / $seconds)")
+    printf '%-70s %8.1f s   %6.1f M seeds/s (%s)\n' "php_mt_seed: the same deal's first 8 draws, 2^32 seeds" \
+        "$seconds" "$(python3 -c "print($theirs / 1e6)")" "${found:-no seed found}"
+    printf '%-70s %8.2f x   goal >= 0.5, aim 1.0\n' "php: our seeds/s over php_mt_seed's" "$(python3 -c "print($ours / $theirs)")"
+fi

@@ -428,40 +428,73 @@ fn check_says_per_case_when_deals_are_predictable() {
     );
 }
 
-/// Shows the first deal of a seeded runtime's fixture with a `--window` of 2^20 seeds
-/// around its seed: the seed and the next deals; then the same with the second deal
-/// edited: no seed, exit 1.
-fn seeded_deal_and_edited(runtime: &str, name: &str, seed: u64) {
+/// A runtime seeded from 32 bits, on a window of 2^20 seeds around the fixture's seed
+/// (the whole 2^32 takes a minute or two): the first deal names the seed and the next
+/// deals; with the second deal edited, no seed (status 1), and nothing predicted.
+fn seeded_from_a_window(runtime: &str, name: &str, seed: u64, usage: &str) {
     let deals = deals_of(name);
-    let window = format!("{}..{}", seed - 500_000, seed - 500_000 + (1 << 20));
-    let (document, status) = recover(
-        runtime,
-        &(deals[0].clone() + "\n"),
-        deals.len() - 1,
-        &["--window", &window],
-    );
+    let window = format!("{}..{}", seed - (1 << 19), seed + (1 << 19));
+    let window = ["--window", window.as_str()];
+    let (document, status) = recover(runtime, &(deals[0].clone() + "\n"), deals.len() - 1, &window);
     assert_eq!(status, 0, "{document}");
-    assert_eq!(document["candidates"], 1, "{document}");
-    assert_eq!(document["seed"], seed, "{document}");
+    assert_eq!(
+        (&document["seed"], &document["seed_usage"]),
+        (&seed.into(), &usage.into())
+    );
     assert_eq!(predicted(&document), deals[1..], "{name}");
+    let mut edited = deals.clone();
     let mut cards: Vec<&str> = deals[1].split(' ').collect();
     cards.swap(3, 40);
-    let edited = format!("{}\n{}\n", deals[0], cards.join(" "));
-    let (document, status) = recover(runtime, &edited, 1, &["--window", &window]);
+    edited[1] = cards.join(" ");
+    let (document, status) = recover(runtime, &(edited.join("\n") + "\n"), 1, &window);
     assert_eq!(status, 1, "{document}");
-    assert_eq!(document["candidates"], 0, "{document}");
+    assert_eq!(document["candidates"], 0);
+    assert_eq!(document["predicted"], serde_json::json!([]));
+}
+
+/// Real PHP 8.2: `mt_srand(1635753968)`, then `shuffle()` of `range(1, 52)` four times.
+#[test]
+fn one_php_deal_gives_mt_srand_and_the_next_deals() {
+    seeded_from_a_window(
+        "php",
+        "php-seed1635753968-52.txt",
+        1_635_753_968,
+        "mt_srand(1635753968)",
+    );
+}
+
+/// Real numpy 2.4: `np.random.seed(2499700527)`, then `np.random.shuffle` of
+/// `np.arange(1, 53)` four times.
+#[test]
+fn one_numpy_deal_gives_np_random_seed_and_the_next_deals() {
+    seeded_from_a_window(
+        "numpy",
+        "numpy-seed2499700527-52.txt",
+        2_499_700_527,
+        "np.random.seed(2499700527)",
+    );
 }
 
 /// Real CPython 3.11.7: `random.seed(3735928559)`, `random.shuffle` on fresh lists
 /// (`scripts/seeded/python_deal.py`).
 #[test]
 fn one_deal_of_real_cpython_gives_its_random_seed_and_the_next_deals() {
-    seeded_deal_and_edited("python", "python-seed3735928559-52.txt", 3_735_928_559);
+    seeded_from_a_window(
+        "python",
+        "python-seed3735928559-52.txt",
+        3_735_928_559,
+        "random.seed(3735928559)",
+    );
 }
 
 /// Real glibc 2.36 (Debian 12): `srand(3000000000)`, `rand() % (i + 1)` on fresh arrays
 /// (`scripts/seeded/c_rand.c`).
 #[test]
 fn one_deal_of_real_glibc_gives_its_srand_seed_and_the_next_deals() {
-    seeded_deal_and_edited("c-rand", "c-rand-seed3000000000-52.txt", 3_000_000_000);
+    seeded_from_a_window(
+        "c-rand",
+        "c-rand-seed3000000000-52.txt",
+        3_000_000_000,
+        "srand(3000000000)",
+    );
 }

@@ -4,12 +4,21 @@
 use super::Runtime;
 use super::c_rand::CRand;
 use super::java::Java;
+use super::numpy::Numpy;
+use super::php::Php;
 use super::python::Python;
 use super::seeded::Seeded;
 use super::v8::Node;
 
 /// Every runtime, in the order `list` shows them.
-pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Python), &Seeded(CRand)];
+pub static RUNTIMES: &[&dyn Runtime] = &[
+    &Java,
+    &Node,
+    &Seeded(Php),
+    &Seeded(Numpy),
+    &Seeded(Python),
+    &Seeded(CRand),
+];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
