@@ -179,7 +179,11 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
             "shuffle-audit: the repeated decks are those of a program started from a small seed; find its seed \
              and its next deals with: shuffle-audit seeds recover --runtime NAME {} --predict 1 (NAME: {}), or \
              ingest --seed-search NAME",
-            if args.file == "-" { "DEALS".to_string() } else { shell_word(&args.file) },
+            if args.file == "-" {
+                "DEALS".to_string()
+            } else {
+                shell_word(&args.file)
+            },
             seeded.join(", ")
         );
     }
