@@ -17,6 +17,8 @@
 
 pub mod draws;
 mod gf2;
+pub mod go;
+mod go_cooked;
 pub mod java;
 pub mod mt19937;
 mod runtimes;

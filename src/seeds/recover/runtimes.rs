@@ -2,11 +2,13 @@
 //! generator, its shuffles and its search) plus a line here.
 
 use super::Runtime;
+use super::go::Go;
 use super::java::Java;
+use super::seeded::Seeded;
 use super::v8::Node;
 
 /// Every runtime, in the order `list` shows them.
-pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node];
+pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Go)];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
