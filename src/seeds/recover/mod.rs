@@ -16,6 +16,7 @@
 //! state, none, or how many.
 
 pub mod draws;
+pub mod fast_shuffle;
 mod gf2;
 pub mod go;
 mod go_cooked;

@@ -2,13 +2,14 @@
 //! generator, its shuffles and its search) plus a line here.
 
 use super::Runtime;
+use super::fast_shuffle::FastShuffle;
 use super::go::Go;
 use super::java::Java;
 use super::seeded::Seeded;
 use super::v8::Node;
 
 /// Every runtime, in the order `list` shows them.
-pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Go)];
+pub static RUNTIMES: &[&dyn Runtime] = &[&Java, &Node, &Seeded(Go), &FastShuffle];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
