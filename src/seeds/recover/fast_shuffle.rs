@@ -244,7 +244,11 @@ fn signed(seed: u64) -> i64 {
 
 impl SeededRuntime for PcgSeeds {
     fn about(&self) -> &'static About {
-        if self.per_deal { &SHUFFLE_ABOUT } else { &CREATE_ABOUT }
+        if self.per_deal {
+            &SHUFFLE_ABOUT
+        } else {
+            &CREATE_ABOUT
+        }
     }
     fn seeds(&self) -> Range<u64> {
         0..1 << 32
@@ -378,15 +382,25 @@ pub struct FastShuffle;
 impl FastShuffle {
     /// Each deal's own seeds (`shuffle(deck)`), deal by deal while each has exactly one
     /// seed: the seeds, and the search's accounts.
-    fn seeds_of_deals(&self, observed: &Observed, control: &Control<'_>) -> Result<(Vec<u32>, Search), String> {
+    fn seeds_of_deals(
+        &self,
+        observed: &Observed,
+        control: &Control<'_>,
+    ) -> Result<(Vec<u32>, Search), String> {
         let mut seeds = Vec::new();
         let mut last = Search::default();
+        let mut searched = 0;
         for deal in 0..observed.deals.len() {
             let alone = Observed {
                 deals: vec![fresh(observed, deal)],
                 carried: false,
             };
-            let search = Seeded(PcgSeeds { per_deal: true }).search(&alone, control)?;
+            let mut search = Seeded(PcgSeeds { per_deal: true }).search(&alone, control)?;
+            if let Some(seeds) = search.seeds.as_mut() {
+                // The seeds searched for every deal so far, not only this one.
+                searched += seeds.searched;
+                seeds.searched = searched;
+            }
             let one = search.complete && search.candidates.len() == 1 && search.unlisted == 0;
             if !one {
                 return Ok((seeds, search));
@@ -407,7 +421,10 @@ fn fresh(observed: &Observed, deal: usize) -> Vec<u16> {
     for (at, &card) in start.iter().enumerate() {
         place[usize::from(card)] = at as u16;
     }
-    observed.deals[deal].iter().map(|&card| place[usize::from(card)]).collect()
+    observed.deals[deal]
+        .iter()
+        .map(|&card| place[usize::from(card)])
+        .collect()
 }
 
 impl Runtime for FastShuffle {
@@ -445,7 +462,12 @@ impl Runtime for FastShuffle {
                         )),
                         generators: (0..2)
                             .map(|stand_in| {
-                                Generator::Seeded(Box::new(PerDeal::new(vec![seed as u32], None, stand_in, cards)))
+                                Generator::Seeded(Box::new(PerDeal::new(
+                                    vec![seed as u32],
+                                    None,
+                                    stand_in,
+                                    cards,
+                                )))
                             })
                             .collect(),
                         direction: Direction::DescendingReversed,
@@ -459,7 +481,10 @@ impl Runtime for FastShuffle {
         if !search.candidates.is_empty() || !search.complete {
             return Ok(search);
         }
-        let (seeds, per_deal) = self.seeds_of_deals(observed, control)?;
+        let (seeds, mut per_deal) = self.seeds_of_deals(observed, control)?;
+        if let (Some(each), Some(one)) = (per_deal.seeds.as_mut(), search.seeds.as_ref()) {
+            each.searched += one.searched;
+        }
         if seeds.len() < observed.deals.len() {
             // A deal without exactly one seed of its own: not shuffle()'s.
             return Ok(Search {
@@ -468,7 +493,10 @@ impl Runtime for FastShuffle {
                 ..search
             });
         }
-        let shown: Vec<String> = seeds.iter().map(|&seed| signed(u64::from(seed)).to_string()).collect();
+        let shown: Vec<String> = seeds
+            .iter()
+            .map(|&seed| signed(u64::from(seed)).to_string())
+            .collect();
         let (states, settled) = math_random_from_seeds(&seeds);
         if states.is_empty() && !settled {
             return Err(format!(

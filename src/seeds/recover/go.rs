@@ -59,7 +59,11 @@ const fn powers() -> [u32; STEPS + 1] {
 fn mul_mod(a: u32, b: u32) -> u32 {
     let product = u64::from(a) * u64::from(b);
     let folded = (product & MODULUS) + (product >> 31);
-    (if folded >= MODULUS { folded - MODULUS } else { folded }) as u32
+    (if folded >= MODULUS {
+        folded - MODULUS
+    } else {
+        folded
+    }) as u32
 }
 
 /// The Park–Miller starting value of search seed `seed` (`0..2^31−1`).
@@ -202,7 +206,10 @@ impl Test {
     #[inline(always)]
     fn lemire(&self, out: u64) -> (bool, bool) {
         let product = ((out >> 31) as u32 as u64) * u64::from(self.bound);
-        ((product >> 32) as u32 == self.value, (product as u32) < self.bound)
+        (
+            (product >> 32) as u32 == self.value,
+            (product as u32) < self.bound,
+        )
     }
 
     /// The same for `Perm`'s `Int31n`; the remainder by way of a floating-point
@@ -236,7 +243,14 @@ const MOST_STAGES: usize = 64;
 /// Tests draw `k` on `seeds` (search seeds): appends those that drew it to `kept`, and
 /// those that may have rejected to `unsure`.
 #[inline(always)]
-fn stage(shuffle: GoShuffle, k: usize, test: &Test, seeds: &[u32], kept: &mut Vec<u32>, unsure: &mut Vec<u32>) {
+fn stage(
+    shuffle: GoShuffle,
+    k: usize,
+    test: &Test,
+    seeds: &[u32],
+    kept: &mut Vec<u32>,
+    unsure: &mut Vec<u32>,
+) {
     for chunk in seeds.chunks(LANES) {
         let mut lanes = [1u32; LANES];
         lanes[..chunk.len()].copy_from_slice(chunk);
@@ -367,7 +381,9 @@ impl SeededRuntime for Go {
         };
         Seed {
             value: seed as i64,
-            usage: format!("rand.New(rand.NewSource({seed})){also}, or any int64 seed equal to it modulo 2^31-1"),
+            usage: format!(
+                "rand.New(rand.NewSource({seed})){also}, or any int64 seed equal to it modulo 2^31-1"
+            ),
         }
     }
 

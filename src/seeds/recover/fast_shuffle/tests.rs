@@ -11,12 +11,17 @@ use crate::seeds::recover::{Recovery, recover};
 use crate::simulate::{Engine, NoProgress};
 
 fn parse(line: &str) -> Vec<u16> {
-    line.split_whitespace().map(|card| card.parse::<u16>().unwrap() - 1).collect()
+    line.split_whitespace()
+        .map(|card| card.parse::<u16>().unwrap() - 1)
+        .collect()
 }
 
 fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!("{}/tests/fixtures/recover/{name}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/recover/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     Observed {
         deals: text.lines().map(parse).collect(),
         carried: false,
@@ -44,7 +49,10 @@ fn create_shuffle_deals_what_node_dealt() {
         .collect();
     assert_eq!(dealt(&mut Pcg32::new(12_345), 5, 4), expected);
     let negative = fixture("fast-shuffle-seed-1234567-52.txt");
-    assert_eq!(dealt(&mut Pcg32::new(-1_234_567i32 as u32), 52, 4), negative.deals);
+    assert_eq!(
+        dealt(&mut Pcg32::new(-1_234_567i32 as u32), 52, 4),
+        negative.deals
+    );
 }
 
 /// The seeds `shuffle()` drew for the deals of `fast-shuffle-shuffle-node-seed11-52.txt`
@@ -151,7 +159,10 @@ fn one_deal_gives_its_seed_but_not_the_next_deal() {
         .iter()
         .map(|c| (c.shuffle.name, c.seed.as_ref().unwrap().value))
         .collect();
-    assert_eq!(seeds, [("createShuffle(seed)", -1_234_567), ("shuffle", -1_234_567)]);
+    assert_eq!(
+        seeds,
+        [("createShuffle(seed)", -1_234_567), ("shuffle", -1_234_567)]
+    );
     assert!(!recovery.predictable() && recovery.predicted.is_empty());
 }
 
@@ -177,4 +188,3 @@ fn six_deals_seeds_give_math_random_and_the_deals_after_them() {
     let mut per_deal = PerDeal::new(Vec::new(), Some(states[0].random()), 0, 52);
     assert_eq!(dealt(&mut per_deal, 52, 10), all.deals);
 }
-

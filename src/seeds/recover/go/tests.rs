@@ -15,9 +15,15 @@ fn int63_is_gos_for_seeds_reduced_negative_and_zero() {
     let cases: [(i64, [u64; 3]); 5] = [
         (1, [5577006791947779410, 8674665223082153551, 6129484611666145821]),
         (0, [8717895732742165505, 2259404117704393152, 6050128673802995827]),
-        (89482311, [8717895732742165505, 2259404117704393152, 6050128673802995827]),
+        (
+            89482311,
+            [8717895732742165505, 2259404117704393152, 6050128673802995827],
+        ),
         (-5, [1811683815564572222, 4427849682616757295, 188166459856594692]),
-        (2147483654, [8475284246537043955, 2135276795452531224, 2226407336114473942]),
+        (
+            2147483654,
+            [8475284246537043955, 2135276795452531224, 2226407336114473942],
+        ),
     ];
     for (seed, expected) in cases {
         let mut source = GoSource::new(seed);
@@ -38,7 +44,9 @@ fn the_jumped_outputs_are_the_sources() {
 
 /// The deal of `n` cards from cards numbered 1..n in a dealer's line.
 fn parse(line: &str) -> Vec<u16> {
-    line.split_whitespace().map(|card| card.parse::<u16>().unwrap() - 1).collect()
+    line.split_whitespace()
+        .map(|card| card.parse::<u16>().unwrap() - 1)
+        .collect()
 }
 
 const SHUFFLE_42: &str = "3 6 8 10 7 9 2 5 1 4\n6 5 9 8 4 1 3 2 10 7";
@@ -51,7 +59,8 @@ fn both_shuffles_deal_what_go_dealt() {
         let mut generator = Go.generator(shuffle, 42);
         for line in dealt.lines() {
             let mut deck: Vec<u16> = (0..10).collect();
-            Go.direction(shuffle).deal(&mut deck, |bound| generator.below(bound));
+            Go.direction(shuffle)
+                .deal(&mut deck, |bound| generator.below(bound));
             assert_eq!(deck, parse(line), "shuffle {shuffle}");
         }
     }
@@ -131,10 +140,17 @@ fn searched(observed: &Observed, window: Range<u64>) -> Recovery {
 }
 
 fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!("{}/tests/fixtures/recover/{name}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/recover/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     Observed {
-        deals: text.lines().filter(|line| !line.starts_with('#')).map(parse).collect(),
+        deals: text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(parse)
+            .collect(),
         carried: false,
     }
 }
