@@ -379,14 +379,19 @@ pub fn math_random_from_seeds(seeds: &[u32]) -> (Vec<V8State>, bool) {
 /// fast-shuffle's two shuffles.
 pub struct FastShuffle;
 
+/// Deals' seeds that pin V8's state in a fresh Node (five leave thousands of states).
+const SEEDS_FOR_V8: usize = 6;
+
 impl FastShuffle {
-    /// Each deal's own seeds (`shuffle(deck)`), deal by deal while each has exactly one
-    /// seed: the seeds, and the search's accounts.
+    /// Each deal's own seed (`shuffle(deck)`), deal by deal while each has exactly one,
+    /// until [`SEEDS_FOR_V8`] or more of them pin one `Math.random` state (the later
+    /// deals are then checked by replay, not searched): the seeds, the states when they
+    /// were pinned, and the search's accounts (the seeds searched summed over the deals).
     fn seeds_of_deals(
         &self,
         observed: &Observed,
         control: &Control<'_>,
-    ) -> Result<(Vec<u32>, Search), String> {
+    ) -> Result<(Vec<u32>, Option<V8State>, Search), String> {
         let mut seeds = Vec::new();
         let mut last = Search::default();
         let mut searched = 0;
@@ -397,20 +402,40 @@ impl FastShuffle {
             };
             let mut search = Seeded(PcgSeeds { per_deal: true }).search(&alone, control)?;
             if let Some(seeds) = search.seeds.as_mut() {
-                // The seeds searched for every deal so far, not only this one.
                 searched += seeds.searched;
                 seeds.searched = searched;
             }
             let one = search.complete && search.candidates.len() == 1 && search.unlisted == 0;
             if !one {
-                return Ok((seeds, search));
+                return Ok((seeds, None, search));
             }
             let state = &search.candidates[0].state;
             seeds.push(u32::from_str_radix(state.trim_start_matches("0x"), 16).map_err(|e| e.to_string())?);
             last = search;
+            if seeds.len() >= SEEDS_FOR_V8 {
+                let (mut states, _) = math_random_from_seeds(&seeds);
+                if states.len() == 1 {
+                    return Ok((seeds, states.pop(), last));
+                }
+            }
         }
-        Ok((seeds, last))
+        Ok((seeds, None, last))
     }
+}
+
+/// Whether the deals after the first `searched` are dealt by `shuffle()` from the next
+/// `Math.random` values of `state` (positioned before the first deal).
+fn deals_the_rest(state: &V8State, observed: &Observed, searched: usize) -> bool {
+    let mut random = state.random();
+    for _ in 0..searched {
+        random.next_double();
+    }
+    (searched..observed.deals.len()).all(|deal| {
+        let mut pcg = Pcg32::new(seed_of(random.next_double()));
+        let mut deck: Vec<u16> = (0..observed.n() as u16).collect();
+        Direction::DescendingReversed.deal(&mut deck, |bound| pcg.below(bound));
+        deck == fresh(observed, deal)
+    })
 }
 
 /// Deal number `deal` as if dealt from the unshuffled deck (a carried deal relabelled by
@@ -433,7 +458,7 @@ impl Runtime for FastShuffle {
     }
 
     fn work(&self, observed: &Observed) -> u64 {
-        let deals = observed.deals.len() as u64;
+        let deals = observed.deals.len().min(SEEDS_FOR_V8) as u64;
         (1 << 32) * if deals > 1 { 1 + deals } else { 1 }
     }
 
@@ -481,11 +506,12 @@ impl Runtime for FastShuffle {
         if !search.candidates.is_empty() || !search.complete {
             return Ok(search);
         }
-        let (seeds, mut per_deal) = self.seeds_of_deals(observed, control)?;
+        let (seeds, pinned, mut per_deal) = self.seeds_of_deals(observed, control)?;
         if let (Some(each), Some(one)) = (per_deal.seeds.as_mut(), search.seeds.as_ref()) {
             each.searched += one.searched;
         }
-        if seeds.len() < observed.deals.len() {
+        let searched_deals = seeds.len();
+        if pinned.is_none() && searched_deals < observed.deals.len() {
             // A deal without exactly one seed of its own: not shuffle()'s.
             return Ok(Search {
                 complete: per_deal.complete,
@@ -497,15 +523,25 @@ impl Runtime for FastShuffle {
             .iter()
             .map(|&seed| signed(u64::from(seed)).to_string())
             .collect();
-        let (states, settled) = math_random_from_seeds(&seeds);
-        if states.is_empty() && !settled {
-            return Err(format!(
-                "each of these {} deals has its own seed ({}), as fast-shuffle's shuffle() deals, but so few \
-                 seeds leave Math.random unknown: give more deals (6 or more)",
-                seeds.len(),
-                shown.join(", ")
-            ));
-        }
+        let states = match pinned {
+            Some(state) => vec![state],
+            None => {
+                let (states, settled) = math_random_from_seeds(&seeds);
+                if states.is_empty() && !settled {
+                    return Err(format!(
+                        "each of these {} deals has its own seed ({}), as fast-shuffle's shuffle() deals, but so \
+                         few seeds leave Math.random unknown: give more deals ({SEEDS_FOR_V8} or more)",
+                        seeds.len(),
+                        shown.join(", ")
+                    ));
+                }
+                states
+            }
+        };
+        let states: Vec<V8State> = states
+            .into_iter()
+            .filter(|state| deals_the_rest(state, observed, searched_deals))
+            .collect();
         let candidates = states
             .iter()
             .map(|state| Candidate {
@@ -513,7 +549,7 @@ impl Runtime for FastShuffle {
                 state: format!("{:016x}{:016x}", state.state.0, state.state.1),
                 seed: Some(PcgSeeds { per_deal: true }.seed(u64::from(seeds[0]))),
                 note: Some(format!(
-                    "each deal's own seed: {}; Math.random's state before the refill of the 64-value cache \
+                    "the own seeds of the first {searched_deals} deals: {}; Math.random's state before the refill of the 64-value cache \
                      whose place {} held the first deal's seed",
                     shown.join(", "),
                     state.first
@@ -530,7 +566,7 @@ impl Runtime for FastShuffle {
             })
             .collect();
         Ok(Search {
-            deals_used: observed.deals.len(),
+            deals_used: searched_deals,
             candidates,
             unlisted: 0,
             complete: true,

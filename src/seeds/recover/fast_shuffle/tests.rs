@@ -187,4 +187,33 @@ fn six_deals_seeds_give_math_random_and_the_deals_after_them() {
     assert_eq!(v8::v8_seed(states[0].state), Some((11, 0)));
     let mut per_deal = PerDeal::new(Vec::new(), Some(states[0].random()), 0, 52);
     assert_eq!(dealt(&mut per_deal, 52, 10), all.deals);
+    // The deals after the six searched are checked by replay; an edited one fails.
+    assert!(deals_the_rest(&states[0], &all, 6));
+    let mut edited = all.clone();
+    edited.deals[8].swap(0, 1);
+    assert!(!deals_the_rest(&states[0], &edited, 6));
+}
+
+#[test]
+fn the_portable_filter_passes_what_the_wide_one_passes() {
+    let mut pcg = Pcg32::new(30_000);
+    let draws: Vec<Draw> = (2..=52)
+        .rev()
+        .map(|bound| Draw {
+            bound,
+            value: pcg.below(bound),
+        })
+        .collect();
+    let (mut portable, mut wide) = (Vec::new(), Vec::new());
+    filter_body(&draws, 0..1 << 16, &mut portable);
+    PcgSeeds { per_deal: true }.filter(0, &draws, 0..1 << 16, &mut wide);
+    assert_eq!(portable, wide);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        let mut avx2 = Vec::new();
+        // SAFETY: the processor has AVX2 (checked above).
+        unsafe { filter_avx2(&draws, 0..1 << 16, &mut avx2) };
+        assert_eq!(avx2, wide);
+    }
+    assert!(portable.contains(&30_000));
 }

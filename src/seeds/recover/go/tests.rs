@@ -176,3 +176,21 @@ fn an_edited_deal_has_no_seed() {
     let recovery = searched(&edited, 1_000_000 - (1 << 19)..1_000_000 + (1 << 19));
     assert!(recovery.complete && recovery.candidates.is_empty());
 }
+
+#[test]
+fn the_portable_filter_passes_what_the_wide_one_passes() {
+    let draws = drawn(0, 40_000, 51, |k| 52 - k as u32);
+    for (shuffle, which) in SHUFFLES.into_iter().enumerate() {
+        let (mut portable, mut wide) = (Vec::new(), Vec::new());
+        filter_body(which, &draws, 0..1 << 16, &mut portable);
+        Go.filter(shuffle, &draws, 0..1 << 16, &mut wide);
+        assert_eq!(portable, wide);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut avx2 = Vec::new();
+            // SAFETY: the processor has AVX2 (checked above).
+            unsafe { filter_avx2(which, &draws, 0..1 << 16, &mut avx2) };
+            assert_eq!(avx2, wide);
+        }
+    }
+}
