@@ -527,7 +527,8 @@ impl Runtime for FastShuffle {
             Some(state) => vec![state],
             None => {
                 let (states, settled) = math_random_from_seeds(&seeds);
-                if states.is_empty() && !settled {
+                // Fewer than six seeds leave thousands of states (or equations unsolved).
+                if (states.is_empty() && !settled) || states.len() > v8::CACHE {
                     return Err(format!(
                         "each of these {} deals has its own seed ({}), as fast-shuffle's shuffle() deals, but so \
                          few seeds leave Math.random unknown: give more deals ({SEEDS_FOR_V8} or more)",
