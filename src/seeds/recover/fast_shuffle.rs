@@ -19,7 +19,9 @@
 //! deals dealt from the next `Math.random` values.
 //!
 //! The seeds are numbered as their 32 bits (`0..2^32`), reported signed as `| 0` makes
-//! them: every seed `shuffle` draws, and `createShuffle(seed)` for `-2^31 ≤ seed < 2^31`.
+//! them: every seed `shuffle` draws, and `createShuffle(seed)` for `-2^31 ≤ seed < 2^31`;
+//! `createShuffle(seed)` for `2^31 ≤ seed < 2^32`, a different generator from the same 32
+//! bits (PCG32 takes the seed unextended), is searched as a shuffle of its own.
 
 use std::ops::Range;
 
@@ -32,11 +34,15 @@ use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, Shuffle
 const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
 const INCREMENT: u64 = 12_345 << 1 | 1;
 
-/// The state before the first output of the PCG32 seeded with `seed` (its 32 bits, as
-/// `| 0` leaves them: sign-extended).
+/// The state before the first output of the PCG32 seeded with the 32 bits `seed`:
+/// sign-extended as `| 0` leaves them, or (`unsigned`) the integer `2^31 ≤ seed < 2^32`.
 #[inline(always)]
-fn seeded_state(seed: u32) -> u64 {
-    let extended = seed as i32 as i64 as u64;
+fn seeded_state(seed: u32, unsigned: bool) -> u64 {
+    let extended = if unsigned {
+        u64::from(seed)
+    } else {
+        seed as i32 as i64 as u64
+    };
     INCREMENT
         .wrapping_add(extended)
         .wrapping_mul(MULTIPLIER)
@@ -57,10 +63,17 @@ pub struct Pcg32 {
 }
 
 impl Pcg32 {
-    /// The generator fast-shuffle makes of `seed` (its 32 bits).
+    /// The generator fast-shuffle makes of `seed` (its 32 bits, signed as `| 0` makes them).
     pub fn new(seed: u32) -> Self {
         Self {
-            state: seeded_state(seed),
+            state: seeded_state(seed, false),
+        }
+    }
+
+    /// The generator of `createShuffle(seed)` for `2^31 ≤ seed < 2^32` (as a positive number).
+    pub fn unsigned(seed: u32) -> Self {
+        Self {
+            state: seeded_state(seed, true),
         }
     }
 
@@ -117,7 +130,7 @@ const FEW: usize = 4;
 /// Tests draw `k` on `seeds`: appends those that drew it to `kept`, and those that may
 /// have redrawn (an output below the threshold) to `unsure`.
 #[inline(always)]
-fn stage(k: usize, draw: Draw, seeds: &[u32], kept: &mut Vec<u32>, unsure: &mut Vec<u32>) {
+fn stage(k: usize, draw: Draw, unsigned: bool, seeds: &[u32], kept: &mut Vec<u32>, unsure: &mut Vec<u32>) {
     let (a, c) = JUMPS[k];
     let threshold = draw.bound.wrapping_neg() % draw.bound;
     let reciprocal = 1.0 / f64::from(draw.bound);
@@ -128,7 +141,10 @@ fn stage(k: usize, draw: Draw, seeds: &[u32], kept: &mut Vec<u32>, unsure: &mut 
         let mut drew = [false; LANES];
         let mut redrew = [false; LANES];
         for lane in 0..LANES {
-            let value = output(a.wrapping_mul(seeded_state(lanes[lane])).wrapping_add(c));
+            let value = output(
+                a.wrapping_mul(seeded_state(lanes[lane], unsigned))
+                    .wrapping_add(c),
+            );
             // The remainder from a floating-point quotient, off by at most one and
             // corrected, so that it vectorises.
             let quotient = (f64::from(value) * reciprocal) as i64;
@@ -152,7 +168,7 @@ fn stage(k: usize, draw: Draw, seeds: &[u32], kept: &mut Vec<u32>, unsure: &mut 
 }
 
 #[inline(always)]
-fn filter_body(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
+fn filter_body(draws: &[Draw], unsigned: bool, seeds: Range<u64>, out: &mut Vec<u64>) {
     let mut alive: Vec<u32> = (seeds.start..seeds.end).map(|seed| seed as u32).collect();
     let mut kept = Vec::with_capacity(alive.len() / 8);
     let mut unsure = Vec::new();
@@ -161,7 +177,7 @@ fn filter_body(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
             break;
         }
         kept.clear();
-        stage(k, draw, &alive, &mut kept, &mut unsure);
+        stage(k, draw, unsigned, &alive, &mut kept, &mut unsure);
         std::mem::swap(&mut alive, &mut kept);
     }
     alive.extend(unsure);
@@ -172,32 +188,32 @@ fn filter_body(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
 #[cfg(all(target_arch = "x86_64", avx512_intrinsics))]
 #[clippy::msrv = "1.89"]
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn filter_avx512(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
-    filter_body(draws, seeds, out);
+unsafe fn filter_avx512(draws: &[Draw], unsigned: bool, seeds: Range<u64>, out: &mut Vec<u64>) {
+    filter_body(draws, unsigned, seeds, out);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn filter_avx2(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
-    filter_body(draws, seeds, out);
+unsafe fn filter_avx2(draws: &[Draw], unsigned: bool, seeds: Range<u64>, out: &mut Vec<u64>) {
+    filter_body(draws, unsigned, seeds, out);
 }
 
 /// The fast filter, on the widest instructions this processor has.
-fn filter_fast(draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
+fn filter_fast(draws: &[Draw], unsigned: bool, seeds: Range<u64>, out: &mut Vec<u64>) {
     #[cfg(all(target_arch = "x86_64", avx512_intrinsics))]
     if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512dq") {
         // SAFETY: the processor has the features the function enables (checked above).
-        return unsafe { filter_avx512(draws, seeds, out) };
+        return unsafe { filter_avx512(draws, unsigned, seeds, out) };
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: as above.
-        return unsafe { filter_avx2(draws, seeds, out) };
+        return unsafe { filter_avx2(draws, unsigned, seeds, out) };
     }
-    filter_body(draws, seeds, out);
+    filter_body(draws, unsigned, seeds, out);
 }
 
-static SHUFFLES: [ShuffleCode; 2] = [
+static SHUFFLES: [ShuffleCode; 3] = [
     ShuffleCode {
         name: "shuffle",
         code: "import { shuffle } from 'fast-shuffle'; shuffle(deck) (a PCG32 seeded (Math.random() * 2**32) | 0 \
@@ -207,6 +223,11 @@ static SHUFFLES: [ShuffleCode; 2] = [
         name: "createShuffle(seed)",
         code: "import { createShuffle } from 'fast-shuffle'; const deal = createShuffle(seed); deal(deck)",
     },
+    ShuffleCode {
+        name: "createShuffle(seed), seed from 2^31 to 2^32-1",
+        code: "import { createShuffle } from 'fast-shuffle'; const deal = createShuffle(seed); deal(deck) \
+               (a positive seed of 32 bits, which PCG32 takes unextended)",
+    },
 ];
 
 static ABOUT: About = About {
@@ -215,7 +236,7 @@ static ABOUT: About = About {
     state_bits: 32,
     shuffles: &SHUFFLES,
     versions: "fast-shuffle 6 (pcg 3): PCG32 from createPcg32({}, seed, 12345); seeds are 32-bit, reported signed \
-               as | 0 makes them (createShuffle's seeds from -2^31 to 2^31-1); shuffle() deals each deal from \
+               as | 0 makes them (createShuffle's seeds from -2^31 to 2^32-1); shuffle() deals each deal from \
                its own seed, and its Math.random is V8's, recovered from 6 deals' seeds; checked against \
                fast-shuffle 6.2.1 on Node.js 20.20",
     instead: "a Fisher-Yates loop over crypto.randomInt (or crypto.getRandomValues with rejection)",
@@ -233,13 +254,21 @@ static SHUFFLE_ABOUT: About = About {
     ..ABOUT
 };
 static CREATE_ABOUT: About = About {
-    shuffles: std::slice::from_ref(&SHUFFLES[1]),
+    shuffles: SHUFFLES.split_at(1).1,
     ..ABOUT
 };
 
 /// The 32 bits of a seed, as a program gives them (`| 0`: signed).
 fn signed(seed: u64) -> i64 {
     i64::from(seed as u32 as i32)
+}
+
+impl PcgSeeds {
+    /// Whether shuffle number `shuffle` of [`SeededRuntime::about`] takes seeds from
+    /// 2^31 unextended.
+    fn unsigned(&self, shuffle: usize) -> bool {
+        !self.per_deal && shuffle == 1
+    }
 }
 
 impl SeededRuntime for PcgSeeds {
@@ -256,8 +285,12 @@ impl SeededRuntime for PcgSeeds {
     fn direction(&self, _shuffle: usize) -> Direction {
         Direction::DescendingReversed
     }
-    fn generator(&self, _shuffle: usize, seed: u64) -> Box<dyn Draws> {
-        Box::new(Pcg32::new(seed as u32))
+    fn generator(&self, shuffle: usize, seed: u64) -> Box<dyn Draws> {
+        Box::new(if self.unsigned(shuffle) {
+            Pcg32::unsigned(seed as u32)
+        } else {
+            Pcg32::new(seed as u32)
+        })
     }
     fn seed(&self, seed: u64) -> Seed {
         let seed = signed(seed);
@@ -270,8 +303,14 @@ impl SeededRuntime for PcgSeeds {
             },
         }
     }
-    fn filter(&self, _shuffle: usize, draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
-        filter_fast(draws, seeds, out);
+    fn filter(&self, shuffle: usize, draws: &[Draw], seeds: Range<u64>, out: &mut Vec<u64>) {
+        if self.unsigned(shuffle) {
+            // Below 2^31 the integer is the signed seed, searched as the first shuffle.
+            let seeds = seeds.start.max(1 << 31)..seeds.end.max(1 << 31);
+            filter_fast(draws, true, seeds, out);
+        } else {
+            filter_fast(draws, false, seeds, out);
+        }
     }
 }
 
@@ -468,6 +507,16 @@ impl Runtime for FastShuffle {
 
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
         let mut search = Seeded(PcgSeeds { per_deal: false }).search(observed, control)?;
+        for candidate in &mut search.candidates {
+            if std::ptr::eq(candidate.shuffle, &SHUFFLES[2]) {
+                // A positive seed of 32 bits, as the program gave it.
+                let seed = u32::from_str_radix(candidate.state.trim_start_matches("0x"), 16).unwrap_or(0);
+                candidate.seed = Some(Seed {
+                    value: i64::from(seed),
+                    usage: format!("createShuffle({seed})"),
+                });
+            }
+        }
         let cards = observed.n();
         if observed.deals.len() == 1 {
             // One deal: its seed is that of createShuffle(seed) and of shuffle() alike,
@@ -475,6 +524,7 @@ impl Runtime for FastShuffle {
             let own: Vec<Candidate> = search
                 .candidates
                 .iter()
+                .filter(|candidate| std::ptr::eq(candidate.shuffle, &SHUFFLES[1]))
                 .map(|candidate| {
                     let seed = candidate.seed.as_ref().map_or(0, |seed| seed.value);
                     Candidate {
@@ -499,7 +549,6 @@ impl Runtime for FastShuffle {
                     }
                 })
                 .collect();
-            search.unlisted *= 2;
             search.candidates.extend(own);
             return Ok(search);
         }

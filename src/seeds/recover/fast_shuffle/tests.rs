@@ -205,15 +205,33 @@ fn the_portable_filter_passes_what_the_wide_one_passes() {
         })
         .collect();
     let (mut portable, mut wide) = (Vec::new(), Vec::new());
-    filter_body(&draws, 0..1 << 16, &mut portable);
+    filter_body(&draws, false, 0..1 << 16, &mut portable);
     PcgSeeds { per_deal: true }.filter(0, &draws, 0..1 << 16, &mut wide);
     assert_eq!(portable, wide);
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         let mut avx2 = Vec::new();
         // SAFETY: the processor has AVX2 (checked above).
-        unsafe { filter_avx2(&draws, 0..1 << 16, &mut avx2) };
+        unsafe { filter_avx2(&draws, false, 0..1 << 16, &mut avx2) };
         assert_eq!(avx2, wide);
     }
     assert!(portable.contains(&30_000));
+}
+
+#[test]
+fn a_positive_seed_above_2_31_is_named_as_the_program_gave_it() {
+    // `node scripts/seeded/fast_shuffle.mjs 3000000000 52 4`: createShuffle(3000000000),
+    // not the PCG32 of its 32 bits signed (-1294967296).
+    let all = fixture("fast-shuffle-seed3000000000-52.txt");
+    assert_eq!(dealt(&mut Pcg32::unsigned(3_000_000_000), 52, 4), all.deals);
+    let recovery = searched(
+        &all.first(2),
+        3_000_000_000 - (1 << 19)..3_000_000_000 + (1 << 19),
+        2,
+    );
+    assert!(recovery.pinned());
+    let found = &recovery.candidates[0];
+    assert_eq!(found.seed.as_ref().unwrap().value, 3_000_000_000);
+    assert_eq!(found.seed.as_ref().unwrap().usage, "createShuffle(3000000000)");
+    assert_eq!(recovery.predicted, all.deals[2..]);
 }
