@@ -498,3 +498,39 @@ fn one_deal_of_real_glibc_gives_its_srand_seed_and_the_next_deals() {
         "srand(3000000000)",
     );
 }
+
+/// Real Go (`go run scripts/seeded/go_deal.go 1000000 52 4`, Go 1.19.8): one deal, a
+/// window of 2^20 seeds around the seed, and the next three deals; an edited deal there
+/// has no seed (status 1).
+#[test]
+fn one_real_go_deal_gives_its_seed_and_the_next_deals_in_a_window() {
+    let deals = deals_of("go-seed1000000-52.txt");
+    let window = ["--window", "500000..1548576"];
+    let (document, status) = recover("go", &(deals[0].clone() + "\n"), 3, &window);
+    assert_eq!(status, 0, "{document}");
+    assert_eq!(document["seed"], 1_000_000);
+    assert_eq!(document["shuffle"], "r.Shuffle");
+    assert_eq!(predicted(&document), deals[1..]);
+    let mut edited: Vec<&str> = deals[0].split(' ').collect();
+    edited.swap(0, 1);
+    let (document, status) = recover("go", &(edited.join(" ") + "\n"), 1, &window);
+    assert_eq!(
+        (status, document["candidates"].as_u64()),
+        (1, Some(0)),
+        "{document}"
+    );
+}
+
+/// Real fast-shuffle (`node scripts/seeded/fast_shuffle.mjs -1234567 52 4`, fast-shuffle
+/// 6.2.1 on Node 20): `createShuffle(-1234567)` named from two deals, signed, in a window
+/// of 2^20 seeds (its 32 bits are 4293732729).
+#[test]
+fn two_real_fast_shuffle_deals_give_the_signed_seed_and_the_next_deals() {
+    let deals = deals_of("fast-shuffle-seed-1234567-52.txt");
+    let window = ["--window", "4293208441..4294257017"];
+    let (document, status) = recover("fast-shuffle", &(deals[..2].join("\n") + "\n"), 2, &window);
+    assert_eq!(status, 0, "{document}");
+    assert_eq!(document["seed"], -1_234_567);
+    assert_eq!(document["shuffle"], "createShuffle(seed)");
+    assert_eq!(predicted(&document), deals[2..]);
+}

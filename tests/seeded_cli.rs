@@ -143,7 +143,10 @@ fn ingest_seed_search_names_the_seed_and_the_next_deal() {
     // The deal PHP 8.2 dealt fourth after `mt_srand(2026)` (the fixture holds three).
     let fourth = "18 1 50 26 23 45 43 15 17 28 46 38 44 4 35 11 39 34 14 10 8 36 3 25 52 48 47 5 32 12 37 24 9 \
                   49 42 16 29 33 20 41 7 27 19 6 22 13 51 21 40 30 2 31";
-    assert!(err.contains("predictable: these deals are PHP's mt_rand"), "{err}");
+    assert!(
+        err.contains("predictable: these deals are PHP's mt_rand"),
+        "{err}"
+    );
     assert!(err.contains(&format!("the next deal will be {fourth}")), "{err}");
     // Without the search, PHP's deals pass as unpredictable: the budgeted check tries
     // only java and node.

@@ -11,6 +11,12 @@
 //! - [`Direction::Ascending`]: `for i = 0 up to n-1: swap(i, i + j)` with `j` in `0..n-i`
 //!   (bound `n - i`), lodash's `_.shuffle`, which also makes the last draw, of bound 1,
 //!   that reveals nothing but still uses a number.
+//! - [`Direction::InsideOut`]: `for i = 0 up to n-1: swap(i, j)` with `j` in `0..=i`
+//!   (bound `i + 1`), the inside-out shuffle of Go's `rand.Perm` (`m[i] = m[j]; m[j] = i`
+//!   is that swap on the deck `0..n`), whose first draw, of bound 1, still uses a number.
+//! - [`Direction::DescendingReversed`]: the descending loop, the deck then read from its
+//!   last place: npm fast-shuffle fills a new array from the front with the card each
+//!   draw picks, the pool's last card filling the gap.
 //!
 //! Cards are numbered by their place in the unshuffled deck (`0..n`).
 
@@ -28,14 +34,18 @@ pub enum Direction {
     Descending,
     /// From the first position up, each position swapped with one at or above it.
     Ascending,
+    /// From the first position up, each position swapped with one at or below it.
+    InsideOut,
+    /// [`Direction::Descending`], the deck then reversed.
+    DescendingReversed,
 }
 
 impl Direction {
     /// The numbers one deal of `n` cards draws.
     pub fn draws_per_deal(self, n: usize) -> usize {
         match self {
-            Direction::Descending => n.saturating_sub(1),
-            Direction::Ascending => n,
+            Direction::Descending | Direction::DescendingReversed => n.saturating_sub(1),
+            Direction::Ascending | Direction::InsideOut => n,
         }
     }
 
@@ -69,6 +79,28 @@ impl Direction {
                     swap_tracked(&mut deck, &mut place, i, j);
                 }
             }
+            Direction::DescendingReversed => {
+                let reversed: Vec<u16> = dealt.iter().rev().copied().collect();
+                Direction::Descending.draws(start, &reversed, out);
+            }
+            Direction::InsideOut => {
+                // Undone from the last swap: before swap `i`, places `i..` still held the
+                // starting deck, so the card `start[i]` is the one swap `i` moved to `j`.
+                deck.copy_from_slice(dealt);
+                for (at, &card) in deck.iter().enumerate() {
+                    place[usize::from(card)] = at;
+                }
+                let mut undone = Vec::with_capacity(n);
+                for i in (0..n).rev() {
+                    let j = place[usize::from(start[i])];
+                    undone.push(Draw {
+                        bound: (i + 1) as u32,
+                        value: j as u32,
+                    });
+                    swap_tracked(&mut deck, &mut place, i, j);
+                }
+                out.extend(undone.into_iter().rev());
+            }
         }
     }
 
@@ -87,6 +119,16 @@ impl Direction {
                     let j = i + next((n - i) as u32) as usize;
                     deck.swap(i, j);
                 }
+            }
+            Direction::InsideOut => {
+                for i in 0..n {
+                    let j = next((i + 1) as u32) as usize;
+                    deck.swap(i, j);
+                }
+            }
+            Direction::DescendingReversed => {
+                Direction::Descending.deal(deck, next);
+                deck.reverse();
             }
         }
     }
@@ -182,7 +224,12 @@ mod tests {
     fn draws_deal_back_the_deal_they_came_from_in_both_directions() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         for n in [1usize, 2, 3, 8, 52] {
-            for direction in [Direction::Descending, Direction::Ascending] {
+            for direction in [
+                Direction::Descending,
+                Direction::Ascending,
+                Direction::InsideOut,
+                Direction::DescendingReversed,
+            ] {
                 let start: Vec<u16> = (0..n as u16).rev().collect();
                 let mut dealt = start.clone();
                 dealt.shuffle(&mut rng);
@@ -209,6 +256,16 @@ mod tests {
         let mut draws = Vec::new();
         Direction::Descending.draws(&[0, 1, 2], &[2, 0, 1], &mut draws);
         assert_eq!(draws, [Draw { bound: 3, value: 1 }, Draw { bound: 2, value: 0 }]);
+    }
+
+    #[test]
+    fn the_inside_out_loop_draws_from_bound_one_up() {
+        // Go's Perm(3) with draws 0, 1, 0: m = [0], then m[1] = m[1]; m[1] = 1 → [0, 1],
+        // then m[2] = m[0]; m[0] = 2 → [2, 1, 0].
+        let mut draws = Vec::new();
+        Direction::InsideOut.draws(&[0, 1, 2], &[2, 1, 0], &mut draws);
+        let bounds_values: Vec<(u32, u32)> = draws.iter().map(|d| (d.bound, d.value)).collect();
+        assert_eq!(bounds_values, [(1, 0), (2, 1), (3, 0)]);
     }
 
     #[test]

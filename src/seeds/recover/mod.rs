@@ -17,7 +17,10 @@
 
 pub mod c_rand;
 pub mod draws;
+pub mod fast_shuffle;
 mod gf2;
+pub mod go;
+mod go_cooked;
 pub mod java;
 pub mod mt19937;
 pub mod mt_filter;

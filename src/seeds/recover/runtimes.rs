@@ -3,6 +3,8 @@
 
 use super::Runtime;
 use super::c_rand::CRand;
+use super::fast_shuffle::FastShuffle;
+use super::go::Go;
 use super::java::Java;
 use super::numpy::Numpy;
 use super::php::Php;
@@ -18,6 +20,8 @@ pub static RUNTIMES: &[&dyn Runtime] = &[
     &Seeded(Numpy),
     &Seeded(Python),
     &Seeded(CRand),
+    &Seeded(Go),
+    &FastShuffle,
 ];
 
 /// The runtime named `name`, or the one-line error that lists them (with the nearest

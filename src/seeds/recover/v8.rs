@@ -427,8 +427,9 @@ static ABOUT: About = About {
 const REFILLS_BACK: usize = 4096;
 
 /// The seed V8 started from, and the refills since, when the state before a refill is
-/// at most [`REFILLS_BACK`] refills after V8 seeded `Math.random`.
-fn v8_seed(mut state: (u64, u64)) -> Option<(u64, usize)> {
+/// at most [`REFILLS_BACK`] refills after V8 seeded `Math.random` (public for the
+/// runtimes whose seeds come from `Math.random`: fast-shuffle).
+pub fn v8_seed(mut state: (u64, u64)) -> Option<(u64, usize)> {
     for refills in 0..=REFILLS_BACK {
         let seed = unmurmur(state.0);
         if seed != 0 && murmur(!seed) == state.1 {
