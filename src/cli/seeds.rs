@@ -43,17 +43,19 @@ enum SeedsCommand {
     Crack(CrackArgs),
     /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
     Deal(DealArgs),
-    /// Recover a runtime's generator (java.util.Random, V8's Math.random) from the deals it
-    /// dealt, and predict the next deals. Exit status 0: one state deals every deal; 1: none
+    /// Recover a runtime's generator (java.util.Random, V8's Math.random) or seed (PHP,
+    /// numpy, Python, C, Go, fast-shuffle) from the deals it dealt, and predict the next deals. Exit status 0: one state deals every deal; 1: none
     /// does, or several do and --predict was asked; 2: bad input.
     Recover(RecoverArgs),
 }
 
 #[derive(Args)]
 struct RecoverArgs {
-    /// The runtime that dealt: java (Collections.shuffle over java.util.Random) or node
-    /// (the Fisher-Yates loop or lodash's _.shuffle over V8's Math.random); `list` shows
-    /// the code each models.
+    /// The runtime that dealt: java (Collections.shuffle over java.util.Random), node (the
+    /// Fisher-Yates loop or lodash's _.shuffle over V8's Math.random), or one started from
+    /// a small seed, whose every seed is tried: php (shuffle, str_shuffle), numpy (legacy
+    /// np.random.seed), python (random.seed), c-rand (srand/rand, glibc or Microsoft), go
+    /// (rand.NewSource), fast-shuffle (npm); `list` shows the code each models.
     #[arg(long, value_name = "NAME")]
     runtime: String,
     /// The deals, one whole deck per line in the order dealt, as `ingest` reads them
