@@ -5,10 +5,12 @@
 # reports (elapsed_seconds) is printed beside its goal. Fair deals (Python's random, not
 # any runtime modelled) time the "no state" answer, which searches everything.
 #
-# Then the runtimes seeded from 32 bits whose search is MT19937's (issue 32's goals: php and
-# numpy, the whole 2^32 seeds in at most 2 minutes on 2 cores, at least 0.5x the seed rate
-# of openwall's php_mt_seed): one search each of the whole seed space for the first deal
-# of a fixture, its seeds per second and time. With PHP_MT_SEED naming a php_mt_seed
+# Then the runtimes seeded from 32 bits (issue 32's goals on 2 cores: c-rand and
+# fast-shuffle's 2^32 seeds in at most 3 minutes, python's and go's in at most 20 with a
+# window of 10^7 in seconds, php's and numpy's in at most 2, at least 0.5x the seed rate of
+# openwall's php_mt_seed): one search each of the whole seed space for the first deal of
+# a fixture (fast-shuffle: two), its seeds per second and time. SKIP_PYTHON_WHOLE=1 leaves
+# out python's whole space (several minutes). With PHP_MT_SEED naming a php_mt_seed
 # binary (https://github.com/openwall/php_mt_seed, built outside this repository with its
 # Makefile, which passes -march=native), php_mt_seed searches the same PHP deal, given its
 # first 8 draws (`j j 0 i` for each mt_rand_range(0, i)), and its rate and ours/theirs are
@@ -61,26 +63,36 @@ bench "node: 40 deals of 4 cards, lodash, 2 threads" "" 2 node "$work/lodash40.t
 bench "node: 40 deals of 10 cards, Fisher-Yates, 2 threads" "" 2 node "$fixtures/node-fisher-yates-seed-5-10.txt"
 bench "node: 3 fair deals of 52 cards (no state), 2 threads" "" 2 node "$work/fair52.txt"
 
-# seeded RUNTIME FILE: one search of the whole seed space (or SEEDED_WINDOW) with every
-# core; prints its rate and time, and leaves the rate in $rate.
+# seeded RUNTIME FILE GOAL [WINDOW]: one search of the whole seed space (or WINDOW, or
+# SEEDED_WINDOW) with every core; prints its rate and time, and leaves the rate in $rate.
 seeded() {
-    local runtime=$1 file=$2 window=()
-    [[ -n ${SEEDED_WINDOW:-} ]] && window=(--window "$SEEDED_WINDOW")
+    local runtime=$1 file=$2 goal=$3 window=() what
+    what=${4:-${SEEDED_WINDOW:-}}
+    [[ -n $what ]] && window=(--window "$what")
     read -r rate seconds searched seed < <("$release_bin" seeds recover --runtime "$runtime" "$file" \
         -j "$(nproc)" "${window[@]}" --json - 2>/dev/null |
         python3 -c 'import json, sys
 d = json.load(sys.stdin); s = d["seeds_searched"]["searched"]; t = d["elapsed_seconds"]
 print(s / t, t, s, "none" if d["seed"] is None else d["seed"])')
     printf '%-70s %8.1f s   %6.1f M seeds/s (%d seeds, found seed %s)   %s\n' \
-        "$runtime: 1 deal of 52 cards, ${SEEDED_WINDOW:-the whole 2^32 seeds}, $(nproc) threads" \
-        "$seconds" "$(python3 -c "print($rate / 1e6)")" "$searched" "$seed" "goal <= 120 s for 2^32"
+        "$runtime: $(wc -l <"$file") deal(s) of 52 cards, ${what:-every seed}, $(nproc) threads" \
+        "$seconds" "$(python3 -c "print($rate / 1e6)")" "$searched" "$seed" "$goal"
 }
 head -1 $fixtures/php-seed1635753968-52.txt >"$work/php1.txt"
 head -1 $fixtures/numpy-seed2499700527-52.txt >"$work/numpy1.txt"
+head -1 $fixtures/python-seed3735928559-52.txt >"$work/python1.txt"
+head -1 $fixtures/c-rand-seed3000000000-52.txt >"$work/c1.txt"
+head -1 $fixtures/go-seed1000000-52.txt >"$work/go1.txt"
+head -2 $fixtures/fast-shuffle-seed-1234567-52.txt >"$work/fs2.txt"
 echo
-echo "seeded runtimes (MT19937 from 32 bits), one search each ($(uptime | sed 's/.*load/load/'))"
-seeded numpy "$work/numpy1.txt"
-seeded php "$work/php1.txt"
+echo "seeded runtimes, one search each ($(uptime | sed 's/.*load/load/'))"
+seeded c-rand "$work/c1.txt" "goal <= 180 s for 2^32 (glibc and Microsoft)"
+seeded go "$work/go1.txt" "goal <= 1200 s for 2^31 - 1 (r.Shuffle and r.Perm)"
+seeded fast-shuffle "$work/fs2.txt" "goal <= 180 s for 2^32 (createShuffle)"
+seeded python "$work/python1.txt" "goal: seconds for 10^7" 3735000000..3745000000
+[[ -n ${SKIP_PYTHON_WHOLE:-} ]] || seeded python "$work/python1.txt" "goal <= 1200 s for 2^32"
+seeded numpy "$work/numpy1.txt" "goal <= 120 s for 2^32"
+seeded php "$work/php1.txt" "goal <= 120 s for 2^32"
 ours=$rate
 if [[ -n ${PHP_MT_SEED:-} && -z ${SEEDED_WINDOW:-} ]]; then
     # The deal's first 8 draws as php_mt_seed's "min max range_min range_max" groups.
