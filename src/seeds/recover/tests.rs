@@ -5,19 +5,55 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::simulate::NoProgress;
 
-/// Deals written one per line, cards numbered from 1 (the fixtures' format), fresh decks.
+/// Deals written one per line, cards numbered from 1 (the fixtures' format; a line of `#`
+/// is a comment), fresh decks.
 pub(super) fn observed(text: &str) -> Observed {
     Observed {
         deals: text
             .lines()
-            .map(|line| {
-                line.split(' ')
-                    .map(|card| card.parse::<u16>().unwrap() - 1)
-                    .collect()
-            })
+            .filter(|line| !line.starts_with('#'))
+            .map(parse_deal)
             .collect(),
         carried: false,
     }
+}
+
+/// One deal written as the fixtures write it, cards numbered from 1.
+pub(super) fn parse_deal(line: &str) -> Vec<u16> {
+    line.split_whitespace()
+        .map(|card| card.parse::<u16>().unwrap() - 1)
+        .collect()
+}
+
+/// The fixture `name` of `tests/fixtures/recover/`, fresh decks.
+pub(super) fn fixture(name: &str) -> Observed {
+    let path = format!("{}/tests/fixtures/recover/{name}", env!("CARGO_MANIFEST_DIR"));
+    observed(&std::fs::read_to_string(path).unwrap())
+}
+
+/// `runtime`'s search of the seeds of `window` for `observed`, predicting `predict`
+/// deals, on two threads (the answer does not depend on them).
+pub(super) fn searched_in(
+    runtime: &dyn Runtime,
+    observed: &Observed,
+    window: std::ops::Range<u64>,
+    predict: usize,
+) -> Recovery {
+    let stop = AtomicBool::new(false);
+    let control = Control {
+        stop: &stop,
+        progress: &NoProgress,
+        window: Some(window),
+    };
+    crate::simulate::Engine::new(2)
+        .unwrap()
+        .install(|| recover(runtime, observed, predict, &control))
+        .unwrap()
+}
+
+/// The 2^20 seeds around `seed`.
+pub(super) fn around(seed: u64) -> std::ops::Range<u64> {
+    seed - (1 << 19)..seed + (1 << 19)
 }
 
 fn recovered(runtime: &str, deals: &Observed, predict: usize) -> Result<Recovery> {

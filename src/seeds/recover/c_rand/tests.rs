@@ -3,13 +3,10 @@
 //! it, the lane filters against the replay of every seed, and the search on windows of
 //! 2^20 seeds.
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
 use crate::seeds::recover::seeded::{Seeded, deals};
-use crate::seeds::recover::tests::observed;
-use crate::seeds::recover::{Control, Observed, Recovery, recover};
-use crate::simulate::{Engine, NoProgress};
+use crate::seeds::recover::tests::{observed, searched_in};
+use crate::seeds::recover::{Observed, Recovery};
 
 const SEED_3E9: &str = include_str!("../../../../tests/fixtures/recover/c-rand-seed3000000000-52.txt");
 const SEED_0: &str = include_str!("../../../../tests/fixtures/recover/c-rand-seed0-13.txt");
@@ -159,16 +156,7 @@ fn the_lane_filters_pass_exactly_the_seeds_the_replay_does() {
 }
 
 fn searched(observed: &Observed, window: Range<u64>, predict: usize) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(window),
-    };
-    Engine::new(2)
-        .unwrap()
-        .install(|| recover(&Seeded(CRand), observed, predict, &control))
-        .unwrap()
+    searched_in(&Seeded(CRand), observed, window, predict)
 }
 
 fn seeds_found(recovery: &Recovery) -> Vec<(&'static str, i64)> {

@@ -3,30 +3,10 @@
 //! seeds (redraws included), `createShuffle`'s seed found in a window, and `shuffle()`'s
 //! per-deal seeds handed to V8's recovery, which deals the next deals.
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
+use crate::seeds::recover::Recovery;
 use crate::seeds::recover::seeded::deals;
-use crate::seeds::recover::{Recovery, recover};
-use crate::simulate::{Engine, NoProgress};
-
-fn parse(line: &str) -> Vec<u16> {
-    line.split_whitespace()
-        .map(|card| card.parse::<u16>().unwrap() - 1)
-        .collect()
-}
-
-fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/recover/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    Observed {
-        deals: text.lines().map(parse).collect(),
-        carried: false,
-    }
-}
+use crate::seeds::recover::tests::{fixture, parse_deal, searched_in};
 
 /// `count` deals of `cards` cards from `generator`.
 fn dealt(generator: &mut dyn Draws, cards: usize, count: usize) -> Vec<Vec<u16>> {
@@ -45,7 +25,7 @@ fn create_shuffle_deals_what_node_dealt() {
     // whose printed decks are those of an older version).
     let expected: Vec<Vec<u16>> = ["3 2 5 4 1", "3 5 2 4 1", "3 2 1 4 5", "3 1 2 5 4"]
         .into_iter()
-        .map(parse)
+        .map(parse_deal)
         .collect();
     assert_eq!(dealt(&mut Pcg32::new(12_345), 5, 4), expected);
     let negative = fixture("fast-shuffle-seed-1234567-52.txt");
@@ -119,16 +99,7 @@ fn the_fast_filter_passes_every_seed_the_replay_passes_and_few_others() {
 }
 
 fn searched(observed: &Observed, window: Range<u64>, predict: usize) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(window),
-    };
-    Engine::new(2)
-        .unwrap()
-        .install(|| recover(&FastShuffle, observed, predict, &control))
-        .unwrap()
+    searched_in(&FastShuffle, observed, window, predict)
 }
 
 /// A window of 2^20 seeds around `seed`'s 32 bits.

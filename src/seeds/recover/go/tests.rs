@@ -2,12 +2,10 @@
 //! the dealer `scripts/seeded/go_deal.go`), the fast filter against the replay on 2^16
 //! seeds (rejections included), and a search that finds a real deal's seed in a window.
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
 use crate::seeds::recover::seeded::{Seeded, deals};
-use crate::seeds::recover::{Control, Observed, Recovery, recover};
-use crate::simulate::{Engine, NoProgress};
+use crate::seeds::recover::tests::{fixture, parse_deal, searched_in};
+use crate::seeds::recover::{Observed, Recovery};
 
 #[test]
 fn int63_is_gos_for_seeds_reduced_negative_and_zero() {
@@ -42,13 +40,6 @@ fn the_jumped_outputs_are_the_sources() {
     }
 }
 
-/// The deal of `n` cards from cards numbered 1..n in a dealer's line.
-fn parse(line: &str) -> Vec<u16> {
-    line.split_whitespace()
-        .map(|card| card.parse::<u16>().unwrap() - 1)
-        .collect()
-}
-
 const SHUFFLE_42: &str = "3 6 8 10 7 9 2 5 1 4\n6 5 9 8 4 1 3 2 10 7";
 const PERM_42: &str = "8 6 9 10 3 2 7 1 4 5\n4 8 5 7 10 3 6 2 9 1";
 
@@ -61,7 +52,7 @@ fn both_shuffles_deal_what_go_dealt() {
             let mut deck: Vec<u16> = (0..10).collect();
             Go.direction(shuffle)
                 .deal(&mut deck, |bound| generator.below(bound));
-            assert_eq!(deck, parse(line), "shuffle {shuffle}");
+            assert_eq!(deck, parse_deal(line), "shuffle {shuffle}");
         }
     }
 }
@@ -127,32 +118,7 @@ fn the_fast_filter_passes_every_seed_the_replay_passes_and_few_others() {
 }
 
 fn searched(observed: &Observed, window: Range<u64>) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(window),
-    };
-    Engine::new(2)
-        .unwrap()
-        .install(|| recover(&Seeded(Go), observed, 3, &control))
-        .unwrap()
-}
-
-fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/recover/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    Observed {
-        deals: text
-            .lines()
-            .filter(|line| !line.starts_with('#'))
-            .map(parse)
-            .collect(),
-        carried: false,
-    }
+    searched_in(&Seeded(Go), observed, window, 3)
 }
 
 #[test]

@@ -1,13 +1,11 @@
 //! The search on a window around the seeds of deals real numpy 2.4 dealt
 //! (`scripts/seeded/numpy_deal.py`: `np.random.shuffle` and `np.random.permutation`).
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
+use crate::seeds::recover::Recovery;
 use crate::seeds::recover::draws::Observed;
 use crate::seeds::recover::seeded::Seeded;
-use crate::seeds::recover::{Control, Recovery, recover};
-use crate::simulate::NoProgress;
+use crate::seeds::recover::tests::{around, fixture, searched_in};
 
 #[test]
 fn masks_are_the_smallest_all_ones_at_least_the_max() {
@@ -20,35 +18,9 @@ fn masks_are_the_smallest_all_ones_at_least_the_max() {
     assert_eq!(generator.below(52), copy.below(52));
 }
 
-fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/recover/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let deals = text
-        .lines()
-        .map(|line| {
-            line.split(' ')
-                .map(|card| card.parse::<u16>().unwrap() - 1)
-                .collect()
-        })
-        .collect();
-    Observed {
-        deals,
-        carried: false,
-    }
-}
-
-/// The search of `observed` on 2^20 seeds around `around`, predicting `predict` deals.
-fn searched(observed: &Observed, around: u64, predict: usize) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(around - (1 << 19)..around + (1 << 19)),
-    };
-    recover(&Seeded(Numpy), observed, predict, &control).unwrap()
+/// The search of `observed` on the 2^20 seeds around `seed`, predicting `predict` deals.
+fn searched(observed: &Observed, seed: u64, predict: usize) -> Recovery {
+    searched_in(&Seeded(Numpy), observed, around(seed), predict)
 }
 
 #[test]

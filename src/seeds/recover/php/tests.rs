@@ -2,13 +2,11 @@
 //! range as `shuffle()`; `scripts/seeded/php.php` dealt the fixtures), and the search on
 //! a window around the fixtures' seeds.
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
+use crate::seeds::recover::Recovery;
 use crate::seeds::recover::draws::Observed;
 use crate::seeds::recover::seeded::Seeded;
-use crate::seeds::recover::{Control, Recovery, recover};
-use crate::simulate::NoProgress;
+use crate::seeds::recover::tests::{around, fixture, searched_in};
 
 fn drawn(seed: u32, bounds: &[u32]) -> Vec<u32> {
     let mut generator = Php.generator(0, seed.into());
@@ -45,35 +43,9 @@ fn a_deal_of_64013_cards_that_redraws_is_phps() {
     );
 }
 
-fn fixture(name: &str) -> Observed {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/recover/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let deals = text
-        .lines()
-        .map(|line| {
-            line.split(' ')
-                .map(|card| card.parse::<u16>().unwrap() - 1)
-                .collect()
-        })
-        .collect();
-    Observed {
-        deals,
-        carried: false,
-    }
-}
-
-/// The search of `observed` on 2^20 seeds around `around`, predicting `predict` deals.
-fn searched(observed: &Observed, around: u64, predict: usize) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(around - (1 << 19)..around + (1 << 19)),
-    };
-    recover(&Seeded(Php), observed, predict, &control).unwrap()
+/// The search of `observed` on the 2^20 seeds around `seed`, predicting `predict` deals.
+fn searched(observed: &Observed, seed: u64, predict: usize) -> Recovery {
+    searched_in(&Seeded(Php), observed, around(seed), predict)
 }
 
 #[test]

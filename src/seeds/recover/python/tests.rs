@@ -2,13 +2,10 @@
 //! `scripts/seeded/python_deal.py`), the lane filter against the replay of every seed,
 //! and the search on windows of 2^20 seeds around the fixtures' seeds.
 
-use std::sync::atomic::AtomicBool;
-
 use super::*;
 use crate::seeds::recover::seeded::{Seeded, deals};
-use crate::seeds::recover::tests::observed;
-use crate::seeds::recover::{Control, Observed, Recovery, recover};
-use crate::simulate::{Engine, NoProgress};
+use crate::seeds::recover::tests::{observed, searched_in};
+use crate::seeds::recover::{Observed, Recovery};
 
 const SEED_DEADBEEF: &str = include_str!("../../../../tests/fixtures/recover/python-seed3735928559-52.txt");
 const SEED_0: &str = include_str!("../../../../tests/fixtures/recover/python-seed0-13.txt");
@@ -104,16 +101,7 @@ fn the_lane_filter_passes_exactly_the_seeds_the_replay_does() {
 }
 
 fn searched(observed: &Observed, window: Range<u64>, predict: usize) -> Recovery {
-    let stop = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        progress: &NoProgress,
-        window: Some(window),
-    };
-    Engine::new(2)
-        .unwrap()
-        .install(|| recover(&Seeded(Python), observed, predict, &control))
-        .unwrap()
+    searched_in(&Seeded(Python), observed, window, predict)
 }
 
 #[test]
