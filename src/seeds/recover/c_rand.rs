@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 
-use super::draws::{Direction, Draw};
+use super::draws::Draw;
 use super::seeded::{Draws, SeededRuntime};
 use super::{About, Seed, ShuffleCode};
 use crate::randomness::MsvcRand;
@@ -135,14 +135,6 @@ impl Draws for MicrosoftRand {
 impl SeededRuntime for CRand {
     fn about(&self) -> &'static About {
         &ABOUT
-    }
-
-    fn seeds(&self) -> Range<u64> {
-        0..1 << 32
-    }
-
-    fn direction(&self, _shuffle: usize) -> Direction {
-        Direction::Descending
     }
 
     fn generator(&self, shuffle: usize, seed: u64) -> Box<dyn Draws> {

@@ -20,7 +20,7 @@
 
 use std::ops::Range;
 
-use super::draws::{Direction, Draw};
+use super::draws::Draw;
 use super::mt_filter::{self, Bounded, FirstDraw, MtDraws};
 use super::seeded::{Draws, SeededRuntime};
 use super::{About, Seed, ShuffleCode};
@@ -48,14 +48,6 @@ static ABOUT: About = About {
 impl SeededRuntime for Numpy {
     fn about(&self) -> &'static About {
         &ABOUT
-    }
-
-    fn seeds(&self) -> Range<u64> {
-        0..1 << 32
-    }
-
-    fn direction(&self, _shuffle: usize) -> Direction {
-        Direction::Descending
     }
 
     fn generator(&self, _shuffle: usize, seed: u64) -> Box<dyn Draws> {

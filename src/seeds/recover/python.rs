@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::draws::{Direction, Draw};
+use super::draws::Draw;
 use super::mt19937::Mt19937;
 use super::seeded::{Draws, SeededRuntime};
 use super::{About, Seed, ShuffleCode};
@@ -87,14 +87,6 @@ pub(crate) fn bit_length(bound: u32) -> u32 {
 impl SeededRuntime for Python {
     fn about(&self) -> &'static About {
         &ABOUT
-    }
-
-    fn seeds(&self) -> Range<u64> {
-        0..1 << 32
-    }
-
-    fn direction(&self, _shuffle: usize) -> Direction {
-        Direction::Descending
     }
 
     fn generator(&self, _shuffle: usize, seed: u64) -> Box<dyn Draws> {

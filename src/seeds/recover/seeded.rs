@@ -46,11 +46,17 @@ pub trait SeededRuntime: Sync + 'static {
     fn about(&self) -> &'static About;
 
     /// Every seed the runtime can start from, as the search numbers them (`--window`
-    /// narrows it).
-    fn seeds(&self) -> Range<u64>;
+    /// narrows it): by default the 2^32 of an `unsigned int` seed, as PHP, numpy,
+    /// CPython's small integers and C's `srand` take.
+    fn seeds(&self) -> Range<u64> {
+        0..1 << 32
+    }
 
-    /// The order in which shuffle number `shuffle` (of `about().shuffles`) walks the deck.
-    fn direction(&self, shuffle: usize) -> Direction;
+    /// The order in which shuffle number `shuffle` (of `about().shuffles`) walks the deck:
+    /// by default the descending Fisher–Yates loop most runtimes run.
+    fn direction(&self, _shuffle: usize) -> Direction {
+        Direction::Descending
+    }
 
     /// The generator that `seed` starts, drawing as shuffle number `shuffle` draws.
     fn generator(&self, shuffle: usize, seed: u64) -> Box<dyn Draws>;

@@ -4,6 +4,7 @@
 //! 2^20 seeds.
 
 use super::*;
+use crate::seeds::recover::draws::Direction;
 use crate::seeds::recover::seeded::{Seeded, deals};
 use crate::seeds::recover::tests::{observed, searched_in};
 use crate::seeds::recover::{Observed, Recovery};

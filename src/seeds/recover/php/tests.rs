@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::seeds::recover::Recovery;
+use crate::seeds::recover::draws::Direction;
 use crate::seeds::recover::draws::Observed;
 use crate::seeds::recover::seeded::Seeded;
 use crate::seeds::recover::tests::{around, fixture, searched_in};

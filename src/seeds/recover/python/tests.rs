@@ -3,6 +3,7 @@
 //! and the search on windows of 2^20 seeds around the fixtures' seeds.
 
 use super::*;
+use crate::seeds::recover::draws::Direction;
 use crate::seeds::recover::seeded::{Seeded, deals};
 use crate::seeds::recover::tests::{observed, searched_in};
 use crate::seeds::recover::{Observed, Recovery};
