@@ -227,3 +227,35 @@ fn repeated_decks_point_to_seeds_recover() {
         "{err}"
     );
 }
+
+#[test]
+fn a_small_deck_counts_every_seed_that_deals_it_and_lists_the_first() {
+    let output = shuffle_audit()
+        .args([
+            "seeds",
+            "recover",
+            "--runtime",
+            "php",
+            "-",
+            "--window",
+            "0..100000",
+        ])
+        .args(["--predict", "1", "--json", "-"])
+        .write_stdin("2 1\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Two cards show one bit: the seeds are deterministic, and about half of 100,000 deal
+    // them (the count is exact; the range only says what it should be near).
+    let matching = document["candidates"].as_u64().unwrap();
+    assert!((40_000..60_000).contains(&matching), "{matching}");
+    assert_eq!(document["seeds_searched"]["searched"], 100_000);
+    assert_eq!(document["predicted"], serde_json::json!([]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said = format!(
+        "{} PHP's mt_rand (MT19937) seeds deal this deal: give one more deal",
+        shuffle_audit::format::group_thousands(matching)
+    );
+    assert!(stderr.contains(&said), "{stderr}");
+}

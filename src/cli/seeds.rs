@@ -11,7 +11,7 @@ use std::path::Path;
 use shuffle_audit::catalogue::AlgorithmSpec;
 use shuffle_audit::files::Destination;
 use shuffle_audit::files::Plan;
-use shuffle_audit::format::shell_word;
+use shuffle_audit::format::{group_thousands, shell_word};
 use shuffle_audit::ingest::parse_deck;
 use shuffle_audit::output::json::crack as crack_json;
 use shuffle_audit::output::text::crack as crack_text;
@@ -397,18 +397,22 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::from(130));
     }
+    // A runtime started from a small seed is searched seed by seed: say seeds.
+    let states = if recovery.seeds.is_some() { "seed" } else { "state" };
+    let these = if deals == 1 {
+        "this deal".to_string()
+    } else {
+        format!("these {deals} deals")
+    };
     if recovery.candidates.is_empty() {
-        say!(
-            "shuffle-audit: no {generator} state deals these {deals} deal{}",
-            if deals == 1 { "" } else { "s" }
-        );
+        say!("shuffle-audit: no {generator} {states} deals {these}");
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }
     if args.predict > 0 && !recovery.predictable() {
         say!(
-            "shuffle-audit: {} {generator} states deal these deals: give one more deal to predict the next",
+            "shuffle-audit: {} {generator} {states}s deal {these}: give one more deal to predict the next",
             if recovery.complete {
-                recovery.candidates.len().to_string()
+                group_thousands(recovery.matching())
             } else {
                 "several".to_string()
             }

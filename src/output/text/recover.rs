@@ -54,9 +54,11 @@ pub fn render(report: &RecoverReport) -> String {
     if let Some(seeds) = &recovery.seeds {
         text.push_str(&seeds_line(seeds, recovery.elapsed.as_secs_f64()));
     }
+    // A runtime started from a small seed is searched seed by seed: say seeds.
+    let state = if recovery.seeds.is_some() { "seed" } else { "state" };
     match recovery.candidates.len() {
         0 if recovery.complete => text.push_str(&format!(
-            "no {} state deals {these}: they were not dealt by {} (or a deal was edited, or other \
+            "no {} {state} deals {these}: they were not dealt by {} (or a deal was edited, or other \
              draws came between them){}\n",
             about.generator,
             shuffles.join(" or "),
@@ -66,13 +68,13 @@ pub fn render(report: &RecoverReport) -> String {
                 .map_or(String::new(), |caveat| format!(", {caveat}"))
         )),
         0 => text.push_str(&format!(
-            "no {} state found before the search was stopped\n",
+            "no {} {state} found before the search was stopped\n",
             about.generator
         )),
         1 => {
             let candidate = &recovery.candidates[0];
             text.push_str(&format!(
-                "{} state deals {}: every later deal is known\n  shuffle: {}\n  state: {}{}\n",
+                "{} {state} deals {}: every later deal is known\n  shuffle: {}\n  state: {}{}\n",
                 if recovery.complete { "1" } else { "at least 1" },
                 if recovery.deals == 1 {
                     "this deal".to_string()
