@@ -170,11 +170,6 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
     } else if ingested.repeated_decks() && args.seed_search.is_empty() {
         // Far too many repeats: a program started from a small seed deals only so many
         // decks, and one deal names its seed.
-        let seeded: Vec<&str> = shuffle_audit::seeds::recover::RUNTIMES
-            .iter()
-            .filter(|runtime| runtime.seed_space().is_some())
-            .map(|runtime| runtime.about().name)
-            .collect();
         say!(
             "shuffle-audit: the repeated decks are those of a program started from a small seed; find its seed \
              and its next deals with: shuffle-audit seeds recover --runtime NAME {} --predict 1 (NAME: {}), or \
@@ -184,7 +179,7 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
             } else {
                 shell_word(&args.file)
             },
-            seeded.join(", ")
+            shuffle_audit::seeds::recover::seeded_runtime_names().join(", ")
         );
     }
     let not_as_wanted = match (not_as_wanted, predictable) {

@@ -260,7 +260,9 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     use shuffle_audit::ingest::recovery::{RecoverReport, read_deals};
     use shuffle_audit::output::json::recover as recover_json;
     use shuffle_audit::output::text::recover as recover_text;
-    use shuffle_audit::seeds::recover::{Control, recover, runtime_named};
+    use shuffle_audit::seeds::recover::{
+        Control, check_window, recover, runtime_named, seeded_runtime_names,
+    };
     let runtime = runtime_named(&args.runtime).map_err(|problem| Error::BadOption {
         option: "--runtime",
         problem,
@@ -286,22 +288,13 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
                 ),
             });
         }
-        (Some(window), Some(space))
-            if window.start >= window.end || window.end > space.end || window.start < space.start =>
-        {
-            return Err(Error::BadOption {
+        (Some(window), Some(space)) => {
+            check_window(runtime.about().name, window, &space).map_err(|problem| Error::BadOption {
                 option: "--window",
-                problem: format!(
-                    "{}..{} is not a window of {}'s seeds, which are {}..{}",
-                    window.start,
-                    window.end,
-                    runtime.about().name,
-                    space.start,
-                    space.end
-                ),
-            });
+                problem,
+            })?;
         }
-        _ => {}
+        (None, _) => {}
     }
     let threads = args.threads.unwrap_or_else(default_threads);
     shuffle_audit::simulate::check_thread_count(threads)?;
@@ -442,15 +435,6 @@ fn recover_command(args: &RecoverArgs) -> String {
         command.push_str(&format!(" --window {}..{}", window.start, window.end));
     }
     command
-}
-
-/// The runtimes `--window` applies to.
-fn seeded_runtime_names() -> Vec<&'static str> {
-    shuffle_audit::seeds::recover::RUNTIMES
-        .iter()
-        .filter(|runtime| runtime.seed_space().is_some())
-        .map(|runtime| runtime.about().name)
-        .collect()
 }
 
 /// Runs the `seeds` command asked for.

@@ -137,17 +137,8 @@ impl IngestSettings {
                         runtime.about().name
                     )));
                 };
-                if let Some(window) = &window
-                    && (window.start >= window.end || window.start < space.start || window.end > space.end)
-                {
-                    return Err(bad(format!(
-                        "{}..{} is not a window of {}'s seeds, which are {}..{}",
-                        window.start,
-                        window.end,
-                        runtime.about().name,
-                        space.start,
-                        space.end
-                    )));
+                if let Some(window) = &window {
+                    crate::seeds::recover::check_window(runtime.about().name, window, &space).map_err(bad)?;
                 }
                 Ok(SeedSearch { runtime, window })
             })

@@ -39,8 +39,8 @@ use crate::error::{Error, Result};
 use crate::simulate::Progress;
 
 pub use draws::{Direction, Observed, bits_per_deal};
-pub use runtimes::{RUNTIMES, runtime_named};
-pub use seeded::SeedsSearched;
+pub use runtimes::{RUNTIMES, runtime_named, seeded_runtime_names};
+pub use seeded::{SeedsSearched, check_window};
 
 /// What one runtime is, for `list` and the reports.
 #[derive(Debug)]

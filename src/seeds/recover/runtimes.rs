@@ -24,6 +24,16 @@ pub static RUNTIMES: &[&dyn Runtime] = &[
     &FastShuffle,
 ];
 
+/// The runtimes started from a small seed, searched seed by seed (`--window`,
+/// `ingest --seed-search`).
+pub fn seeded_runtime_names() -> Vec<&'static str> {
+    RUNTIMES
+        .iter()
+        .filter(|runtime| runtime.seed_space().is_some())
+        .map(|runtime| runtime.about().name)
+        .collect()
+}
+
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
 pub fn runtime_named(name: &str) -> Result<&'static dyn Runtime, String> {

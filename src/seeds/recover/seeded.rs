@@ -113,6 +113,18 @@ impl SeedsSearched {
     }
 }
 
+/// Refuses a window of seeds that is empty or reaches outside `space`, the seeds of the
+/// runtime named `name`: the one-line reason, for `--window` and `--seed-search`.
+pub fn check_window(name: &str, window: &Range<u64>, space: &Range<u64>) -> Result<(), String> {
+    if window.start >= window.end || window.start < space.start || window.end > space.end {
+        return Err(format!(
+            "{}..{} is not a window of {name}'s seeds, which are {}..{}",
+            window.start, window.end, space.start, space.end
+        ));
+    }
+    Ok(())
+}
+
 /// A seeded runtime as `seeds recover` searches it.
 pub struct Seeded<R: SeededRuntime>(pub R);
 
@@ -135,12 +147,7 @@ impl<R: SeededRuntime> Runtime for Seeded<R> {
         let about = runtime.about();
         let space = runtime.seeds();
         let window = control.window.clone().unwrap_or_else(|| space.clone());
-        if window.start >= window.end || window.start < space.start || window.end > space.end {
-            return Err(format!(
-                "--window {}..{} is not a window of {}'s seeds, which are {}..{}",
-                window.start, window.end, about.name, space.start, space.end
-            ));
-        }
+        check_window(about.name, &window, &space).map_err(|problem| format!("--window {problem}"))?;
         let mut candidates = Vec::new();
         let mut unlisted = 0;
         let mut searched = SeedsSearched {
