@@ -18,6 +18,21 @@ pub(super) fn observed(text: &str) -> Observed {
     }
 }
 
+/// `count` deals of `n` cards, fresh decks, by the descending loop drawing `below(bound)`.
+pub(super) fn dealt_by(n: usize, count: usize, mut below: impl FnMut(u32) -> u32) -> Observed {
+    let deals = (0..count)
+        .map(|_| {
+            let mut deck: Vec<u16> = (0..n as u16).collect();
+            Direction::Descending.deal(&mut deck, &mut below);
+            deck
+        })
+        .collect();
+    Observed {
+        deals,
+        carried: false,
+    }
+}
+
 /// One deal written as the fixtures write it, cards numbered from 1.
 pub(super) fn parse_deal(line: &str) -> Vec<u16> {
     line.split_whitespace()

@@ -6,7 +6,7 @@
 use super::*;
 use crate::seeds::recover::draws::Direction;
 use crate::seeds::recover::seeded::{Seeded, deals};
-use crate::seeds::recover::tests::{observed, searched_in};
+use crate::seeds::recover::tests::{dealt_by, observed, searched_in};
 use crate::seeds::recover::{Observed, Recovery};
 
 const SEED_3E9: &str = include_str!("../../../../tests/fixtures/recover/c-rand-seed3000000000-52.txt");
@@ -15,17 +15,7 @@ const SEED_0: &str = include_str!("../../../../tests/fixtures/recover/c-rand-see
 /// `count` deals of `n` cards from `srand(seed)` under `shuffle`, fresh arrays, by the model.
 fn modelled(shuffle: usize, seed: u32, n: usize, count: usize) -> Observed {
     let mut random = CRand.generator(shuffle, u64::from(seed));
-    let deals = (0..count)
-        .map(|_| {
-            let mut deck: Vec<u16> = (0..n as u16).collect();
-            Direction::Descending.deal(&mut deck, |bound| random.below(bound));
-            deck
-        })
-        .collect();
-    Observed {
-        deals,
-        carried: false,
-    }
+    dealt_by(n, count, |bound| random.below(bound))
 }
 
 #[test]

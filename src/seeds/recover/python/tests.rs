@@ -5,7 +5,7 @@
 use super::*;
 use crate::seeds::recover::draws::Direction;
 use crate::seeds::recover::seeded::{Seeded, deals};
-use crate::seeds::recover::tests::{observed, searched_in};
+use crate::seeds::recover::tests::{dealt_by, observed, searched_in};
 use crate::seeds::recover::{Observed, Recovery};
 
 const SEED_DEADBEEF: &str = include_str!("../../../../tests/fixtures/recover/python-seed3735928559-52.txt");
@@ -14,17 +14,7 @@ const SEED_0: &str = include_str!("../../../../tests/fixtures/recover/python-see
 /// `count` deals of `n` cards from `random.seed(seed)`, fresh lists, by the model.
 fn modelled(seed: u32, n: usize, count: usize) -> Observed {
     let mut random = PythonRandom::new(seed);
-    let deals = (0..count)
-        .map(|_| {
-            let mut deck: Vec<u16> = (0..n as u16).collect();
-            Direction::Descending.deal(&mut deck, |bound| random.randbelow(bound));
-            deck
-        })
-        .collect();
-    Observed {
-        deals,
-        carried: false,
-    }
+    dealt_by(n, count, |bound| random.randbelow(bound))
 }
 
 #[test]

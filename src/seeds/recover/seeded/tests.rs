@@ -60,17 +60,7 @@ impl SeededRuntime for Toy {
 /// `deals` deals of `n` cards from `seed`, fresh decks.
 fn dealt(seed: u64, n: usize, deals: usize) -> Observed {
     let mut generator = Toy.generator(0, seed);
-    let deals = (0..deals)
-        .map(|_| {
-            let mut deck: Vec<u16> = (0..n as u16).collect();
-            Direction::Descending.deal(&mut deck, |bound| generator.below(bound));
-            deck
-        })
-        .collect();
-    Observed {
-        deals,
-        carried: false,
-    }
+    crate::seeds::recover::tests::dealt_by(n, deals, |bound| generator.below(bound))
 }
 
 fn searched(observed: &Observed, window: Option<Range<u64>>, threads: usize, stop: bool) -> Recovery {
