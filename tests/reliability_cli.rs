@@ -243,7 +243,7 @@ fn the_exit_status_is_the_verdicts_whatever_happens_to_standard_output() {
         .map(|i| {
             let path = dir.path().join(format!("s{i}.json"));
             command(&format!(
-                "run fisher-yates --n 7 --trials 60000 --seed 3 --shard {i}/2 --json"
+                "run fisher-yates --n 7 --trials 60000 --seed 4 --shard {i}/2 --json"
             ))
             .arg(&path)
             .assert()
@@ -288,6 +288,8 @@ fn the_exit_status_is_the_verdicts_whatever_happens_to_standard_output() {
             0,
         ),
         (vec!["merge", &shards[0], &shards[1], "--json", "-"], 0),
+        // At alpha 0.999999 a fair run fails unless every adjusted p is 1: at seed 4 one
+        // is below (deterministic; seed 3 passed once the draws were batched, issue 33).
         (vec!["merge", &shards[0], &shards[1], "--alpha", "0.999999"], 1),
     ];
     for (args, wanted) in &cases {

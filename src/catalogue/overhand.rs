@@ -26,12 +26,21 @@ use crate::randomness::Randomness;
 pub fn overhand<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     let mut packet_start = 0;
-    for slot in 1..n {
-        // Slot `slot` lies between positions slot - 1 and slot.
-        if rng.below(2) == 1 {
-            deck[packet_start..slot].reverse();
-            packet_start = slot;
+    // The coins of 64 slots at a time (`Randomness::coins`: one word from the default
+    // source, one `below(2)` per slot, in order, from any other).
+    let mut slot = 1;
+    while slot < n {
+        let count = (n - slot).min(64);
+        let mut coins = rng.coins(count as u32);
+        for slot in slot..slot + count {
+            // Slot `slot` lies between positions slot - 1 and slot.
+            if coins & 1 == 1 {
+                deck[packet_start..slot].reverse();
+                packet_start = slot;
+            }
+            coins >>= 1;
         }
+        slot += count;
     }
     deck[packet_start..].reverse();
 }

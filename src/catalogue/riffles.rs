@@ -9,60 +9,58 @@
 //! probability `C(2^K + n − r, n) / 2^(Kn)`, which gives their "seven shuffles" for 52
 //! cards ([`crate::exact::riffles`]).
 //!
-//! The code follows the model literally, every draw through [`Randomness`], so that it
-//! can be simulated, enumerated path by path, and compared with that closed form:
+//! The code follows the model through the description that draws least, every draw
+//! through [`Randomness`], so that it can be simulated, enumerated path by path, and
+//! compared with that closed form: `n` fair coins, one per slot of the new deck from the
+//! top. The number of heads `c` is the size of the top packet (so `c ~ Binomial(n, 1/2)`),
+//! and slot `s` takes the next card of the top packet when coin `s` is heads, else the
+//! next card of the bottom packet; there are exactly `c` heads, so both packets run out
+//! together. Each of the `2^n` coin sequences is one (cut, interleaving) pair, so a cut of
+//! `c` has probability `C(n, c) / 2^n` and, given it, every interleaving of the two packets
+//! `1 / C(n, c)`: the GSR law, in which the next card drops from a packet with probability
+//! proportional to the cards left in it (Bayer and Diaconis's "sequential" and "all
+//! interleavings equally likely" descriptions are the same law).
 //!
-//! - the cut: `n` fair coins (`below(2)`), the number of heads `c` being the size of the
-//!   top packet, so `c ~ Binomial(n, 1/2)`;
-//! - the drop: the new deck is built from the bottom up. While both packets hold cards,
-//!   with `L` cards left in the top packet and `R` in the bottom one, the bottom card of
-//!   the top packet drops when `below(L + R) < L` (probability `L/(L+R)`), else the bottom
-//!   card of the bottom packet; once a packet is empty the rest of the other lands on top
-//!   unchanged (it would drop with probability 1 anyway, so no draw is made for it).
-//!
-//! Given the cut, every interleaving of the two packets then has probability
-//! `c!(n−c)!/n!`, as in the GSR model (dropping from the bottom or the top gives the same
-//! law; the bottom is how hands do it).
+//! A riffle thus needs one random bit per card: the default source deals 64 coins from
+//! one word (`Randomness::coins`), any other source one `below(2)` per card, in slot order.
+//! (Until issue 33 the cards dropped from the bottoms of the packets, each drop a draw
+//! `below(L + R) < L`: the same law, from `2n − 1` draws instead of `n` coins.)
 
 use crate::randomness::Randomness;
 
-/// One Gilbert–Shannon–Reeds riffle of `deck` (position 0 on top): a binomial cut from
-/// `n` fair coins, then cards dropped from the bottoms of the two packets with
-/// probability proportional to their sizes (see the module docs). `merged` is scratch
-/// space owned by the caller, so that a simulation does not allocate per shuffle.
+/// One Gilbert–Shannon–Reeds riffle of `deck` (position 0 on top): `n` fair coins, the
+/// heads both the size of the top packet and the slots it drops into (see the module
+/// docs). `merged` is scratch space owned by the caller, so that a simulation does not
+/// allocate per shuffle.
 pub fn gsr_riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merged: &mut Vec<T>) {
     let n = deck.len();
-    let cut = (0..n).map(|_| rng.below(2) as usize).sum::<usize>();
+    // The coins, 64 to a word, slot `s` in bit `s % 64` of word `s / 64`. Decks of up to
+    // 1,024 cards keep them on the stack.
+    let words = n.div_ceil(64);
+    let mut on_stack = [0u64; 16];
+    let mut on_heap = Vec::new();
+    let coins: &mut [u64] = if words <= on_stack.len() {
+        &mut on_stack[..words]
+    } else {
+        on_heap.resize(words, 0);
+        &mut on_heap
+    };
+    for (index, word) in coins.iter_mut().enumerate() {
+        *word = rng.coins((n - 64 * index).min(64) as u32);
+    }
+    let cut = coins.iter().map(|word| word.count_ones() as usize).sum::<usize>();
     merged.clear();
     merged.extend_from_slice(deck);
     // The top packet is `deck[..cut]`, the bottom one `deck[cut..]`.
-    let (mut left_in_top, mut left_in_bottom) = (cut, n - cut);
-    // The slot the next dropped card lands in, counted from the top: the pile grows upward.
-    // Each drop leaves one card fewer in the packets, so `slot + 1` is `L + R`.
-    let mut slot = n;
-    while left_in_top > 0 && left_in_bottom > 0 {
-        slot -= 1;
-        let from_top = rng.below(slot as u64 + 1) < left_in_top as u64;
+    let (mut next_top, mut next_bottom) = (0, cut);
+    for (slot, card) in merged.iter_mut().enumerate() {
         // Which packet drops is a coin the processor cannot foresee: the card is picked
-        // by a select of its index and the counts move by arithmetic, with no branch to
-        // mispredict on every other drop (the draws and the deck are the same as with
-        // `if from_top { … } else { … }`).
-        let from = if from_top {
-            left_in_top - 1
-        } else {
-            cut + left_in_bottom - 1
-        };
-        merged[slot] = deck[from];
-        left_in_top -= usize::from(from_top);
-        left_in_bottom -= usize::from(!from_top);
+        // by a select and the cursors move by arithmetic, with no branch to mispredict.
+        let heads = (coins[slot / 64] >> (slot % 64)) & 1 == 1;
+        *card = deck[if heads { next_top } else { next_bottom }];
+        next_top += usize::from(heads);
+        next_bottom += usize::from(!heads);
     }
-    // What is left of one packet lands on top, in its order.
-    let rest = if left_in_top > 0 {
-        &deck[..left_in_top]
-    } else {
-        &deck[cut..cut + left_in_bottom]
-    };
-    merged[..rest.len()].copy_from_slice(rest);
     deck.copy_from_slice(merged);
 }
 
@@ -99,14 +97,13 @@ mod tests {
     }
 
     #[test]
-    fn a_riffle_driven_by_hand_drops_from_the_bottoms() {
-        // Coins 1, 1, 0, 0, 1 cut 3 cards (0 1 2) over 2 (3 4). Drops from the bottom:
-        // below(5) = 0 < 3 drops 2 (bottom slot); below(4) = 3 >= 2 drops 4; below(3) = 0
-        // drops 1; below(2) = 1 >= 1 drops 3; the top packet's 0 lands on top.
+    fn a_riffle_driven_by_hand_interleaves_by_its_coins() {
+        // Coins 1, 0, 1, 1, 0: three heads cut 3 cards (0 1 2) over 2 (3 4); slots 0, 2
+        // and 3 take the top packet's cards in order, slots 1 and 4 the bottom packet's.
         let mut deck = [0u16, 1, 2, 3, 4];
-        let mut answers = Answers(vec![1, 1, 0, 0, 1, 0, 3, 0, 1].into_iter());
+        let mut answers = Answers(vec![1, 0, 1, 1, 0].into_iter());
         gsr_riffle(&mut deck, &mut answers, &mut Vec::new());
-        assert_eq!(deck, [0, 3, 1, 4, 2]);
+        assert_eq!(deck, [0, 3, 1, 2, 4]);
         assert!(answers.0.next().is_none(), "every answer was used");
         // All heads: the whole deck is the top packet and nothing is interleaved.
         let mut deck = [0u16, 1, 2];
@@ -116,6 +113,33 @@ mod tests {
             &mut Vec::new(),
         );
         assert_eq!(deck, [0, 1, 2]);
+        // 130 cards take three words of coins (64, 64, 2), in slot order: heads on the
+        // first 65 slots cut 65 cards on top and leave the deck as it was.
+        let mut deck: Vec<u16> = (0..130).collect();
+        let coins = (0..130).map(|slot| u64::from(slot < 65)).collect::<Vec<_>>();
+        gsr_riffle(&mut deck, &mut Answers(coins.into_iter()), &mut Vec::new());
+        assert_eq!(deck, (0..130).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn one_riffle_of_three_cards_has_the_gsr_law() {
+        // GSR on 3 cards: the identity 4/8, each of the four orders with two rising
+        // sequences 1/8 (Bayer–Diaconis: C(2 + 3 - r, 3) / 8). Exhaustively over the eight
+        // coin sequences, through the default `coins`.
+        let mut counts = std::collections::HashMap::new();
+        for coins in 0..8u64 {
+            let mut deck = [0u16, 1, 2];
+            let answers = (0..3).map(|bit| (coins >> bit) & 1).collect::<Vec<_>>();
+            gsr_riffle(&mut deck, &mut Answers(answers.into_iter()), &mut Vec::new());
+            *counts.entry(deck).or_insert(0) += 1;
+        }
+        assert_eq!(counts[&[0, 1, 2]], 4);
+        assert_eq!(counts.len(), 5);
+        assert!(
+            counts
+                .iter()
+                .all(|(deck, &count)| count == 1 || *deck == [0, 1, 2])
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! per trial.
 
 use crate::randomness::Randomness;
+use crate::randomness::batched::each_draw;
 
 /// Text 002's BAG-PICK pseudocode (selection sampling, Knuth's Algorithm S): walk the items
 /// in order and keep item `current` when `random(max) < remaining`, where `max` items are
@@ -79,11 +80,20 @@ pub fn partial_fisher_yates<R: Randomness + ?Sized>(
 ) {
     deck.clear();
     deck.extend(0..n as u16);
-    for (slot, i) in out.iter_mut().zip((0..n).rev()) {
-        let j = rng.index(i + 1);
-        deck.swap(i, j);
-        *slot = deck[i];
-    }
+    // Step `s` is `i = n-1-s`; the bounds do not depend on the answers, so the default
+    // source answers a word's worth at a time ([`each_draw`]).
+    let steps = out.len().min(n);
+    each_draw(
+        rng,
+        steps,
+        n as u64,
+        |s| (n - s) as u64,
+        |s, j| {
+            let i = n - 1 - s;
+            deck.swap(i, j);
+            out[s] = deck[i];
+        },
+    );
 }
 
 /// Algorithm R (Vitter 1985; Knuth, TAOCP vol. 2, §3.4.2), reservoir sampling over a
@@ -250,13 +260,30 @@ mod tests {
 
     #[test]
     fn partial_fisher_yates_takes_the_cards_a_full_shuffle_moves_to_the_end_first() {
+        // Draw for draw: through a source that answers one draw at a time (the default
+        // source answers a word's worth at once, and a word split 4 ways is not the first
+        // 4 answers of the same word split 8 ways).
+        struct OneByOne(SimulationSource);
+        impl Randomness for OneByOne {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0.below(n)
+            }
+            fn unit(&mut self) -> f64 {
+                self.0.unit()
+            }
+        }
         let mut deck = Vec::new();
         for seed in 0..100 {
             let (n, k) = (12, 4);
             let mut full: Vec<u16> = (0..n as u16).collect();
-            fisher_yates(&mut full, &mut SimulationSource::from_seed(seed));
+            fisher_yates(&mut full, &mut OneByOne(SimulationSource::from_seed(seed)));
             let mut out = vec![0u16; k];
-            partial_fisher_yates(n, &mut SimulationSource::from_seed(seed), &mut out, &mut deck);
+            partial_fisher_yates(
+                n,
+                &mut OneByOne(SimulationSource::from_seed(seed)),
+                &mut out,
+                &mut deck,
+            );
             let last_k_reversed: Vec<u16> = full[n - k..].iter().rev().copied().collect();
             assert_eq!(out, last_k_reversed, "seed {seed}");
         }

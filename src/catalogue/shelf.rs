@@ -28,6 +28,7 @@
 //! ([`crate::exact::guessing::shelf_strategy_value`]).
 
 use crate::randomness::Randomness;
+use crate::randomness::batched::each_draw;
 
 /// The most shelves `shelf:S` takes (the machine tested had 10).
 pub const MAX_SHELVES: u32 = 1000;
@@ -56,11 +57,19 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
     counts.clear();
     counts.resize(piles, 0);
     // Fed from the bottom of the deck up: codes[i] is the draw of deck[n - 1 - i].
-    for _ in 0..n {
-        let code = rng.below(piles as u64) as u32;
-        codes.push(code);
-        counts[code as usize] += 1;
-    }
+    // The draws' bounds do not depend on the answers: a word's worth at a time from the
+    // default source ([`each_draw`]; one draw by one from any other).
+    let bound = piles as u64;
+    each_draw(
+        rng,
+        n,
+        bound,
+        |_| bound,
+        |_, code| {
+            codes.push(code as u32);
+            counts[code] += 1;
+        },
+    );
     // Shelf s occupies a block of the new deck: its cards placed on top (code 2s + 1)
     // first, then those placed under (code 2s). The counts become two cursors per shelf:
     // [2s + 1] the end of the top-placed part, filled backwards (later cards land above),

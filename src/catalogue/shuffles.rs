@@ -4,37 +4,54 @@
 //! Each function is written as its source text describes it, not "fixed", because the
 //! point of the catalogue is to measure what those texts actually do. Every draw goes
 //! through [`Randomness`], so the same code is simulated and (later) enumerated exactly.
+//!
+//! The swap shuffles draw their indices a word at a time ([`each_draw`]): their bounds
+//! are fixed by the deck size, not by the answers, so the default source answers several
+//! from one 64-bit word, exactly uniformly (issue 33; [`crate::randomness::batched`]).
+//! The law of each shuffle is that of its text, draw by draw, and any other source
+//! (`--source msvc-rand-mod`, `delphi`, `clock-reseed`; exact enumeration) still
+//! answers draw by draw, in the text's order. The shuffles whose draws depend on their
+//! answers (insertion with retry, the text-004 riffle, the comparator sorts) draw one by
+//! one, as written.
 
 use crate::randomness::Randomness;
+use crate::randomness::batched::each_draw;
 
 /// Text 001's `SimpleListShuffle` and text 004's first listing: for every position `i`,
 /// swap `deck[i]` with a card drawn from the whole deck. `n^n` equally likely paths onto
 /// `n!` orders, which `n!` does not divide for `n >= 3`: biased.
 pub fn naive_swap<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
-    for i in 0..n {
-        let j = rng.index(n);
-        deck.swap(i, j);
-    }
+    each_draw(rng, n, n as u64, |_| n as u64, |i, j| deck.swap(i, j));
 }
 
 /// Durstenfeld's Fisher–Yates, as in texts 001 and 004: from the last position down,
 /// swap `deck[i]` with a card drawn from `0..=i`. `n!` paths, one per order: fair.
 pub fn fisher_yates<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    for i in (1..deck.len()).rev() {
-        let j = rng.index(i + 1);
-        deck.swap(i, j);
-    }
+    let n = deck.len();
+    // Step `s` swaps position `i = n-1-s` with a card drawn from `0..=i`.
+    let draws = n.saturating_sub(1);
+    each_draw(
+        rng,
+        draws,
+        n as u64,
+        |s| (n - s) as u64,
+        |s, j| deck.swap(n - 1 - s, j),
+    );
 }
 
 /// Fisher–Yates from the front (`knuth1` in text 004's comments): swap `deck[i]` with a
 /// card drawn from `i..n`. Fair.
 pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
-    for i in 0..n.saturating_sub(1) {
-        let j = i + rng.index(n - i);
-        deck.swap(i, j);
-    }
+    let draws = n.saturating_sub(1);
+    each_draw(
+        rng,
+        draws,
+        n as u64,
+        |i| (n - i) as u64,
+        |i, j| deck.swap(i, i + j),
+    );
 }
 
 /// Sattolo's algorithm: Fisher–Yates from the end with `j` drawn from `0..i`, excluding
@@ -42,10 +59,16 @@ pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut
 /// with an exclusive bound). It produces only single `n`-cycles, each with probability
 /// `1/(n-1)!`, so no card ever stays in place: biased.
 pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    for i in (1..deck.len()).rev() {
-        let j = rng.index(i);
-        deck.swap(i, j);
-    }
+    let n = deck.len();
+    // Step `s` swaps position `i = n-1-s` with a card drawn from `0..i`.
+    let draws = n.saturating_sub(1);
+    each_draw(
+        rng,
+        draws,
+        draws as u64,
+        |s| (n - 1 - s) as u64,
+        |s, j| deck.swap(n - 1 - s, j),
+    );
 }
 
 /// Text 002's SHUFFLE taken literally: `for f := 0 to n: SWAP array[f] WITH
@@ -61,10 +84,16 @@ pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 /// What remains is Sattolo's algorithm run from the front: every outcome is a single
 /// `n`-cycle, although the text calls the shuffle "truly random". Biased.
 pub fn roguelike_shuffle<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    for f in 0..deck.len() {
-        let g = if f == 0 { 0 } else { rng.index(f) };
-        deck.swap(f, g);
-    }
+    let n = deck.len();
+    // `f = 0` swaps the first card with itself; step `s` is `f = s + 1`.
+    let draws = n.saturating_sub(1);
+    each_draw(
+        rng,
+        draws,
+        draws as u64,
+        |s| (s + 1) as u64,
+        |s, g| deck.swap(s + 1, g),
+    );
 }
 
 /// The naive pass repeated `passes` times, as text 004's commenters propose ("shuffle
@@ -201,8 +230,6 @@ pub fn asf_poker<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     if n < 2 {
         return;
     }
-    for i in 0..n {
-        let j = rng.index(n - 1);
-        deck.swap(i, j);
-    }
+    let targets = (n - 1) as u64;
+    each_draw(rng, n, targets, |_| targets, |i, j| deck.swap(i, j));
 }

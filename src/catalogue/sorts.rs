@@ -11,6 +11,7 @@
 use std::cmp::Ordering;
 
 use crate::randomness::Randomness;
+use crate::randomness::batched::each_draw;
 
 /// Stable sort by an `f64` key drawn from `[0, 1)` for each card (Ruby's `sort_by { rand }`
 /// in text 004's comments). Two keys tie with probability about `n²/2^54`: fair for any
@@ -38,7 +39,9 @@ pub fn sort_random_key_u8<T: Copy, R: Randomness + ?Sized>(
     keyed: &mut Vec<(u8, T)>,
 ) {
     keyed.clear();
-    keyed.extend(deck.iter().map(|&card| (rng.below(256) as u8, card)));
+    // Seven keys to a 64-bit word from the default source ([`each_draw`]).
+    keyed.extend(deck.iter().map(|&card| (0u8, card)));
+    each_draw(rng, deck.len(), 256, |_| 256, |i, key| keyed[i].0 = key as u8);
     keyed.sort_by_key(|&(key, _)| key);
     for (slot, (_, card)) in deck.iter_mut().zip(keyed.iter()) {
         *slot = *card;

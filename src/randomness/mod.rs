@@ -19,11 +19,12 @@
 //! trials and compiles the loop for each kind, so the default source pays nothing for
 //! the others.
 
+pub mod batched;
 mod draw_law;
 mod flawed;
 mod kind;
 
-use rand::{RngExt, SeedableRng, TryRng};
+use rand::{Rng, RngExt, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use draw_law::DrawLaw;
@@ -59,6 +60,29 @@ pub trait Randomness {
     #[inline]
     fn index(&mut self, n: usize) -> usize {
         self.below(n as u64) as usize
+    }
+
+    /// Several draws at once: `answers[k]` uniform in `0..bounds[k]` (every bound at least
+    /// 1), all independent. In law exactly [`Randomness::below`] for each bound in turn,
+    /// which is what this default does, so a source that does not override it (a flawed
+    /// source, exact enumeration, a replay) sees every draw as before. The default
+    /// simulation source answers them from as few 64-bit words as the product of the
+    /// bounds allows ([`batched`]): the shuffles whose draws do not depend on their
+    /// answers ask through here.
+    #[inline]
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+        for (answer, &bound) in answers.iter_mut().zip(bounds) {
+            *answer = self.below(bound);
+        }
+    }
+
+    /// `count` fair coins (at most 64), the first in the lowest bit: in law exactly
+    /// `count` draws of `below(2)` in turn, which is this default; the default simulation
+    /// source takes them from one word.
+    #[inline]
+    fn coins(&mut self, count: u32) -> u64 {
+        assert!(count <= 64, "at most 64 coins at a time");
+        (0..count).fold(0, |coins, bit| coins | (self.below(2) << bit))
     }
 }
 
@@ -120,6 +144,16 @@ impl Randomness for SimulationSource {
     #[inline]
     fn unit(&mut self) -> f64 {
         crate::with_source!(self, |source| source.unit())
+    }
+
+    #[inline]
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+        crate::with_source!(self, |source| source.below_each(bounds, answers))
+    }
+
+    #[inline]
+    fn coins(&mut self, count: u32) -> u64 {
+        crate::with_source!(self, |source| source.coins(count))
     }
 
     #[inline]
@@ -216,6 +250,32 @@ impl Randomness for XoshiroSource {
     #[inline]
     fn unit(&mut self) -> f64 {
         self.generator.random::<f64>()
+    }
+
+    /// One word for as many bounds as it answers exactly ([`batched`]): the answers are
+    /// the word's mixed-radix digits, and the word is drawn again in the rare case
+    /// (probability below `P / 2^64`) that it falls in Lemire's rejected sliver. Bounds
+    /// whose product does not fit in 64 bits are drawn one by one.
+    #[inline(always)]
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+        assert!(bounds.iter().all(|&bound| bound > 0), "cannot sample empty range");
+        let Some(product) = batched::product(bounds) else {
+            for (answer, &bound) in answers.iter_mut().zip(bounds) {
+                *answer = self.below(bound);
+            }
+            return;
+        };
+        while !batched::split_word::<64>(self.generator.next_u64(), bounds, product, answers) {}
+    }
+
+    /// The top `count` bits of one word, moved down: Xoshiro256++'s high bits are its best.
+    #[inline(always)]
+    fn coins(&mut self, count: u32) -> u64 {
+        assert!(count <= 64, "at most 64 coins at a time");
+        match count {
+            0 => 0,
+            count => self.generator.next_u64() >> (64 - count),
+        }
     }
 }
 

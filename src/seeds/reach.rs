@@ -402,6 +402,16 @@ impl<R: Randomness, S: Fn(u64) -> R> Randomness for SeedWalk<'_, R, S> {
         self.source.unit()
     }
 
+    #[inline]
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+        self.source.below_each(bounds, answers)
+    }
+
+    #[inline]
+    fn coins(&mut self, count: u32) -> u64 {
+        self.source.coins(count)
+    }
+
     /// The next seed's generator, then its own start of a trial (a clock-reseed source
     /// reads its clock there).
     #[inline]

@@ -47,6 +47,31 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
         answer
     }
 
+    /// The source's batched answers (the deck-by-deck loop draws the same), folded in
+    /// order.
+    #[inline]
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+        self.source.below_each(bounds, answers);
+        let path = answers
+            .iter()
+            .zip(bounds)
+            .fold(self.path.get(), |path, (&answer, &bound)| {
+                path * bound as usize + answer as usize
+            });
+        self.path.set(path);
+    }
+
+    /// The source's coins, folded first coin first (each a draw from `0..2`).
+    #[inline]
+    fn coins(&mut self, count: u32) -> u64 {
+        let coins = self.source.coins(count);
+        let path = (0..count).fold(self.path.get(), |path, bit| {
+            path * 2 + ((coins >> bit) & 1) as usize
+        });
+        self.path.set(path);
+        coins
+    }
+
     fn unit(&mut self) -> f64 {
         unreachable!("algorithms with a fixed draw schedule draw no floats")
     }

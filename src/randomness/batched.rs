@@ -1,0 +1,283 @@
+//! Several bounded draws from one 64-bit word, exactly uniform.
+//!
+//! Why: a 3-card Fisher–Yates makes two draws, from `0..3` and `0..2`, and each costs a
+//! step of the generator and a multiply. Brackett-Rozinsky and Lemire ("Batched ranged
+//! random integer generation", Software: Practice and Experience, 2024) draw all of them
+//! from one word: multiply the word `x` by the first bound, keep the high half as the
+//! first answer and go on with the low half, bound after bound. The answers are then the
+//! mixed-radix digits of `⌊x·P / 2^64⌋`, `P` being the product of the bounds, and the
+//! final low half is `x·P mod 2^64`; rejecting the word when that low half is below
+//! `2^64 mod P` is Lemire's exact method for one draw from `0..P`, so the answers are
+//! exactly uniform and independent. The test below checks that on words of 8 and 12
+//! bits, exhaustively: every tuple of answers comes from the same number of words.
+//!
+//! Which shuffles draw through it (the catalogue's swap shuffles, the 8-bit sort keys,
+//! the riffles' coins) and which do not (any whose flaw is its draws) is said in the
+//! catalogue; a source other than the default answers draw by draw
+//! ([`super::Randomness::below_each`]'s default), so a flawed source stays exactly as
+//! flawed as its text.
+
+/// The most draws one word answers: the length of the arrays the shuffles pass.
+pub const MOST_DRAWS_PER_WORD: usize = 8;
+
+/// The largest product of bounds the shuffles draw from one word, `2^56`: a word is then
+/// thrown away with probability below `P / 2^64 ≤ 1/256`, and the exact threshold (a
+/// division) is computed only that rarely.
+const PRODUCT_BITS: u32 = 56;
+
+/// How many draws with bounds of at most `largest` one word answers, keeping the product
+/// of the bounds at most 2^56: at least 1, at most [`MOST_DRAWS_PER_WORD`]. 52 cards: 8;
+/// 200 cards: 7; 2,000 cards: 5; 8-bit keys: 7.
+#[inline]
+pub const fn draws_per_word(largest: u64) -> usize {
+    // The bits of `largest` rounded up to a power of two: `largest <= 2^bits`.
+    let bits = if largest <= 1 {
+        0
+    } else {
+        u64::BITS - (largest - 1).leading_zeros()
+    };
+    if bits == 0 {
+        return MOST_DRAWS_PER_WORD;
+    }
+    let fit = (PRODUCT_BITS / bits) as usize;
+    if fit == 0 {
+        1
+    } else if fit > MOST_DRAWS_PER_WORD {
+        MOST_DRAWS_PER_WORD
+    } else {
+        fit
+    }
+}
+
+/// Draws `draws` numbers whose bounds are `bound(0)`, `bound(1)`, … (none above
+/// `largest`), a word's worth at a time through [`super::Randomness::below_each`], and
+/// hands each answer to `answer(step, value)` in order. The shuffles' loops are written
+/// over it, so that their draws are batched one way.
+#[inline(always)]
+pub fn each_draw<R: super::Randomness + ?Sized>(
+    rng: &mut R,
+    draws: usize,
+    largest: u64,
+    bound: impl Fn(usize) -> u64,
+    mut answer: impl FnMut(usize, usize),
+) {
+    let per_word = draws_per_word(largest);
+    let mut bounds = [1u64; MOST_DRAWS_PER_WORD];
+    let mut answers = [0u64; MOST_DRAWS_PER_WORD];
+    let mut step = 0;
+    while step < draws {
+        let count = per_word.min(draws - step);
+        for (offset, slot) in bounds[..count].iter_mut().enumerate() {
+            *slot = bound(step + offset);
+        }
+        rng.below_each(&bounds[..count], &mut answers[..count]);
+        for (offset, &value) in answers[..count].iter().enumerate() {
+            answer(step + offset, value as usize);
+        }
+        step += count;
+    }
+}
+
+/// The product of `bounds`, if it fits in 64 bits.
+#[inline(always)]
+pub(crate) fn product(bounds: &[u64]) -> Option<u64> {
+    bounds
+        .iter()
+        .try_fold(1u64, |product, &bound| product.checked_mul(bound))
+}
+
+/// Splits a word of `BITS` bits (64 in use; fewer in the exhaustive test) into the
+/// answers for `bounds`, whose product is `product`, and says whether the word is kept:
+/// `false` means it fell in the rejected sliver and a new word must be drawn.
+#[inline(always)]
+pub(crate) fn split_word<const BITS: u32>(
+    word: u64,
+    bounds: &[u64],
+    product: u64,
+    answers: &mut [u64],
+) -> bool {
+    let mask = if BITS == 64 { u64::MAX } else { (1u64 << BITS) - 1 };
+    let mut fraction = word;
+    for (answer, &bound) in answers.iter_mut().zip(bounds) {
+        let wide = u128::from(fraction) * u128::from(bound);
+        *answer = (wide >> BITS) as u64;
+        fraction = (wide as u64) & mask;
+    }
+    // `fraction` is now `word · product mod 2^BITS`. Lemire: reject below `2^BITS mod P`,
+    // which is below `P`, so the division runs only when `fraction < P`.
+    fraction >= product || fraction >= threshold::<BITS>(product)
+}
+
+/// `2^BITS mod product`.
+#[cold]
+fn threshold<const BITS: u32>(product: u64) -> u64 {
+    if BITS == 64 {
+        product.wrapping_neg() % product
+    } else {
+        (1u64 << BITS) % product
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomness::{Randomness, SimulationSource, XoshiroSource};
+
+    /// Every tuple of bounds whose product fits in a word of `BITS` bits (lengths 1 to 4,
+    /// bounds 1 to 17): each tuple of answers comes from exactly `⌊2^BITS / P⌋` kept words,
+    /// so the answers are exactly uniform and independent. Exhaustive: nothing random.
+    fn exhaustively_uniform<const BITS: u32>() {
+        let words = 1u64 << BITS;
+        let mut tuples = 0;
+        let mut stack = vec![Vec::<u64>::new()];
+        while let Some(bounds) = stack.pop() {
+            if bounds.len() < 4 {
+                for next in 1..=17u64 {
+                    let mut longer = bounds.clone();
+                    longer.push(next);
+                    if product(&longer).is_some_and(|p| p <= words) {
+                        stack.push(longer);
+                    }
+                }
+            }
+            if bounds.is_empty() {
+                continue;
+            }
+            let product = product(&bounds).unwrap();
+            let mut counts = vec![0u64; product as usize];
+            let mut answers = vec![0; bounds.len()];
+            for word in 0..words {
+                if split_word::<BITS>(word, &bounds, product, &mut answers) {
+                    let index = answers.iter().zip(&bounds).fold(0, |index, (&answer, &bound)| {
+                        assert!(answer < bound, "{bounds:?}: answer {answer}");
+                        index * bound + answer
+                    });
+                    counts[index as usize] += 1;
+                }
+            }
+            let each = words / product;
+            assert!(
+                counts.iter().all(|&count| count == each),
+                "{bounds:?} on {BITS}-bit words: {counts:?}, expected {each} each"
+            );
+            tuples += 1;
+        }
+        assert!(tuples > 1000, "only {tuples} tuples were checked");
+    }
+
+    #[test]
+    fn batched_answers_are_exactly_uniform_on_8_and_12_bit_words() {
+        exhaustively_uniform::<8>();
+        exhaustively_uniform::<12>();
+    }
+
+    #[test]
+    fn the_answers_are_the_digits_of_the_high_half() {
+        // On 64-bit words: the answers, read as one mixed-radix number, are ⌊x·P / 2^64⌋.
+        let mut source = XoshiroSource::from_seed(9);
+        let bounds = [52u64, 51, 50, 49, 48, 47, 46, 45];
+        let product = product(&bounds).unwrap();
+        let mut answers = [0u64; 8];
+        for _ in 0..10_000 {
+            let word = source.below(u64::MAX) + 1;
+            split_word::<64>(word, &bounds, product, &mut answers);
+            let digits = answers
+                .iter()
+                .zip(&bounds)
+                .fold(0u128, |n, (&a, &b)| n * u128::from(b) + u128::from(a));
+            assert_eq!(digits, (u128::from(word) * u128::from(product)) >> 64);
+        }
+    }
+
+    #[test]
+    fn words_answer_as_many_draws_as_the_product_allows() {
+        assert_eq!(draws_per_word(1), MOST_DRAWS_PER_WORD);
+        assert_eq!(draws_per_word(2), MOST_DRAWS_PER_WORD);
+        assert_eq!(draws_per_word(52), 8);
+        assert_eq!(draws_per_word(200), 7);
+        assert_eq!(draws_per_word(256), 7);
+        assert_eq!(draws_per_word(2_000), 5);
+        assert_eq!(draws_per_word(1 << 40), 1);
+        assert_eq!(draws_per_word(u64::MAX), 1);
+        for largest in 2..5_000u64 {
+            let count = draws_per_word(largest) as u32;
+            assert!(u128::from(largest).pow(count) <= 1 << 56, "{largest}");
+        }
+    }
+
+    #[test]
+    fn each_draw_draws_every_bound_in_order() {
+        // A source that answers draw by draw (the default `below_each`) sees exactly the
+        // bounds in order, whatever the batching.
+        struct Bounds(Vec<u64>);
+        impl Randomness for Bounds {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0.push(n);
+                n - 1
+            }
+            fn unit(&mut self) -> f64 {
+                unreachable!()
+            }
+        }
+        let mut bounds = Bounds(Vec::new());
+        let mut seen = Vec::new();
+        each_draw(
+            &mut bounds,
+            20,
+            21,
+            |step| 21 - step as u64,
+            |step, answer| seen.push((step, answer)),
+        );
+        assert_eq!(bounds.0, (2..=21).rev().collect::<Vec<_>>());
+        assert_eq!(seen, (0..20).map(|step| (step, 20 - step)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_default_source_gives_uniform_batched_answers() {
+        // 600,000 words split into a 3-card and a 2-card draw... the 6 pairs (3 × 2) and
+        // the 52 × 51 pairs of a 52-card Fisher–Yates's first two draws. Chi-square at a
+        // fixed seed: its p-value must stay above 1e-6 (a fair result lies below that
+        // once in a million seeds; a biased split, such as answers taken from the low
+        // bits, would fail by hundreds of sigmas).
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        for bounds in [vec![3u64, 2], vec![52, 51], vec![6; 6]] {
+            let product = product(&bounds).unwrap() as usize;
+            let mut source = SimulationSource::from_seed(2024);
+            let mut counts = vec![0u64; product];
+            let mut answers = vec![0u64; bounds.len()];
+            let trials = 300 * product as u64;
+            for _ in 0..trials {
+                source.below_each(&bounds, &mut answers);
+                let index = answers.iter().zip(&bounds).fold(0, |i, (&a, &b)| i * b + a);
+                counts[index as usize] += 1;
+            }
+            let expected = trials as f64 / product as f64;
+            let statistic: f64 = counts
+                .iter()
+                .map(|&c| (c as f64 - expected).powi(2) / expected)
+                .sum();
+            let p = ChiSquared::new((product - 1) as f64).unwrap().sf(statistic);
+            assert!(p > 1e-6, "{bounds:?}: chi-square {statistic}, p = {p}");
+        }
+    }
+
+    #[test]
+    fn coins_are_fair_and_in_the_low_bits() {
+        let mut source = SimulationSource::from_seed(5);
+        let mut ones = [0u64; 64];
+        for _ in 0..20_000 {
+            let coins = source.coins(52);
+            assert_eq!(coins >> 52, 0, "coins above the 52 asked for");
+            for (bit, count) in ones.iter_mut().enumerate() {
+                *count += (coins >> bit) & 1;
+            }
+        }
+        // 20,000 fair coins per bit: mean 10,000, sd 70.7; ±600 is 8.5 sd (all 52 bits
+        // together stay inside with probability 1 - 1e-15).
+        for (bit, &count) in ones[..52].iter().enumerate() {
+            assert!(count.abs_diff(10_000) < 600, "bit {bit}: {count}");
+        }
+        assert_eq!(source.coins(0), 0);
+        assert!(source.coins(64) != source.coins(64));
+    }
+}
