@@ -42,11 +42,12 @@ use std::time::Instant;
 use shuffle_audit::catalogue::PermutationAlgorithm;
 use shuffle_audit::catalogue::generators::{GeneratorSpec, StreamScenario};
 use shuffle_audit::randomness::SourceKind;
+use shuffle_audit::randomness::batched::each_draw;
 use shuffle_audit::simulate::{Engine, NoProgress, simulate_permutations};
 use shuffle_audit::stream::items::Items;
 use shuffle_audit::stream::{StreamSettings, run_streams};
 use shuffle_audit::tally::TallyOptions;
-use shuffle_audit::{Randomness, SimulationSource};
+use shuffle_audit::{Randomness, with_source};
 
 use plain_loop::Shuffle;
 
@@ -82,16 +83,12 @@ fn main() {
         all_shuffles_at_52(&engine);
         return;
     }
+    let only_small = std::env::args().skip(1).any(|argument| argument == "small");
     if !only_plain {
-        compare(
-            &engine,
-            "fisher-yates, 3 cards, every tally",
-            PermutationAlgorithm::FisherYates,
-            3,
-            200_000_000,
-            TallyOptions::default(),
-            |source| source.below(3).wrapping_add(source.below(2)),
-        );
+        small_decks(&engine);
+        if only_small {
+            return;
+        }
     }
     for (algorithm, shuffle, n, trials) in [
         (
@@ -255,22 +252,96 @@ fn stream_throughput(threads: usize) {
     );
 }
 
-/// Times `algorithm` with its tallies against `draws_only`, which must make the same
-/// draws as one shuffle and nothing else.
-fn compare(
+/// Fisher–Yates and naive swap on 3 to 6 cards with every tally, each against the plain
+/// loop that draws the same batched indices and tallies nothing (issue 33's floor: at
+/// least 0.9x), then a table of the ratios.
+fn small_decks(engine: &Engine) {
+    let mut rows = Vec::new();
+    for (name, algorithm) in [
+        ("fisher-yates", PermutationAlgorithm::FisherYates),
+        ("naive-swap", PermutationAlgorithm::NaiveSwap),
+    ] {
+        for n in 3..=6usize {
+            // About a second a side at the draw loop's speed (3 cards: over 1,000 M/s).
+            let trials = 6_000 * PAIR / n as u64;
+            let title = format!("{name}, {n} cards, every tally");
+            let row = match n {
+                3 => compare::<3>(engine, &title, algorithm, trials),
+                4 => compare::<4>(engine, &title, algorithm, trials),
+                5 => compare::<5>(engine, &title, algorithm, trials),
+                _ => compare::<6>(engine, &title, algorithm, trials),
+            };
+            rows.push((name, n, row));
+        }
+    }
+    println!("small decks, every tally, against the batched draw-only loop (floor 0.9)");
+    println!(
+        "  {:<14} {:>5} {:>9} {:>9} {:>6}  pairs",
+        "shuffle", "cards", "M/s", "draws", "ratio"
+    );
+    for (name, n, (simulate, draws, ratio, low, high)) in rows {
+        println!(
+            "  {name:<14} {n:>5} {:>9.1} {:>9.1} {ratio:>6.2}  {low:.2}-{high:.2}",
+            simulate / 1e6,
+            draws / 1e6
+        );
+    }
+}
+
+/// The draws one `N`-card shuffle of `algorithm` makes, batched exactly as the catalogue
+/// batches them ([`each_draw`]), summed and nothing else: the floor the tallied
+/// simulation is measured against.
+#[inline(always)]
+fn draws_only<const N: usize, R: Randomness>(algorithm: PermutationAlgorithm, rng: &mut R) -> usize {
+    let mut sum = 0;
+    match algorithm {
+        PermutationAlgorithm::FisherYates => {
+            each_draw(rng, N - 1, N as u64, |step| (N - step) as u64, |_, j| sum += j)
+        }
+        _ => each_draw(rng, N, N as u64, |_| N as u64, |_, j| sum += j),
+    }
+    sum
+}
+
+/// A chunk of the draw-only loop, on a copy of the generator kept in registers (as the
+/// engine's loops keep theirs), so that the floor is as fast as the compiler makes it.
+#[inline(never)]
+fn draw_chunk<const N: usize, R: Randomness + Clone>(
+    algorithm: PermutationAlgorithm,
+    source: &mut R,
+    count: u64,
+) -> u64 {
+    let mut local = source.clone();
+    let mut sum = 0u64;
+    for _ in 0..count {
+        sum = sum.wrapping_add(draws_only::<N, R>(algorithm, &mut local) as u64);
+    }
+    *source = local;
+    sum
+}
+
+/// Times `algorithm` on `N` cards with every tally against [`draws_only`], in
+/// back-to-back pairs. Returns shuffles per second of both, the median ratio and the
+/// range of the ratios.
+fn compare<const N: usize>(
     engine: &Engine,
     title: &str,
     algorithm: PermutationAlgorithm,
-    n: usize,
     trials: u64,
-    options: TallyOptions,
-    draws_only: impl Fn(&mut SimulationSource) -> u64 + Sync,
-) {
+) -> (f64, f64, f64, f64, f64) {
     let mut simulate_seconds = Vec::new();
     let mut draw_seconds = Vec::new();
     for seed in 0..REPETITIONS {
         let started = Instant::now();
-        let tally = simulate_permutations(engine, algorithm, n, trials, seed, options, &NoProgress);
+        let tally = simulate_permutations(
+            engine,
+            algorithm,
+            N,
+            trials,
+            seed,
+            TallyOptions::default(),
+            &NoProgress,
+        );
         simulate_seconds.push(started.elapsed().as_secs_f64());
         assert_eq!(tally.trials, trials);
 
@@ -281,11 +352,8 @@ fn compare(
             &NoProgress,
             || 0u64,
             |sum, source, count, _| {
-                let mut local = 0u64;
-                for _ in 0..count {
-                    local = local.wrapping_add(draws_only(source));
-                }
-                *sum = sum.wrapping_add(local);
+                let drawn = with_source!(source, |source| draw_chunk::<N, _>(algorithm, source, count));
+                *sum = sum.wrapping_add(drawn);
             },
         );
         black_box(sums);
@@ -307,6 +375,7 @@ fn compare(
         ratios[0],
         ratios[ratios.len() - 1]
     );
+    (simulate, draws, ratio, ratios[0], ratios[ratios.len() - 1])
 }
 
 /// Times `run`'s default 52-, 200- or 2,000-card simulation (every table `run` keeps by

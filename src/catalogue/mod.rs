@@ -311,6 +311,25 @@ impl<T> Workspace<T> {
     }
 }
 
+/// Shuffles every deck: the loop each arm of `shuffle_each` compiles into. A macro, so
+/// that the shuffle is called directly in the loop, not through a closure: with its
+/// batched draws ([`crate::randomness::batched`]) a shuffle is too large for the compiler
+/// to inline a closure that calls it, and a 3-card Fisher–Yates called out of line, its
+/// deck's length unknown, ran at a seventh of its speed.
+macro_rules! each {
+    ($decks:expr, $rng:expr, |$deck:ident, $source:ident| $body:expr) => {{
+        let $source = $rng;
+        for mut deck in $decks {
+            $source.begin_trial();
+            let $deck: &mut [_] = deck.as_mut();
+            $body;
+        }
+    }};
+    ($decks:expr, $rng:expr, $shuffle:path) => {
+        each!($decks, $rng, |deck, rng| $shuffle(deck, rng))
+    };
+}
+
 impl PermutationAlgorithm {
     /// Fixes parameters that default to a function of the deck size.
     pub fn resolve(self, n: usize) -> Self {
@@ -420,58 +439,45 @@ impl PermutationAlgorithm {
         D: AsMut<[T]>,
     {
         match *self {
-            PermutationAlgorithm::NaiveSwap => each(decks, rng, naive_swap),
-            PermutationAlgorithm::FisherYates => each(decks, rng, fisher_yates),
-            PermutationAlgorithm::FisherYatesForward => each(decks, rng, fisher_yates_forward),
-            PermutationAlgorithm::Sattolo => each(decks, rng, sattolo),
-            PermutationAlgorithm::RoguelikeShuffle => each(decks, rng, roguelike_shuffle),
-            PermutationAlgorithm::NaiveRepeated { passes } => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::NaiveSwap => each!(decks, rng, naive_swap),
+            PermutationAlgorithm::FisherYates => each!(decks, rng, fisher_yates),
+            PermutationAlgorithm::FisherYatesForward => each!(decks, rng, fisher_yates_forward),
+            PermutationAlgorithm::Sattolo => each!(decks, rng, sattolo),
+            PermutationAlgorithm::RoguelikeShuffle => each!(decks, rng, roguelike_shuffle),
+            PermutationAlgorithm::NaiveRepeated { passes } => each!(decks, rng, |deck, rng| {
                 let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
                 naive_repeated_until(deck, rng, passes, &stop)
             }),
-            PermutationAlgorithm::SortRandomKey => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::SortRandomKey => each!(decks, rng, |deck, rng| {
                 sort_random_key(deck, rng, &mut workspace.f64_keys)
             }),
-            PermutationAlgorithm::SortRandomKeyU8 => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::SortRandomKeyU8 => each!(decks, rng, |deck, rng| {
                 sort_random_key_u8(deck, rng, &mut workspace.u8_keys)
             }),
-            PermutationAlgorithm::SortComparatorInsertion => each(decks, rng, sort_comparator_insertion),
-            PermutationAlgorithm::SortComparatorMerge => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::SortComparatorInsertion => each!(decks, rng, sort_comparator_insertion),
+            PermutationAlgorithm::SortComparatorMerge => each!(decks, rng, |deck, rng| {
                 sort_comparator_merge(deck, rng, &mut workspace.cards)
             }),
-            PermutationAlgorithm::InsertWithRetry => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::InsertWithRetry => each!(decks, rng, |deck, rng| {
                 insert_with_retry(deck, rng, &mut workspace.flags, &mut workspace.cards)
             }),
             PermutationAlgorithm::Riffle => {
-                each(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
+                each!(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
             }
-            PermutationAlgorithm::AsfPoker => each(decks, rng, asf_poker),
-            PermutationAlgorithm::Riffles { times } => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::AsfPoker => each!(decks, rng, asf_poker),
+            PermutationAlgorithm::Riffles { times } => each!(decks, rng, |deck, rng| {
                 riffles(deck, rng, times, &mut workspace.cards)
             }),
-            PermutationAlgorithm::DealerRiffles { times } => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::DealerRiffles { times } => each!(decks, rng, |deck, rng| {
                 dealer_riffles(deck, rng, times, &mut workspace.dealer, &mut workspace.cards)
             }),
             PermutationAlgorithm::Overhand { times } => {
-                each(decks, rng, |deck, rng| overhands_until(deck, rng, times, &stop))
+                each!(decks, rng, |deck, rng| overhands_until(deck, rng, times, &stop))
             }
-            PermutationAlgorithm::Shelf { shelves, passes } => each(decks, rng, |deck, rng| {
+            PermutationAlgorithm::Shelf { shelves, passes } => each!(decks, rng, |deck, rng| {
                 shelf_passes(deck, rng, shelves, passes, &mut workspace.shelf)
             }),
         }
-    }
-}
-
-/// Shuffles every deck: the loop each arm of `shuffle_each` compiles into.
-#[inline(always)]
-fn each<T, R: Randomness + ?Sized, D: AsMut<[T]>>(
-    decks: impl Iterator<Item = D>,
-    rng: &mut R,
-    mut shuffle: impl FnMut(&mut [T], &mut R),
-) {
-    for mut deck in decks {
-        rng.begin_trial();
-        shuffle(deck.as_mut(), rng);
     }
 }
 

@@ -20,6 +20,7 @@ use crate::randomness::batched::each_draw;
 /// Text 001's `SimpleListShuffle` and text 004's first listing: for every position `i`,
 /// swap `deck[i]` with a card drawn from the whole deck. `n^n` equally likely paths onto
 /// `n!` orders, which `n!` does not divide for `n >= 3`: biased.
+#[inline(always)]
 pub fn naive_swap<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     each_draw(rng, n, n as u64, |_| n as u64, |i, j| deck.swap(i, j));
@@ -27,6 +28,7 @@ pub fn naive_swap<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 
 /// Durstenfeld's Fisher–Yates, as in texts 001 and 004: from the last position down,
 /// swap `deck[i]` with a card drawn from `0..=i`. `n!` paths, one per order: fair.
+#[inline(always)]
 pub fn fisher_yates<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     // Step `s` swaps position `i = n-1-s` with a card drawn from `0..=i`.
@@ -42,6 +44,7 @@ pub fn fisher_yates<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 
 /// Fisher–Yates from the front (`knuth1` in text 004's comments): swap `deck[i]` with a
 /// card drawn from `i..n`. Fair.
+#[inline(always)]
 pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     let draws = n.saturating_sub(1);
@@ -58,6 +61,7 @@ pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut
 /// `i` itself. This is the off-by-one of text 003's shuffle bag (`random.Next(position)`
 /// with an exclusive bound). It produces only single `n`-cycles, each with probability
 /// `1/(n-1)!`, so no card ever stays in place: biased.
+#[inline(always)]
 pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     // Step `s` swaps position `i = n-1-s` with a card drawn from `0..i`.
@@ -83,6 +87,7 @@ pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 ///
 /// What remains is Sattolo's algorithm run from the front: every outcome is a single
 /// `n`-cycle, although the text calls the shuffle "truly random". Biased.
+#[inline(always)]
 pub fn roguelike_shuffle<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     // `f = 0` swaps the first card with itself; step `s` is `f = s + 1`.
@@ -225,6 +230,7 @@ pub fn riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merg
 /// to the randomness under it: `--source clock-reseed`, and `seeds crack`.) Biased from
 /// two cards on: two cards always come out swapped. A one-card deck draws nothing (the
 /// original's `random(0)` would return 0, swapping the card with itself).
+#[inline(always)]
 pub fn asf_poker<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     if n < 2 {

@@ -78,34 +78,46 @@ pub fn each_draw<R: super::Randomness + ?Sized>(
     }
 }
 
-/// The product of `bounds`, if it fits in 64 bits.
-#[inline(always)]
-pub(crate) fn product(bounds: &[u64]) -> Option<u64> {
-    bounds
-        .iter()
-        .try_fold(1u64, |product, &bound| product.checked_mul(bound))
+/// What one word made of a batch of draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// The answers are written and exactly uniform.
+    Kept,
+    /// The word fell in Lemire's rejected sliver: draw another.
+    Rejected,
+    /// The bounds' product does not fit in the word: draw them another way.
+    TooWide,
 }
 
 /// Splits a word of `BITS` bits (64 in use; fewer in the exhaustive test) into the
-/// answers for `bounds`, whose product is `product`, and says whether the word is kept:
-/// `false` means it fell in the rejected sliver and a new word must be drawn.
+/// answers for `bounds` (see the module docs). The product of the bounds is computed in
+/// the same loop as the answers, two chains of multiplies side by side: a loop of its own
+/// before them cost a fifth of a 200-card Fisher–Yates.
 #[inline(always)]
-pub(crate) fn split_word<const BITS: u32>(
-    word: u64,
-    bounds: &[u64],
-    product: u64,
-    answers: &mut [u64],
-) -> bool {
+pub(crate) fn split_word<const BITS: u32>(word: u64, bounds: &[u64], answers: &mut [u64]) -> Split {
     let mask = if BITS == 64 { u64::MAX } else { (1u64 << BITS) - 1 };
     let mut fraction = word;
+    let mut product = 1u64;
+    let mut fits = true;
     for (answer, &bound) in answers.iter_mut().zip(bounds) {
         let wide = u128::from(fraction) * u128::from(bound);
         *answer = (wide >> BITS) as u64;
         fraction = (wide as u64) & mask;
+        let (next, overflowed) = product.overflowing_mul(bound);
+        product = next;
+        fits &= !overflowed;
+    }
+    assert!(product != 0 || !fits, "cannot sample empty range");
+    if !fits || (BITS < 64 && product > 1 << BITS) {
+        return Split::TooWide;
     }
     // `fraction` is now `word · product mod 2^BITS`. Lemire: reject below `2^BITS mod P`,
     // which is below `P`, so the division runs only when `fraction < P`.
-    fraction >= product || fraction >= threshold::<BITS>(product)
+    if fraction >= product || fraction >= threshold::<BITS>(product) {
+        Split::Kept
+    } else {
+        Split::Rejected
+    }
 }
 
 /// `2^BITS mod product`.
@@ -122,6 +134,13 @@ fn threshold<const BITS: u32>(product: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::randomness::{Randomness, SimulationSource, XoshiroSource};
+
+    /// The product of `bounds`, if it fits in 64 bits.
+    fn product(bounds: &[u64]) -> Option<u64> {
+        bounds
+            .iter()
+            .try_fold(1u64, |product, &bound| product.checked_mul(bound))
+    }
 
     /// Every tuple of bounds whose product fits in a word of `BITS` bits (lengths 1 to 4,
     /// bounds 1 to 17): each tuple of answers comes from exactly `⌊2^BITS / P⌋` kept words,
@@ -147,7 +166,7 @@ mod tests {
             let mut counts = vec![0u64; product as usize];
             let mut answers = vec![0; bounds.len()];
             for word in 0..words {
-                if split_word::<BITS>(word, &bounds, product, &mut answers) {
+                if split_word::<BITS>(word, &bounds, &mut answers) == Split::Kept {
                     let index = answers.iter().zip(&bounds).fold(0, |index, (&answer, &bound)| {
                         assert!(answer < bound, "{bounds:?}: answer {answer}");
                         index * bound + answer
@@ -180,7 +199,7 @@ mod tests {
         let mut answers = [0u64; 8];
         for _ in 0..10_000 {
             let word = source.below(u64::MAX) + 1;
-            split_word::<64>(word, &bounds, product, &mut answers);
+            assert_eq!(split_word::<64>(word, &bounds, &mut answers), Split::Kept);
             let digits = answers
                 .iter()
                 .zip(&bounds)

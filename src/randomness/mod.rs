@@ -255,17 +255,27 @@ impl Randomness for XoshiroSource {
     /// One word for as many bounds as it answers exactly ([`batched`]): the answers are
     /// the word's mixed-radix digits, and the word is drawn again in the rare case
     /// (probability below `P / 2^64`) that it falls in Lemire's rejected sliver. Bounds
-    /// whose product does not fit in 64 bits are drawn one by one.
+    /// whose product does not fit in 64 bits are drawn one by one, a word each, after
+    /// the word that found it out.
     #[inline(always)]
     fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
-        assert!(bounds.iter().all(|&bound| bound > 0), "cannot sample empty range");
-        let Some(product) = batched::product(bounds) else {
-            for (answer, &bound) in answers.iter_mut().zip(bounds) {
-                *answer = self.below(bound);
+        use batched::{Split, split_word};
+        loop {
+            match split_word::<64>(self.generator.next_u64(), bounds, answers) {
+                Split::Kept => return,
+                Split::Rejected => continue,
+                // A word per bound, by the same method: no call that could take the
+                // generator's address, so that its state stays in registers in the
+                // loops that draw through here.
+                Split::TooWide => {
+                    for (answer, &bound) in answers.iter_mut().zip(bounds) {
+                        let one = std::slice::from_mut(answer);
+                        while split_word::<64>(self.generator.next_u64(), &[bound], one) != Split::Kept {}
+                    }
+                    return;
+                }
             }
-            return;
-        };
-        while !batched::split_word::<64>(self.generator.next_u64(), bounds, product, answers) {}
+        }
     }
 
     /// The top `count` bits of one word, moved down: Xoshiro256++'s high bits are its best.

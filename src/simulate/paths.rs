@@ -49,7 +49,7 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
 
     /// The source's batched answers (the deck-by-deck loop draws the same), folded in
     /// order.
-    #[inline]
+    #[inline(always)]
     fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
         self.source.below_each(bounds, answers);
         let path = answers
@@ -102,18 +102,36 @@ fn count_paths<const N: usize>(
     counts: &mut [u64],
     workspace: &mut Workspace<u16>,
 ) {
-    let sink = counts.len() - 1;
+    // The counters are a power of two in number (see `by_path`), so that a path masked
+    // to them needs no bounds check; every path is below them, and the sink is the last.
+    assert!(
+        counts.len().is_power_of_two(),
+        "path counters come in a power of two"
+    );
+    let mask = counts.len() - 1;
+    let sink = mask;
     let path = Cell::new(sink);
     let fresh_decks = (0..count).map(|_| {
-        counts[path.replace(0)] += 1;
+        counts[path.replace(0) & mask] += 1;
         start
     });
-    crate::with_source!(source, |source| algorithm.shuffle_each(
-        fresh_decks,
-        &mut PathTracker { source, path: &path },
-        workspace
-    ));
-    counts[path.replace(0)] += 1;
+    crate::with_source!(source, |source| {
+        // A copy of the generator on this function's stack, as in the deck-by-deck loop
+        // (`decks::tally_any_size`): its state then stays in registers instead of being
+        // stored at every shuffle. It draws exactly what `source` would have.
+        #[allow(clippy::clone_on_copy)]
+        let mut local = source.clone();
+        algorithm.shuffle_each(
+            fresh_decks,
+            &mut PathTracker {
+                source: &mut local,
+                path: &path,
+            },
+            workspace,
+        );
+        *source = local;
+    });
+    counts[path.replace(0) & mask] += 1;
 }
 
 /// Gives back the answers of one recorded path, checking the bounds against the schedule.
@@ -181,15 +199,21 @@ impl Simulation<'_> {
             self.trials,
             self.seed,
             self.progress,
-            // One counter per path, plus the sink `count_paths` needs.
-            || (CacheLineCounts::new(paths + 1), Workspace::default()),
+            // One counter per path, plus the sink `count_paths` needs, rounded up to a
+            // power of two.
+            || {
+                (
+                    CacheLineCounts::new((paths + 1).next_power_of_two()),
+                    Workspace::default(),
+                )
+            },
             |(counts, workspace), source, count, _| {
                 count_paths(algorithm, start, count, source, counts.as_mut_slice(), workspace);
             },
         );
         let mut totals = vec![0u64; paths];
         for (counts, _) in &per_worker {
-            // zip stops before the sink, the last counter.
+            // zip stops at the last path, before the unused counters and the sink.
             for (total, &count) in totals.iter_mut().zip(counts.as_slice()) {
                 *total += count;
             }

@@ -14,7 +14,9 @@
 //!   side ([`cycle_counts_side_by_side`]) instead of chasing one deck's cards at a time.
 
 use super::rising::RisingSequences;
-use super::structure::{LANES, cycle_count, cycle_counts_side_by_side, fixed_points};
+use super::structure::{
+    LANES, cycle_count, cycle_counts_side_by_side, cycle_counts_side_by_side_wide, fixed_points,
+};
 
 /// Decks counted in the 16-bit cells before they are added into the totals: one more
 /// and a cell that every deck hit would overflow.
@@ -201,8 +203,9 @@ fn descents(values: &[u16]) -> usize {
 }
 
 /// Counts each deck's cycles: by byte permutes where the processor has them and decks
-/// have at most 64 cards (`cycles_wide`), else [`LANES`] decks walked side by side where
-/// they have at most 64 cards, else one deck at a time.
+/// have at most 64 cards (`cycles_wide`), else [`LANES`] decks walked side by side (with
+/// a word of visited bits up to 64 cards, several beyond), and the batch's last few decks
+/// one at a time.
 #[inline(never)]
 fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<bool>) {
     // Where the processor has 64-byte byte permutes, no walk at all (`cycles_wide`).
@@ -210,10 +213,16 @@ fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<b
         return;
     }
     let mut rest = cards;
-    if n <= 64 {
+    if n > 0 {
         let mut groups = cards.chunks_exact(LANES * n);
+        let mut words = Vec::new();
         for group in &mut groups {
-            for count in cycle_counts_side_by_side(group, n) {
+            let cycles = if n <= 64 {
+                cycle_counts_side_by_side(group, n)
+            } else {
+                cycle_counts_side_by_side_wide(group, n, &mut words)
+            };
+            for count in cycles {
                 counts[count as usize] += 1;
             }
         }
