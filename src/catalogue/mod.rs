@@ -318,6 +318,8 @@ impl<T> Workspace<T> {
 /// deck's length unknown, ran at a seventh of its speed.
 macro_rules! each {
     ($decks:expr, $rng:expr, |$deck:ident, $source:ident| $body:expr) => {{
+        // The arms name the source `rng`, as the function does: the same binding.
+        #[allow(clippy::redundant_locals)]
         let $source = $rng;
         for mut deck in $decks {
             $source.begin_trial();
