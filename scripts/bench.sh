@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Simulation throughput against loops that only make the same random draws, on all
-# cores (issue 2's speed goal: 3-card Fisher-Yates with every tally at >= 0.8x its
-# draw-only loop). Prints each figure and the ratio; then (issue 15) run's default 52-card
+# cores (issue 33's goal: Fisher-Yates and naive swap on 3 to 6 cards with every tally at
+# >= 0.9x a loop that makes the same batched draws). Prints each figure and the ratio,
+# then a table; then (issue 15) run's default 52-card
 # naive swap and Fisher-Yates, and Fisher-Yates on 200 and 2,000 cards, beside the plain
 # loop of benches/common/plain_loop.rs, with the ratio; then every catalogue shuffle at 52
 # cards beside a plain loop of the same shuffle, each in full and then as one table of

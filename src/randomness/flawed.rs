@@ -14,6 +14,11 @@
 //!
 //! Each starts from a plain 32-bit state ([`FlawedSource::from_state`]), which is what
 //! `seeds reach` enumerates and `seeds crack` searches.
+//!
+//! None of them overrides [`Randomness::below_each`] or [`Randomness::coins`]: a shuffle
+//! that batches its draws (issue 33) asks them one `below` per index, in its order, as the
+//! program it models does. Their flaw *is* their draws (`rand() % n` on 15 bits, a 32-bit
+//! seed): answering several indices from one call would model a different program.
 
 use super::kind::SourceKind;
 use super::{Randomness, splitmix64_mix};

@@ -69,11 +69,17 @@ pub trait Randomness {
     /// simulation source answers them from as few 64-bit words as the product of the
     /// bounds allows ([`batched`]): the shuffles whose draws do not depend on their
     /// answers ask through here.
+    ///
+    /// Returns the answers read as one number in mixed radix, the first answer the most
+    /// significant digit (`(a0·b1 + a1)·b2 + a2…`; wrapping if the product of the bounds
+    /// exceeds 2^64): a uniform number below that product, which is what the simulator
+    /// counts when it tallies small decks by random path.
     #[inline]
-    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
         for (answer, &bound) in answers.iter_mut().zip(bounds) {
             *answer = self.below(bound);
         }
+        batched::mixed_radix(bounds, answers)
     }
 
     /// `count` fair coins (at most 64), the first in the lowest bit: in law exactly
@@ -147,7 +153,7 @@ impl Randomness for SimulationSource {
     }
 
     #[inline]
-    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
         crate::with_source!(self, |source| source.below_each(bounds, answers))
     }
 
@@ -258,11 +264,11 @@ impl Randomness for XoshiroSource {
     /// whose product does not fit in 64 bits are drawn one by one, a word each, after
     /// the word that found it out.
     #[inline(always)]
-    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
         use batched::{Split, split_word};
         loop {
             match split_word::<64>(self.generator.next_u64(), bounds, answers) {
-                Split::Kept => return,
+                Split::Kept(number) => return number,
                 Split::Rejected => continue,
                 // A word per bound, by the same method: no call that could take the
                 // generator's address, so that its state stays in registers in the
@@ -270,9 +276,12 @@ impl Randomness for XoshiroSource {
                 Split::TooWide => {
                     for (answer, &bound) in answers.iter_mut().zip(bounds) {
                         let one = std::slice::from_mut(answer);
-                        while split_word::<64>(self.generator.next_u64(), &[bound], one) != Split::Kept {}
+                        while !matches!(
+                            split_word::<64>(self.generator.next_u64(), &[bound], one),
+                            Split::Kept(_)
+                        ) {}
                     }
-                    return;
+                    return batched::mixed_radix(bounds, answers);
                 }
             }
         }

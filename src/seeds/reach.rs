@@ -403,7 +403,7 @@ impl<R: Randomness, S: Fn(u64) -> R> Randomness for SeedWalk<'_, R, S> {
     }
 
     #[inline]
-    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
         self.source.below_each(bounds, answers)
     }
 

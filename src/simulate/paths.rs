@@ -47,18 +47,23 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
         answer
     }
 
-    /// The source's batched answers (the deck-by-deck loop draws the same), folded in
-    /// order.
+    /// The source's batched answers (the deck-by-deck loop draws the same), appended to
+    /// the path as the one mixed-radix number they make. The default source hands that
+    /// number over as it is (the high half of its word times the bounds' product): in a
+    /// shuffle whose deck is never read, the answers themselves are then never computed.
     #[inline(always)]
-    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) {
-        self.source.below_each(bounds, answers);
-        let path = answers
+    fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
+        let number = self.source.below_each(bounds, answers);
+        let product = bounds
             .iter()
-            .zip(bounds)
-            .fold(self.path.get(), |path, (&answer, &bound)| {
-                path * bound as usize + answer as usize
-            });
-        self.path.set(path);
+            .fold(1usize, |product, &bound| product.wrapping_mul(bound as usize));
+        self.path.set(
+            self.path
+                .get()
+                .wrapping_mul(product)
+                .wrapping_add(number as usize),
+        );
+        number
     }
 
     /// The source's coins, folded first coin first (each a draw from `0..2`).
@@ -82,6 +87,62 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
     }
 }
 
+fn count_paths<const N: usize>(
+    algorithm: PermutationAlgorithm,
+    start: [u16; N],
+    count: u64,
+    source: &mut SimulationSource,
+    counts: &mut [u64],
+    workspace: &mut Workspace<u16>,
+) {
+    // The two shuffles of issue 33's small-deck goal get a loop with nothing else in it
+    // (see `Shuffler`); every other one goes through the catalogue's match.
+    match algorithm {
+        PermutationAlgorithm::FisherYates => count_paths_of(FisherYatesOnly, start, count, source, counts),
+        PermutationAlgorithm::NaiveSwap => count_paths_of(NaiveSwapOnly, start, count, source, counts),
+        _ => count_paths_of(Catalogue(algorithm, workspace), start, count, source, counts),
+    }
+}
+
+/// One shuffle as [`count_paths_of`] runs it, trial start included (the catalogue's
+/// [`PermutationAlgorithm::shuffle`] starts its own). A loop compiled for one shuffle alone
+/// keeps the generator's state in registers: in a loop compiled inside the catalogue's
+/// match, the other arms' calls took the generator's address, and its state was stored
+/// at every shuffle (four stores for a 6-card Fisher–Yates of some forty instructions).
+trait Shuffler {
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R);
+}
+
+struct FisherYatesOnly;
+
+impl Shuffler for FisherYatesOnly {
+    #[inline(always)]
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
+        rng.begin_trial();
+        crate::catalogue::fisher_yates(deck, rng);
+    }
+}
+
+struct NaiveSwapOnly;
+
+impl Shuffler for NaiveSwapOnly {
+    #[inline(always)]
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
+        rng.begin_trial();
+        crate::catalogue::naive_swap(deck, rng);
+    }
+}
+
+/// Any catalogue shuffle with a draw schedule.
+struct Catalogue<'a>(PermutationAlgorithm, &'a mut Workspace<u16>);
+
+impl Shuffler for Catalogue<'_> {
+    #[inline(always)]
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
+        self.0.shuffle(deck, rng, self.1);
+    }
+}
+
 /// Runs `count` shuffles of `start` and counts their paths; `counts` ends with the sink.
 ///
 /// A function of its own, not inlined into the engine's closure, so that its `&mut`
@@ -94,13 +155,12 @@ impl<R: Randomness + ?Sized> Randomness for PathTracker<'_, R> {
 /// (Counting after the shuffle instead, or a flag for the first deck, measured 15 to 20%
 /// slower on 3-card decks: both keep the compiler from dropping the deck's dead stores.)
 #[inline(never)]
-fn count_paths<const N: usize>(
-    algorithm: PermutationAlgorithm,
+fn count_paths_of<const N: usize>(
+    mut shuffler: impl Shuffler,
     start: [u16; N],
     count: u64,
     source: &mut SimulationSource,
     counts: &mut [u64],
-    workspace: &mut Workspace<u16>,
 ) {
     // The counters are a power of two in number (see `by_path`), so that a path masked
     // to them needs no bounds check; every path is below them, and the sink is the last.
@@ -109,26 +169,22 @@ fn count_paths<const N: usize>(
         "path counters come in a power of two"
     );
     let mask = counts.len() - 1;
-    let sink = mask;
-    let path = Cell::new(sink);
-    let fresh_decks = (0..count).map(|_| {
-        counts[path.replace(0) & mask] += 1;
-        start
-    });
+    let path = Cell::new(mask);
     crate::with_source!(source, |source| {
         // A copy of the generator on this function's stack, as in the deck-by-deck loop
         // (`decks::tally_any_size`): its state then stays in registers instead of being
         // stored at every shuffle. It draws exactly what `source` would have.
         #[allow(clippy::clone_on_copy)]
         let mut local = source.clone();
-        algorithm.shuffle_each(
-            fresh_decks,
-            &mut PathTracker {
-                source: &mut local,
-                path: &path,
-            },
-            workspace,
-        );
+        let mut tracker = PathTracker {
+            source: &mut local,
+            path: &path,
+        };
+        for _ in 0..count {
+            counts[path.replace(0) & mask] += 1;
+            let mut deck = start;
+            shuffler.shuffle(&mut deck, &mut tracker);
+        }
         *source = local;
     });
     counts[path.replace(0) & mask] += 1;

@@ -131,18 +131,36 @@ pub fn cycle_counts_side_by_side_wide(cards: &[u16], n: usize, visited: &mut Vec
                 continue;
             }
             cycles[lane] += 1;
-            // The lowest unvisited position of this deck (after the deck's last step
-            // there is none: the search stops at its last position, never read again).
-            let last = base + n - 1;
-            let mut found = lowest[lane];
-            while found < last && visited[found] != 0 {
-                found += 1;
-            }
+            let found = lowest_unvisited(visited, lowest[lane], base + n - 1);
             lowest[lane] = found;
             position[lane] = found;
         }
     }
     cycles
+}
+
+/// The lowest unvisited position from `from` on, `last` if none is (after a deck's last
+/// step there is none, and its walk ends: the position is never read again). Out of the
+/// walk's loop, which it leaves about `ln n` times a deck, so that the loop stays small.
+#[cold]
+#[inline(never)]
+fn lowest_unvisited(visited: &[u8], from: usize, last: usize) -> usize {
+    // Eight positions at a time: a byte 0 in the word is an unvisited position.
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    let mut words = visited[from..last].chunks_exact(8);
+    let mut offset = 0;
+    for word in &mut words {
+        let unvisited = !u64::from_le_bytes(word.try_into().expect("eight bytes")) & ONES;
+        if unvisited != 0 {
+            return from + offset + unvisited.trailing_zeros() as usize / 8;
+        }
+        offset += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&seen| seen == 0)
+        .map_or(last, |rest| from + offset + rest)
 }
 
 #[cfg(test)]
