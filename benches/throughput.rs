@@ -125,7 +125,21 @@ fn main() {
         if only_plain && !sizes.is_empty() && !sizes.contains(&n) {
             continue;
         }
-        versus_plain_loop(&engine, &format!("{algorithm:?}"), algorithm, shuffle, n, trials);
+        // Issue 33's floors: 1.5x at 52 cards (both shuffles), 1.2x at 200 cards.
+        let floor = match n {
+            52 => Some(1.5),
+            200 => Some(1.2),
+            _ => None,
+        };
+        versus_plain_loop(
+            &engine,
+            &format!("{algorithm:?}"),
+            algorithm,
+            shuffle,
+            n,
+            trials,
+            floor,
+        );
     }
     if only_plain && !sizes.is_empty() {
         return;
@@ -174,7 +188,15 @@ fn all_shuffles_at_52(engine: &Engine) {
             PermutationAlgorithm::Shelf { shelves, passes } => (Shuffle::Shelf(shelves, passes), 30 * PAIR),
             other => panic!("no plain loop for {other:?}: add one to common/plain_loop.rs"),
         };
-        let row = versus_plain_loop(engine, entry.name, algorithm, shuffle, 52, trials);
+        let row = versus_plain_loop(
+            engine,
+            entry.name,
+            algorithm,
+            shuffle,
+            52,
+            trials,
+            floor_at_52(entry.name),
+        );
         rows.push((entry.name, shuffle.by_hand(), row));
         // `run` keeps for a dealer a second table set, of the relative permutations of
         // consecutive deals: beside the row above (the plain loop tallies the deals alone,
@@ -182,22 +204,34 @@ fn all_shuffles_at_52(engine: &Engine) {
         if let Shuffle::DealerRiffles(times) = shuffle {
             let title = "dealer-riffles, plain loop with the relative tables";
             let shuffle = Shuffle::DealerRifflesRelative(times);
-            let row = versus_plain_loop(engine, title, algorithm, shuffle, 52, trials);
+            let row = versus_plain_loop(engine, title, algorithm, shuffle, 52, trials, Some(1.0));
             rows.push(("dealer-riffles (+relative)", shuffle.by_hand(), row));
         }
     }
     println!("every catalogue shuffle, 52 cards, run's default tallies, against the plain loop");
     println!(
-        "  {:<26} {:>8} {:>8} {:>6}  {:<11} pairs",
-        "shuffle", "M/s", "plain", "ratio", "plain loop"
+        "  {:<26} {:>8} {:>8} {:>6} {:>6}  {:<11} pairs",
+        "shuffle", "M/s", "plain", "ratio", "floor", "plain loop"
     );
     for (name, by_hand, (simulate, plain, ratio, low, high)) in rows {
         let kind = if by_hand { "by hand" } else { "catalogue" };
+        let floor = floor_at_52(name.split(' ').next().unwrap_or(name))
+            .map_or("-".to_string(), |floor| format!("{floor:.1}"));
         println!(
-            "  {name:<26} {:>8.3} {:>8.3} {ratio:>6.2}  {kind:<11} {low:.2}-{high:.2}",
+            "  {name:<26} {:>8.3} {:>8.3} {ratio:>6.2} {floor:>6}  {kind:<11} {low:.2}-{high:.2}",
             simulate / 1e6,
             plain / 1e6
         );
+    }
+}
+
+/// Issue 33's floor for a catalogue shuffle at 52 cards against its plain loop, where it
+/// set one: 1.5x for the naive swap and Fisher–Yates, 1.0x for the riffles and the dealer.
+fn floor_at_52(name: &str) -> Option<f64> {
+    match name {
+        "naive-swap" | "fisher-yates" => Some(1.5),
+        "riffles" | "dealer-riffles" => Some(1.0),
+        _ => None,
     }
 }
 
@@ -381,6 +415,7 @@ fn compare<const N: usize>(
         ratios[0],
         ratios[ratios.len() - 1]
     );
+    print_floor(ratio, Some(0.9));
     (simulate, draws, ratio, ratios[0], ratios[ratios.len() - 1])
 }
 
@@ -395,6 +430,7 @@ fn versus_plain_loop(
     shuffle: Shuffle,
     n: usize,
     trials: u64,
+    floor: Option<f64>,
 ) -> (f64, f64, f64, f64, f64) {
     let options = shuffle_audit::run::tally_options(algorithm, n, SourceKind::Xoshiro);
     let plain = |seed| match n {
@@ -431,7 +467,16 @@ fn versus_plain_loop(
         ratios[0],
         ratios[ratios.len() - 1]
     );
+    print_floor(ratio, floor);
     (simulate, plain, ratio, ratios[0], ratios[ratios.len() - 1])
+}
+
+/// The floor a ratio is held to, and whether this run met it.
+fn print_floor(ratio: f64, floor: Option<f64>) {
+    if let Some(floor) = floor {
+        let verdict = if ratio >= floor { "met" } else { "NOT MET" };
+        println!("  floor:            {floor:>8.2}  ({verdict})");
+    }
 }
 
 fn median(values: &mut [f64]) -> f64 {

@@ -92,8 +92,21 @@ fn a_narrow_window_names_the_seed_and_one_without_it_finds_none() {
 #[test]
 fn ctrl_c_says_the_window_that_resumes_the_search() {
     use std::io::Read;
+    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
+    // The program keeps SIGINT ignored when it started ignored, and a test run as a
+    // shell's background job (`.ci/run &`) passes that on: the child gets the default
+    // disposition, so that what is tested is the handler and not the test's surroundings
+    // (as `tests/cli.rs` does for its interrupted export).
+    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command
         .args(["seeds", "recover", "--runtime", "php", "-j", "1"])
         .arg(fixture(PHP_FIXTURE))
         .stdout(Stdio::piped())
