@@ -11,11 +11,12 @@
 //! exactly uniform and independent. The test below checks that on words of 8 and 12
 //! bits, exhaustively: every tuple of answers comes from the same number of words.
 //!
-//! Which shuffles draw through it (the catalogue's swap shuffles, the 8-bit sort keys,
-//! the riffles' coins) and which do not (any whose flaw is its draws) is said in the
-//! catalogue; a source other than the default answers draw by draw
-//! ([`super::Randomness::below_each`]'s default), so a flawed source stays exactly as
-//! flawed as its text.
+//! Which shuffles draw through it (the catalogue's swap shuffles, partial Fisher–Yates,
+//! the shelf machine, the 8-bit sort keys; the riffles and the overhand take their coins
+//! 64 to a word through `Randomness::coins` instead) and which do not (any whose draws
+//! depend on their answers) is said in the catalogue; a source other than the default
+//! answers draw by draw ([`super::Randomness::below_each`]'s default), so a flawed source
+//! stays exactly as flawed as its text.
 
 /// The most draws one word answers: the length of the arrays the shuffles pass.
 pub const MOST_DRAWS_PER_WORD: usize = 8;

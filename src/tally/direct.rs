@@ -204,8 +204,8 @@ fn descents(values: &[u16]) -> usize {
 
 /// Counts each deck's cycles: by byte permutes where the processor has them and decks
 /// have at most 64 cards (`cycles_wide`), else [`LANES`] decks walked side by side (with
-/// a word of visited bits up to 64 cards, several beyond), and the batch's last few decks
-/// one at a time.
+/// a word of visited bits up to 64 cards, a byte per position beyond), and the batch's
+/// last few decks one at a time.
 #[inline(never)]
 fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<bool>) {
     // Where the processor has 64-byte byte permutes, no walk at all (`cycles_wide`).
@@ -215,12 +215,12 @@ fn count_cycles(counts: &mut [u64], cards: &[u16], n: usize, visited: &mut Vec<b
     let mut rest = cards;
     if n > 0 {
         let mut groups = cards.chunks_exact(LANES * n);
-        let mut words = Vec::new();
+        let mut visited_bytes = Vec::new();
         for group in &mut groups {
             let cycles = if n <= 64 {
                 cycle_counts_side_by_side(group, n)
             } else {
-                cycle_counts_side_by_side_wide(group, n, &mut words)
+                cycle_counts_side_by_side_wide(group, n, &mut visited_bytes)
             };
             for count in cycles {
                 counts[count as usize] += 1;
