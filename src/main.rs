@@ -89,9 +89,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    run_command_line(std::env::args_os().collect())
+}
+
+/// The whole command line, `args` as the process got them (the program's name first).
+/// Public for the Python module, which builds this file into itself and runs it as the
+/// wheel's `shuffle-audit` command (python/src/lib.rs).
+pub fn run_command_line(args: Vec<std::ffi::OsString>) -> ExitCode {
     let matches = Cli::command()
-        .color(color_choice(std::env::args_os()))
-        .try_get_matches();
+        .color(color_choice(args.iter().cloned()))
+        .try_get_matches_from(args);
     let cli = match matches.and_then(|matches| Cli::from_arg_matches(&matches)) {
         Ok(cli) => cli,
         Err(error) if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {

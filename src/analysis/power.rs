@@ -40,6 +40,21 @@ impl Power {
     pub fn short(&self) -> bool {
         self.needed.is_none_or(|needed| self.samples < needed)
     }
+
+    /// `700 samples, but its permutations test needs 17,234 to catch a total variation of
+    /// 0.05 with 99 % power`.
+    pub fn shortfall(&self) -> String {
+        let needs = self.needed.map_or("more than any count".to_string(), |needed| {
+            crate::format::group_thousands(needed)
+        });
+        format!(
+            "{} samples, but its {} test needs {needs} to catch a total variation of {} with {} % power",
+            crate::format::group_thousands(self.samples),
+            self.test,
+            CATCH_TOTAL_VARIATION,
+            CATCH_POWER * 100.0,
+        )
+    }
 }
 
 /// The whole-sample tests, in the order a result is searched for one.
@@ -76,6 +91,41 @@ pub fn power_to_catch(tests: &[TestReport], samples: u64, alpha: f64) -> Option<
     })
 }
 
+/// The most tests with a p-value that a table of whole decks can get: the five deal tests
+/// (permutations, positions, fixed points, cycles, rising sequences), their five serial
+/// twins, repeats and the guessing game. Holm's correction divides α by at most this.
+pub const MOST_DECK_TESTS: usize = 12;
+
+/// The deals of `n` cards that an `ingest` needs for its whole-sample test to catch every
+/// bias of total variation [`CATCH_TOTAL_VARIATION`] with probability [`CATCH_POWER`] at
+/// level `alpha`: the figure [`power_to_catch`] checks afterwards, decided before dealing.
+///
+/// Decks of up to 10 cards are tallied order by order, and `ingest` is `inconclusive`
+/// until its permutation test can run (five deals per order: 1.8 and 18 million deals at 9
+/// and 10 cards), so their figure is at least that; larger decks need only what their
+/// position test needs. How many tests share α depends on the deck, so the need is taken
+/// at α over [`MOST_DECK_TESTS`]: that many deals are never underpowered, and at most a
+/// few per cent more than the figure of the tests that do run. `None` when no number of
+/// deals would do.
+pub fn deals_to_catch(n: usize, alpha: f64) -> Option<u64> {
+    if n < 2 {
+        return None;
+    }
+    let least = least_noncentrality(CATCH_TOTAL_VARIATION);
+    let alpha = alpha / MOST_DECK_TESTS as f64;
+    let cells = (n - 1) as f64;
+    // The position test: (n − 1)² degrees of freedom, n − 1 times the cells' noncentrality.
+    let positions = trials_needed(cells * least, cells * cells, alpha, CATCH_POWER)?;
+    if n > crate::tally::lehmer::MAX_RANKED_N {
+        return Some(positions);
+    }
+    let orders: u64 = (2..=n as u64).product();
+    let permutations = trials_needed(least, (orders - 1) as f64, alpha, CATCH_POWER)?;
+    // The permutation test runs once every order expects MIN_EXPECTED deals.
+    let runs_from = (crate::stats::pooling::MIN_EXPECTED as u64).saturating_mul(orders);
+    Some(permutations.max(positions).max(runs_from))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +142,28 @@ mod tests {
             recorder.record(&deck);
         }
         analyse_permutations(&recorder.finish(), &Thresholds::new(1e-6).unwrap()).tests
+    }
+
+    #[test]
+    fn deals_to_catch_are_never_underpowered_and_close_to_the_figure_of_the_tests_that_ran() {
+        for n in [2, 3, 5, 6, 8, 12, 52] {
+            let deals = deals_to_catch(n, 1e-6).unwrap();
+            let power = power_to_catch(&tests_of(n, deals), deals, 1e-6).unwrap();
+            let needed = power.needed.unwrap();
+            assert!(!power.short(), "{n} cards: {deals} deals, {needed} needed");
+            // Fewer tests ran here than MOST_DECK_TESTS (no serial, repeats or guessing
+            // table): the figure is larger, but only by the few per cent that α/12
+            // instead of α/5 costs.
+            assert!(
+                deals as f64 <= needed as f64 * 1.1,
+                "{n} cards: {deals} deals, {needed} needed"
+            );
+        }
+        // Up to 10 cards the permutation test runs, and is the whole-sample one; at 9 and
+        // 10 cards only once every order expects five deals.
+        assert_eq!(deals_to_catch(9, 1e-6), Some(5 * 362_880));
+        assert_eq!(deals_to_catch(10, 1e-6), Some(5 * 3_628_800));
+        assert_eq!(deals_to_catch(1, 1e-6), None);
     }
 
     #[test]

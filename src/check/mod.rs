@@ -268,16 +268,9 @@ impl CaseResult {
     /// variation of 0.05 with 99 % power`, and what follows, for an underpowered case.
     pub fn underpowered_note(&self) -> Option<String> {
         let power = self.underpowered()?;
-        let needs = power.needed.map_or("more than any count".to_string(), |needed| {
-            crate::format::group_thousands(needed)
-        });
         Some(format!(
-            "underpowered: {} samples, but its {} test needs {needs} to catch a total variation of {} \
-             with {} % power: {}",
-            crate::format::group_thousands(power.samples),
-            power.test,
-            crate::analysis::power::CATCH_TOTAL_VARIATION,
-            crate::analysis::power::CATCH_POWER * 100.0,
+            "underpowered: {}: {}",
+            power.shortfall(),
             if self.underpowered_allowed {
                 "the pass stands (allowed)"
             } else {

@@ -57,6 +57,15 @@ pub struct IngestArgs {
     /// search takes a minute or more; what it finds is reported as --unpredictable reads it.
     #[arg(long, value_name = "NAME[:A..B]")]
     seed_search: Vec<String>,
+    /// A pass on fewer samples than the whole-sample test needs to catch a total variation
+    /// of 0.05 with 99 % power is `inconclusive` (exit 1), as `check` rules: for callers
+    /// that gate on the verdict (the Python and JavaScript assertions pass it).
+    #[arg(long)]
+    powered: bool,
+    /// Print the deals a deck of N cards needs for --powered (at --alpha), and exit: what
+    /// a caller that deals in-process deals by default. Reads no input.
+    #[arg(long, value_name = "N", conflicts_with_all = ["file", "kind", "k", "deck", "weights", "ordered", "skip_invalid", "allow_suspicious", "unpredictable", "seed_search", "powered"])]
+    deals_needed: Option<usize>,
     #[command(flatten)]
     analysis: AnalysisArgs,
 }
@@ -76,6 +85,9 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck, parse_weights,
     };
     use shuffle_audit::stats::Verdict;
+    if let Some(n) = args.deals_needed {
+        return print_deals_needed(n, args.analysis.alpha);
+    }
     let weights = args.weights.as_deref().map(parse_weights).transpose()?;
     let settings = IngestSettings {
         kind: match args.kind {
@@ -118,6 +130,11 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
     let mut progress = TerminalProgress::new(size.map(|size| size * passes), "bytes");
     let mut ingested = ingest(input, &source, &settings, &progress)?;
     progress.finish();
+    let underpowered = if args.powered {
+        ingested.require_power()
+    } else {
+        None
+    };
     // The library names the source for people; the command names it as typed.
     ingested.input_mut().command = settings.command(&args.file);
     for note in ingested.notes() {
@@ -151,6 +168,13 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
                 None => format!("fail{smallest}: the samples are not uniformly distributed"),
             },
         }),
+        Verdict::Inconclusive if underpowered.is_some() => Some(format!(
+            "inconclusive: underpowered (--powered): {}",
+            underpowered
+                .as_ref()
+                .map(|power| power.shortfall())
+                .unwrap_or_default()
+        )),
         Verdict::Inconclusive => Some(format!(
             "inconclusive: too few {} ({}) for every test to run; they need at least {}",
             if settings.kind == SampleKind::Stream {
@@ -193,4 +217,24 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
             ExitCode::from(VERDICT_NOT_AS_WANTED)
         }
     })
+}
+
+/// `--deals-needed N`: one line, the number.
+fn print_deals_needed(n: usize, alpha: f64) -> Result<ExitCode> {
+    use shuffle_audit::analysis::power::deals_to_catch;
+    use shuffle_audit::tally::MAX_N;
+    if !(2..=MAX_N).contains(&n) {
+        return Err(Error::Usage(format!(
+            "--deals-needed {n}: a deck has 2 to {MAX_N} cards"
+        )));
+    }
+    shuffle_audit::stats::Thresholds::new(alpha)?;
+    let deals = deals_to_catch(n, alpha).ok_or_else(|| {
+        Error::Usage(format!(
+            "--deals-needed {n}: no number of deals reaches 99 % power at alpha {alpha}"
+        ))
+    })?;
+    let mut out = std::io::stdout().lock();
+    let _ = std::io::Write::write_all(&mut out, format!("{deals}\n").as_bytes());
+    Ok(ExitCode::SUCCESS)
 }

@@ -353,7 +353,7 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     // Ctrl-C stops a seed search where it is, so that it can say what it searched and
     // the window that resumes it; a second Ctrl-C ends the process at once.
     let stop = if runtime.seed_space().is_some() {
-        crate::cli::signals::interrupt_stops_search()
+        super::signals::interrupt_stops_search()
     } else {
         Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)))
     };

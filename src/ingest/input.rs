@@ -13,18 +13,43 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use super::lines::{Block, BlockReader};
 
+/// The blocks of a [`Input::Fed`] input: about 1,600 deals of 5 cards, 60 of 52.
+const FED_BLOCK_BYTES: usize = 16 << 10;
+
 /// The input of `ingest`.
 pub enum Input {
     /// A file opened by name: read twice from disk when it is a regular file.
     File(File),
     /// Any other reader (standard input): copied aside when it must be read twice.
     Reader(Box<dyn Read + Send>),
+    /// Deals handed over by a dealer in this process ([`super::feed`]): read in small
+    /// blocks, so that the tally keeps pace with the dealer instead of waiting for a
+    /// block of megabytes to fill (the tests then start as the last deal is made). With the
+    /// number of deals to come, when the dealer knows it: the guessing game studies its
+    /// first half while the rest are dealt.
+    Fed(Box<dyn Read + Send>, Option<u64>),
 }
 
 impl Input {
     /// A reader as input (standard input, another program's output).
     pub fn reader(reader: impl Read + Send + 'static) -> Self {
         Input::Reader(Box::new(reader))
+    }
+
+    /// The deals a [`Input::Fed`] input says will come.
+    pub(super) fn expected_samples(&self) -> Option<u64> {
+        match self {
+            Input::Fed(_, expected) => *expected,
+            Input::File(_) | Input::Reader(_) => None,
+        }
+    }
+
+    /// The size of the blocks it is read in.
+    pub(super) fn block_bytes(&self) -> usize {
+        match self {
+            Input::Fed(..) => FED_BLOCK_BYTES,
+            Input::File(_) | Input::Reader(_) => super::lines::BLOCK_BYTES,
+        }
     }
 
     /// Reads the whole input once in [`Block`]s, handing each to `visit` (which may stop
@@ -112,7 +137,7 @@ impl Read for Input {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         match self {
             Input::File(file) => file.read(buffer),
-            Input::Reader(reader) => reader.read(buffer),
+            Input::Reader(reader) | Input::Fed(reader, _) => reader.read(buffer),
         }
     }
 }

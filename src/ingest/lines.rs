@@ -33,6 +33,7 @@ pub struct Block {
 /// Reads an input as [`Block`]s.
 pub struct BlockReader<R> {
     input: R,
+    block_bytes: usize,
     carry: Vec<u8>,
     finished: bool,
     started: bool,
@@ -41,8 +42,15 @@ pub struct BlockReader<R> {
 impl<R: Read> BlockReader<R> {
     /// A reader of `input`.
     pub fn new(input: R) -> Self {
+        Self::with_block_bytes(input, BLOCK_BYTES)
+    }
+
+    /// A reader of `input` in blocks of about `block_bytes` (whole lines; a line longer
+    /// than that makes its block longer).
+    pub fn with_block_bytes(input: R, block_bytes: usize) -> Self {
         Self {
             input,
+            block_bytes,
             carry: Vec::new(),
             finished: false,
             started: false,
@@ -60,8 +68,17 @@ impl<R: Read> BlockReader<R> {
             return Ok(None);
         }
         let mut bytes = std::mem::take(&mut self.carry);
-        bytes.reserve(BLOCK_BYTES.saturating_sub(bytes.len()));
-        let at_end = fill(&mut self.input, &mut bytes, BLOCK_BYTES)?;
+        bytes.reserve(self.block_bytes.saturating_sub(bytes.len()));
+        // A block holds at least one whole line: one longer than the block size (but not
+        // than MAX_LINE_BYTES) makes its block longer.
+        let mut size = self.block_bytes;
+        let at_end = loop {
+            let at_end = fill(&mut self.input, &mut bytes, size)?;
+            if at_end || bytes.len() > MAX_LINE_BYTES || bytes.contains(&b'\n') {
+                break at_end;
+            }
+            size = size.saturating_mul(2);
+        };
         if !self.started {
             // A byte-order mark (as Windows tools write) is not part of the first token.
             self.started = true;
@@ -221,5 +238,21 @@ mod tests {
         let block = reader.next_block().unwrap().unwrap();
         assert!(block.bytes.is_empty() && block.long_line_follows);
         assert!(reader.next_block().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_line_longer_than_a_small_block_makes_its_block_longer() {
+        let mut input = Vec::new();
+        for line in ["short", &"x".repeat(100), "tail"] {
+            input.extend_from_slice(line.as_bytes());
+            input.push(b'\n');
+        }
+        let mut reader = BlockReader::with_block_bytes(&input[..], 8);
+        let mut lines_read = Vec::new();
+        while let Some(block) = reader.next_block().unwrap() {
+            assert!(!block.bytes.is_empty());
+            lines_read.extend(lines(&block.bytes).map(|line| line.len()));
+        }
+        assert_eq!(lines_read, [5, 100, 4]);
     }
 }

@@ -20,6 +20,7 @@
 //! the input's own names; a stream's report is a [`StreamReport`] of one stream.
 
 pub mod deck;
+pub mod feed;
 pub mod input;
 pub mod lines;
 pub mod list;
@@ -50,7 +51,7 @@ use crate::simulate::sampler_game;
 use crate::simulate::{Engine, Progress};
 use crate::stats::{Fit, PValue, Thresholds, Verdict};
 use crate::stream::StreamReport;
-use crate::tally::guessing::play_guessing_game;
+use crate::tally::guessing::{GameSplit, play_trained_game, train_guessing_player};
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::repeats::MAX_RANKED_CARDS;
 use crate::tally::subsets::{is_tallied, ordered_cells, subset_cells};
@@ -177,8 +178,10 @@ pub fn ingest(
     // Decks of more than 20 cards that share a hash are read again to be compared: a copy
     // of standard input is kept while it is read, until the deck size says it is not needed.
     let permutations = settings.kind == SampleKind::Permutations;
+    let block_bytes = input.block_bytes();
+    let expected_samples = input.expected_samples().filter(|_| permutations);
     let (input, mut again) = input.rereadable(permutations).map_err(read_error)?;
-    let mut reader = BlockReader::new(input);
+    let mut reader = BlockReader::with_block_bytes(input, block_bytes);
     let mut lines_before = 0u64;
     let (deck, k, first_blocks) = find_deck(
         &mut reader,
@@ -234,41 +237,63 @@ pub fn ingest(
         0,
         (settings.kind == SampleKind::Selections).then_some(k),
     );
-    let read = read_blocks(
-        &mut reader,
-        first_blocks,
-        lines_before,
-        &engine,
-        progress,
-        source_name,
-        &deck,
-        |block| {
-            let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
-            let mut recorder = recorders[worker].lock().expect("a worker does not panic");
-            // A block is a run of consecutive deals: its worker pairs them, and the pairs
-            // across blocks are added in input order below.
-            recorder.start_chunk();
-            // The first deals or samples, for the guessing game.
-            let mut deals = BlockDeals::new(n, count_repeats).keeping_game_deals(
-                if settings.kind == SampleKind::Selections {
-                    k
-                } else {
-                    n
-                },
-            );
-            let mut last: Vec<u16> = Vec::new();
-            let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
-                recorder.record(cards);
-                deals.record(cards);
-                last.clear();
-                last.extend_from_slice(cards);
-            });
-            recorder.end_chunk();
-            deals.finish((!last.is_empty()).then_some(last.as_slice()));
-            (outcome, deals)
-        },
-        |deals| sequence.take(deals),
-    )?;
+    // When the number of deals to come is known (deals made in this process), the guessing
+    // game studies its first half on another thread as soon as those deals are in, while
+    // the rest are still being dealt and read.
+    let split = expected_samples.map(GameSplit::of);
+    let (read, trained) = std::thread::scope(|scope| {
+        let mut studying = None;
+        let read = read_blocks(
+            &mut reader,
+            first_blocks,
+            lines_before,
+            &engine,
+            progress,
+            source_name,
+            &deck,
+            |block| {
+                let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
+                let mut recorder = recorders[worker].lock().expect("a worker does not panic");
+                // A block is a run of consecutive deals: its worker pairs them, and the pairs
+                // across blocks are added in input order below.
+                recorder.start_chunk();
+                // The first deals or samples, for the guessing game.
+                let mut deals = BlockDeals::new(n, count_repeats).keeping_game_deals(
+                    if settings.kind == SampleKind::Selections {
+                        k
+                    } else {
+                        n
+                    },
+                );
+                let mut last: Vec<u16> = Vec::new();
+                let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
+                    recorder.record(cards);
+                    deals.record(cards);
+                    last.clear();
+                    last.extend_from_slice(cards);
+                });
+                recorder.end_chunk();
+                deals.finish((!last.is_empty()).then_some(last.as_slice()));
+                (outcome, deals)
+            },
+            |deals| {
+                sequence.take(deals);
+                if let (None, Some(split), Some(expected)) = (&studying, split, expected_samples) {
+                    let cards = split.training as usize * n;
+                    if split.training > 0 && sequence.game_so_far().len() >= cards {
+                        let decks = sequence.game_so_far()[..cards].to_vec();
+                        let engine = &engine;
+                        studying = Some(scope.spawn(move || {
+                            engine.install(|| train_guessing_player(n, &decks, expected, true))
+                        }));
+                    }
+                }
+            },
+        );
+        let trained = studying.and_then(|study| study.join().ok()).flatten();
+        (read, trained)
+    });
+    let read = read?;
     let samples = read.tallied;
     let lines_read = read.lines;
     let skipped = read.skipped;
@@ -315,7 +340,9 @@ pub fn ingest(
             // The guessing game on the input's first deals (the lines are the deals in
             // order: a program's dealer may carry the deck).
             let game = sequence.take_game();
-            tally.guessing = play_guessing_game(n, &game, samples, true).map(Box::new);
+            tally.guessing = engine
+                .install(|| play_trained_game(n, &game, samples, true, trained))
+                .map(Box::new);
             // Whatever the tests say: do the first deals give the generator away?
             let seed_search = settings.seed_search_runtimes()?;
             predictability = engine.install(|| {

@@ -3,6 +3,7 @@
 //! which kind it was.
 
 use super::*;
+use crate::analysis::power::{Power, power_to_catch};
 
 /// A finished ingest: the report every renderer takes, and the figures a gate reads.
 #[derive(Clone, Debug)]
@@ -96,6 +97,38 @@ impl IngestReport {
             },
             IngestReport::Stream(stream) => &stream.results[0].analysis.tests,
         }
+    }
+
+    /// `check`'s rule for a pass: on fewer samples than the whole-sample test needs to
+    /// catch a total variation of 0.05 with 99 % power ([`power_to_catch`]), it proves
+    /// nothing, and the verdict becomes `inconclusive`, with a note that says why (`ingest
+    /// --powered`, and the in-process audits of Python and JavaScript). Returns the power
+    /// when it fell short.
+    pub fn require_power(&mut self) -> Option<Power> {
+        if self.verdict() != Verdict::Pass {
+            return None;
+        }
+        let alpha = match self {
+            IngestReport::Samples(run) => run.settings.alpha,
+            IngestReport::Stream(stream) => stream.settings.alpha,
+        };
+        let power = power_to_catch(self.tests(), self.samples(), alpha).filter(Power::short)?;
+        let note = format!("underpowered: {}: inconclusive (deal more)", power.shortfall());
+        match self {
+            IngestReport::Samples(run) => {
+                match (run.results.first_mut(), run.sampler_results.first_mut()) {
+                    (Some(result), _) => result.analysis.verdict = Verdict::Inconclusive,
+                    (None, Some(result)) => result.analysis.verdict = Verdict::Inconclusive,
+                    (None, None) => unreachable!("an ingest report holds one result"),
+                }
+                run.notes.push(note);
+            }
+            IngestReport::Stream(stream) => {
+                stream.results[0].analysis.verdict = Verdict::Inconclusive;
+                stream.notes.push(note);
+            }
+        }
+        Some(power)
     }
 
     /// The samples the tests that could not run would need, when some could not

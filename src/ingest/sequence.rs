@@ -131,6 +131,12 @@ impl InputSequence {
         std::mem::take(&mut self.game)
     }
 
+    /// The input's first deals seen so far, laid end to end (what [`Self::take_game`]
+    /// will return, once every block is in).
+    pub fn game_so_far(&self) -> &[u16] {
+        &self.game
+    }
+
     /// The next block, in input order.
     pub fn take(&mut self, block: BlockDeals) {
         if let (Some(previous), Some(first)) = (&self.previous, &block.first) {

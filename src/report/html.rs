@@ -174,6 +174,107 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
     .unwrap();
 }
 
+/// The style of a fragment: the page's look for its badge, tables and figures, scoped to
+/// the fragment's own `div` so that it cannot restyle the page it is shown in.
+const FRAGMENT_STYLE: &str = "\
+.shuffle-audit{font:14px/1.45 -apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#1d2329}
+.shuffle-audit h3{margin:.4em 0;display:flex;flex-wrap:wrap;gap:.5em;align-items:baseline}
+.shuffle-audit table{border-collapse:collapse;margin:.6em 0;font-size:.92em}
+.shuffle-audit th,.shuffle-audit td{border-bottom:1px solid #e3e6ea;padding:3px 9px;text-align:left;vertical-align:top}
+.shuffle-audit th{background:#f6f8fa}
+.shuffle-audit td.number{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.shuffle-audit tr.rejects td{background:#fdecea}
+.shuffle-audit .tail{font-style:italic;color:#8a4b00;white-space:nowrap}
+.shuffle-audit .verdict{display:inline-block;padding:.05em .55em;border-radius:3px;color:#fff;font-weight:600;font-size:.8em;letter-spacing:.04em;text-transform:uppercase}
+.shuffle-audit .verdict.pass{background:#1b7e62}.shuffle-audit .verdict.suspicious{background:#b8860b}.shuffle-audit .verdict.fail{background:#c0392b}.shuffle-audit .verdict.inconclusive{background:#6b7280}
+.shuffle-audit .known,.shuffle-audit .what,.shuffle-audit figcaption,.shuffle-audit .command{color:#5b6570}
+.shuffle-audit figure{margin:.8em 0}
+.shuffle-audit figure img{max-width:100%;height:auto}
+";
+
+/// The document as a fragment of someone else's page (a Jupyter cell's output, through the
+/// Python module's `_repr_html_`): per result, its name and verdict badge, its tests, the
+/// card × position heat map, and its other charts folded away. Charts are `<img>`
+/// elements holding the SVG as a `data:` address, as safe as the page's own images and
+/// with nothing to fetch.
+pub fn render_fragment(document: &Document) -> String {
+    let mut out = format!("<div class=\"shuffle-audit\">\n<style>\n{FRAGMENT_STYLE}</style>\n");
+    for part in &document.parts {
+        for result in &part.results {
+            writeln!(
+                out,
+                "<h3>{} {} <span class=\"known\">{}</span></h3>\n<p class=\"what\">{}; {}</p>",
+                escape(&result.name),
+                verdict_badge(result.verdict),
+                escape(&result.benchmark().to_string()),
+                escape(&result.summary),
+                escape(&part.settings),
+            )
+            .unwrap();
+            for note in &result.notes {
+                writeln!(out, "<p class=\"note\">{}</p>", prose(note)).unwrap();
+            }
+            render_tests(&mut out, &result.tests);
+            let is_heat_map = |chart: &&ChartFile| {
+                chart.file_name.ends_with("-positions.svg") && !chart.file_name.contains("serial-")
+            };
+            let heat_map = result.charts.iter().find(is_heat_map);
+            if let Some(chart) = heat_map {
+                render_inline_chart(&mut out, chart);
+            }
+            let others: Vec<&ChartFile> = result.charts.iter().filter(|chart| !is_heat_map(chart)).collect();
+            if !others.is_empty() {
+                writeln!(out, "<details><summary>{} more charts</summary>", others.len()).unwrap();
+                for chart in others {
+                    render_inline_chart(&mut out, chart);
+                }
+                writeln!(out, "</details>").unwrap();
+            }
+        }
+        writeln!(
+            out,
+            "<p class=\"command\">Reproduce: <code>{}</code></p>",
+            escape(&part.command)
+        )
+        .unwrap();
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+fn render_inline_chart(out: &mut String, chart: &ChartFile) {
+    let caption = escape(&chart.caption);
+    let size = chart.size().map_or_else(String::new, |(width, height)| {
+        format!(" width=\"{width}\" height=\"{height}\"")
+    });
+    writeln!(
+        out,
+        "<figure><img src=\"data:image/svg+xml;base64,{}\"{size} alt=\"{caption}\"><figcaption>{caption}</figcaption></figure>",
+        base64(chart.svg.as_bytes())
+    )
+    .unwrap();
+}
+
+/// Standard base64 with padding (RFC 4648), for `data:` addresses.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for group in bytes.chunks(3) {
+        let word = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |word, (i, &byte)| word | u32::from(byte) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= group.len() {
+                ALPHABET[(word >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
+}
+
 fn render_tests(out: &mut String, tests: &[TestRow]) {
     // Exact laws have no tests: their numbers are not estimates.
     if tests.is_empty() {
@@ -306,5 +407,66 @@ mod tests {
             prose("run `a <b>` & see"),
             "run <code>a &lt;b&gt;</code> &amp; see"
         );
+    }
+
+    #[test]
+    fn base64_is_rfc_4648s() {
+        for (bytes, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(bytes.as_bytes()), encoded);
+        }
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn a_fragment_shows_the_badge_the_tests_and_the_heat_map_first() {
+        use crate::catalogue::AlgorithmSpec;
+        use crate::run::{RunSettings, run};
+        let settings = RunSettings {
+            source: Default::default(),
+            n: 3,
+            k: None,
+            trials: 60_000,
+            seed: Some(1),
+            threads: 1,
+            alpha: 1e-6,
+            shard: None,
+        };
+        let report = run(
+            &[AlgorithmSpec::parse("naive-swap").unwrap()],
+            &settings,
+            &crate::simulate::NoProgress,
+        )
+        .unwrap();
+        let fragment = render_fragment(&crate::report::run_document(&report));
+        assert!(fragment.starts_with("<div class=\"shuffle-audit\">"));
+        assert!(
+            fragment.contains("<span class=\"verdict fail\">fail</span>"),
+            "{fragment}"
+        );
+        assert!(fragment.contains("<table class=\"tests\">"));
+        // The first chart is the card × position heat map, its SVG inline as base64.
+        let first_image = fragment
+            .split("<img src=\"data:image/svg+xml;base64,")
+            .nth(1)
+            .unwrap();
+        let document = crate::report::run_document(&report);
+        let chart = document.parts[0].results[0]
+            .charts
+            .iter()
+            .find(|chart| chart.file_name.ends_with("-positions.svg"))
+            .unwrap();
+        assert!(first_image.starts_with(&base64(chart.svg.as_bytes())));
+        // Every rule of its style sheet is scoped to the fragment.
+        for rule in FRAGMENT_STYLE.lines() {
+            assert!(rule.starts_with(".shuffle-audit"), "{rule}");
+        }
+        assert!(fragment.contains("<details><summary>"));
     }
 }

@@ -18,11 +18,25 @@
 //! any probability by less than `1e-290` in absolute terms (far below the reporting
 //! floor). A count beyond the kept cells has a tail below that: it is reported by its
 //! Chernoff bound, an upper bound, so the p-value stays conservative.
+//!
+//! That width is only needed for tails far out. Each p-value is first computed with cells
+//! below `1e-40` dropped ([`QUICK_DROP_BELOW`]), about a third of the width and a seventh
+//! of the multiply-adds (a few hundred microseconds instead of ten milliseconds for the
+//! 8,192 deals of a 5-card game): that changes any probability by less than `1e-33`, so a
+//! tail above [`QUICK_TRUSTED_ABOVE`] (every fair result, and most biased ones) is right
+//! to eight significant digits or better. A smaller tail is computed again at `1e-300`.
 
 use super::pvalue::PValue;
 
 /// Cells below this fraction of a law's largest cell are dropped.
 const DROP_BELOW: f64 = 1e-300;
+
+/// The same, for the first, narrower computation of a p-value.
+const QUICK_DROP_BELOW: f64 = 1e-40;
+
+/// A tail above this from the narrower computation is kept (in log10): its error, below
+/// `1e-33` absolute, is under `1e-8` of it.
+const QUICK_TRUSTED_ABOVE: f64 = -25.0;
 
 /// The expected correct guesses per deal under a fair shuffle, whatever the strategy:
 /// `H_n = 1 + 1/2 + … + 1/n`.
@@ -53,14 +67,17 @@ struct ScaledLaw {
     offset: u64,
     cells: Vec<f64>,
     ln_scale: f64,
+    /// Cells below this fraction of the largest are dropped.
+    drop_below: f64,
 }
 
 impl ScaledLaw {
-    fn new(probabilities: &[f64]) -> Self {
+    fn new(probabilities: &[f64], drop_below: f64) -> Self {
         let mut law = Self {
             offset: 0,
             cells: probabilities.to_vec(),
             ln_scale: 0.0,
+            drop_below,
         };
         law.normalise();
         law
@@ -74,8 +91,12 @@ impl ScaledLaw {
             *cell /= largest;
         }
         self.ln_scale += largest.ln();
-        let first = self.cells.iter().position(|&c| c >= DROP_BELOW).unwrap_or(0);
-        let last = self.cells.iter().rposition(|&c| c >= DROP_BELOW).unwrap_or(0);
+        let first = self.cells.iter().position(|&c| c >= self.drop_below).unwrap_or(0);
+        let last = self
+            .cells
+            .iter()
+            .rposition(|&c| c >= self.drop_below)
+            .unwrap_or(0);
         self.cells.truncate(last + 1);
         self.cells.drain(..first);
         self.offset += first as u64;
@@ -96,6 +117,7 @@ impl ScaledLaw {
             offset: self.offset + other.offset,
             cells,
             ln_scale: self.ln_scale + other.ln_scale,
+            drop_below: self.drop_below,
         };
         law.normalise();
         law
@@ -166,7 +188,15 @@ pub fn poisson_binomial_p_value(per_deal: &[f64], deals: u64, correct: u64) -> P
         // Every guess right: exactly the product of the probabilities, as the bound says.
         return chernoff_bound_of(per_deal, deals, cards);
     }
-    let law = ScaledLaw::new(&law_of(per_deal)).power(deals);
+    let one_deal = law_of(per_deal);
+    let quick = ScaledLaw::new(&one_deal, QUICK_DROP_BELOW).power(deals);
+    if let Some(p) = quick
+        .upper_tail(correct)
+        .filter(|p| p.log10() > QUICK_TRUSTED_ABOVE)
+    {
+        return p;
+    }
+    let law = ScaledLaw::new(&one_deal, DROP_BELOW).power(deals);
     law.upper_tail(correct)
         .unwrap_or_else(|| chernoff_bound_of(per_deal, deals, correct))
 }

@@ -15,6 +15,8 @@
 //! guesses were right in all and at each position, and the sum of squares of each deal's
 //! right guesses (for an interval).
 
+use rayon::prelude::*;
+
 /// Deals studied at most: the first half of the run's first [`GAME_DEALS`].
 pub const GAME_TRAINING_DEALS: u64 = 8_192;
 /// Deals played at most, right after the studied ones.
@@ -186,6 +188,7 @@ pub struct GuessingTally {
 
 /// A player's rankings of the cards: row `r` of a table lists all `n` cards, most often
 /// seen first (ties by the lower card).
+#[derive(Clone)]
 struct Rankings {
     /// Row = position.
     position: Vec<u16>,
@@ -231,6 +234,7 @@ impl Rankings {
 }
 
 /// A player at the table: the rankings learned, and the scratch of one deal.
+#[derive(Clone)]
 struct Player {
     n: usize,
     fresh: Rankings,
@@ -332,6 +336,58 @@ pub fn play_guessing_game(
     total_deals: u64,
     in_order: bool,
 ) -> Option<GuessingTally> {
+    play_trained_game(n, decks, total_deals, in_order, None)
+}
+
+/// A player who has studied the deals of a split, and the strategy it chose: the part of
+/// the game that needs only the first half of its deals, so that a reader that knows how
+/// many deals will come can study while the rest are still being dealt.
+#[derive(Clone)]
+pub struct TrainedPlayer {
+    player: Player,
+    best: Option<(Strategy, u64, u64)>,
+    /// What it was trained for: `n`, the split, and whether deals are in order.
+    n: usize,
+    split: GameSplit,
+    in_order: bool,
+}
+
+/// Studies the first deals of `decks` for a run or input of `total_deals` deals (as
+/// [`play_guessing_game`] would); `None` when the split studies nothing, or `decks` does
+/// not hold the deals it studies.
+pub fn train_guessing_player(
+    n: usize,
+    decks: &[u16],
+    total_deals: u64,
+    in_order: bool,
+) -> Option<TrainedPlayer> {
+    let split = GameSplit::of(total_deals);
+    if n < 2 || split.training == 0 || split.played == 0 {
+        return None;
+    }
+    let training: Vec<&[u16]> = decks.chunks_exact(n).take(split.training as usize).collect();
+    if training.len() as u64 != split.training {
+        return None;
+    }
+    let (player, best) = train(n, &training, in_order);
+    Some(TrainedPlayer {
+        player,
+        best,
+        n,
+        split,
+        in_order,
+    })
+}
+
+/// [`play_guessing_game`], with the study already done when `trained` is given (and was
+/// done for the same `n`, split and order: otherwise it is done again here).
+pub fn play_trained_game(
+    n: usize,
+    decks: &[u16],
+    total_deals: u64,
+    in_order: bool,
+    trained: Option<TrainedPlayer>,
+) -> Option<GuessingTally> {
     let split = GameSplit::of(total_deals);
     if n < 2 || split.training == 0 || split.played == 0 {
         return None;
@@ -339,49 +395,13 @@ pub fn play_guessing_game(
     let all: Vec<&[u16]> = decks.chunks_exact(n).take(split.deals() as usize).collect();
     assert_eq!(all.len() as u64, split.deals(), "the game's deals are all given");
     let (training, played) = all.split_at(split.training as usize);
-    let carried = in_order.then(|| {
-        let relabelled: Vec<Vec<u16>> = training
-            .windows(2)
-            .map(|pair| relabel(pair[1], pair[0]))
-            .collect();
-        let views: Vec<&[u16]> = relabelled.iter().map(Vec::as_slice).collect();
-        Rankings::learn(n, &views)
-    });
-    let mut player = Player {
-        n,
-        fresh: Rankings::learn(n, training),
-        carried,
-        place: vec![0; n],
-        relabelled: Vec::with_capacity(n),
-        place_before: vec![0; n],
+    let (mut player, best) = match trained {
+        Some(trained) if trained.n == n && trained.split == split && trained.in_order == in_order => {
+            (trained.player, trained.best)
+        }
+        _ => train(n, training, in_order),
     };
     let mut hits = Vec::with_capacity(n);
-    // The best strategy on the studied deals: most right guesses per deal played.
-    let mut best: Option<(Strategy, u64, u64)> = None;
-    for strategy in Strategy::ALL {
-        if strategy.frame() == Frame::Carried && !in_order {
-            continue;
-        }
-        let (mut deals, mut correct) = (0u64, 0u64);
-        for (index, deck) in training.iter().enumerate() {
-            let before = index.checked_sub(1).map(|i| training[i]);
-            if player.play(strategy, deck, before, &mut hits).is_some() {
-                deals += 1;
-                correct += hits.len() as u64;
-            }
-        }
-        let better = match best {
-            None => deals > 0,
-            Some((_, best_deals, best_correct)) => {
-                deals > 0
-                    && u128::from(correct) * u128::from(best_deals)
-                        > u128::from(best_correct) * u128::from(deals)
-            }
-        };
-        if better {
-            best = Some((strategy, deals, correct));
-        }
-    }
     let (strategy, training_played, training_correct) = best?;
     let mut tally = GuessingTally {
         n,
@@ -411,6 +431,66 @@ pub fn play_guessing_game(
         }
     }
     Some(tally)
+}
+
+/// Learns the rankings of the studied deals and scores every strategy on them: the player,
+/// and the best strategy with its deals played and right guesses.
+fn train(n: usize, training: &[&[u16]], in_order: bool) -> (Player, Option<(Strategy, u64, u64)>) {
+    let carried = in_order.then(|| {
+        let relabelled: Vec<Vec<u16>> = training
+            .windows(2)
+            .map(|pair| relabel(pair[1], pair[0]))
+            .collect();
+        let views: Vec<&[u16]> = relabelled.iter().map(Vec::as_slice).collect();
+        Rankings::learn(n, &views)
+    });
+    let player = Player {
+        n,
+        fresh: Rankings::learn(n, training),
+        carried,
+        place: vec![0; n],
+        relabelled: Vec::with_capacity(n),
+        place_before: vec![0; n],
+    };
+    // Each strategy on the studied deals, side by side (each with its own scratch: the
+    // strategies do not depend on each other, and the game is the largest part of the
+    // tests' own time on a small input).
+    let strategies: Vec<Strategy> = Strategy::ALL
+        .into_iter()
+        .filter(|strategy| in_order || strategy.frame() != Frame::Carried)
+        .collect();
+    let scores: Vec<(Strategy, u64, u64)> = strategies
+        .par_iter()
+        .map(|&strategy| {
+            let mut player = player.clone();
+            let mut hits = Vec::with_capacity(n);
+            let (mut deals, mut correct) = (0u64, 0u64);
+            for (index, deck) in training.iter().enumerate() {
+                let before = index.checked_sub(1).map(|i| training[i]);
+                if player.play(strategy, deck, before, &mut hits).is_some() {
+                    deals += 1;
+                    correct += hits.len() as u64;
+                }
+            }
+            (strategy, deals, correct)
+        })
+        .collect();
+    // The best: most right guesses per deal played, the first in `Strategy::ALL` on a tie.
+    let mut best: Option<(Strategy, u64, u64)> = None;
+    for (strategy, deals, correct) in scores {
+        let better = match best {
+            None => deals > 0,
+            Some((_, best_deals, best_correct)) => {
+                deals > 0
+                    && u128::from(correct) * u128::from(best_deals)
+                        > u128::from(best_correct) * u128::from(deals)
+            }
+        };
+        if better {
+            best = Some((strategy, deals, correct));
+        }
+    }
+    (player, best)
 }
 
 /// `deck` with each card named by its place in `before`.

@@ -129,3 +129,51 @@ fn the_mean_has_p_about_one_half_and_large_runs_are_quick() {
     let p3 = p(guessing_p_value(n, deals, mean + (3.0 * sd).round() as u64));
     assert!((1.0e-3..2.5e-3).contains(&p3), "{p3}");
 }
+
+#[test]
+fn the_quick_narrow_law_gives_the_wide_laws_p_values_where_it_is_trusted() {
+    // 8,192 deals of 5 cards, as the game plays them: from below the mean to far in the
+    // upper tail, the p-value kept from the narrow law is the wide law's to 1e-8.
+    let per_deal: Vec<f64> = (1..=5).map(|k| 1.0 / k as f64).collect();
+    let one_deal = law_of(&per_deal);
+    let quick = ScaledLaw::new(&one_deal, QUICK_DROP_BELOW).power(8_192);
+    let wide = ScaledLaw::new(&one_deal, DROP_BELOW).power(8_192);
+    let mean = 8_192.0 * fair_expected_correct(5);
+    let sd = (8_192.0 * fair_variance(5)).sqrt();
+    let mut trusted = 0;
+    for z in -4..=14 {
+        let correct = (mean + z as f64 * sd) as u64;
+        let exact = wide.upper_tail(correct).unwrap();
+        match quick
+            .upper_tail(correct)
+            .filter(|p| p.log10() > QUICK_TRUSTED_ABOVE)
+        {
+            Some(p) => {
+                trusted += 1;
+                assert!(
+                    (p.log10() - exact.log10()).abs() < 1e-8 / std::f64::consts::LN_10,
+                    "{correct}: {} against {}",
+                    p.log10(),
+                    exact.log10()
+                );
+            }
+            // Not trusted: the p-value is the wide law's, far in the tail.
+            None => assert!(exact.log10() < -20.0, "{correct}: {}", exact.log10()),
+        }
+        assert_eq!(guessing_p_value(5, 8_192, correct).log10(), {
+            let quick = quick
+                .upper_tail(correct)
+                .filter(|p| p.log10() > QUICK_TRUSTED_ABOVE);
+            quick.unwrap_or(exact).log10()
+        });
+    }
+    // About ten standard deviations are trusted; the rest go to the wide law.
+    assert!((12..19).contains(&trusted), "{trusted}");
+    // The narrow law is a fraction of the wide one's width.
+    assert!(
+        quick.cells.len() * 2 < wide.cells.len(),
+        "{} and {}",
+        quick.cells.len(),
+        wide.cells.len()
+    );
+}
