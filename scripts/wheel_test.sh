@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The Python wheel, end to end (issue 17): what a Python user gets from
-# `pip install shuffle-audit`. It
+# The Python wheel, end to end (issues 17 and 34): what a Python user gets from
+# `pip install shuffle-audit`: the module `shuffle_audit` and the `shuffle-audit` command. It
 #   1. makes sure Python 3 with venv is there (Debian's python3 and python3-venv, installed
 #      with apt-get when missing: root, or sudo),
 #   2. installs maturin from PyPI into a throwaway virtual environment and builds the wheel
 #      (and the sdist, only to check what it holds: no reports/, no target/),
-#   3. installs the wheel into a fresh virtual environment, with pytest and numpy from
-#      PyPI, and there, from that environment's PATH (not target/), runs
+#   3. installs the wheel into a fresh virtual environment, with pytest, numpy, mypy and
+#      nbclient/ipykernel from PyPI, and there, from that environment's PATH (not target/), runs
 #        - `shuffle-audit --version`,
 #        - the README's main command at the seed the README shows, whose verdicts, exit
 #          status and counts must be the README's,
@@ -14,8 +14,16 @@
 #          and by a naive swap written in Python (must FAIL, exit 1),
 #        - `ingest` of picks made by numpy and random.sample (fair), and by numpy's
 #          choice(shuffle=False), whose order is not random (must FAIL with --ordered),
-#        - the pytest example of examples/python/ (a project's shuffle gated by
-#          `shuffle-audit check`, and a biased one caught),
+#        - the module's own tests (python/tests: verdicts, every broken shuffle's error,
+#          the time limit, Jupyter's HTML) and its doctests,
+#        - the pytest example of examples/python/ (three lines: a project's shuffle and
+#          random.shuffle pass, the legacy naive swap is caught),
+#        - the notebook examples/python/teaching.ipynb, executed by nbclient, whose cells
+#          must show verdict badges and heat maps,
+#        - mypy on a file that uses the module (the stubs and py.typed), and on one that
+#          misuses it (must be refused),
+#        - scripts/bench_python.py, which prints the assertion's overhead (not checked:
+#          speed is measured, not tested),
 #   4. removes everything it made (the environments, wheel, samples) and prints a summary;
 #      it exits 1 if any check failed, and stops at once (exit 1, naming the step) when a
 #      step that is not a check, such as the build, fails.
@@ -40,33 +48,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/shuffle-audit-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'echo "wheel_test: stopped: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 
-step() { printf '\n== %s (%d s so far)\n' "$1" $((SECONDS - started)); }
-passed=0
-failures=()
-ok() { echo "  ok    $1"; passed=$((passed + 1)); }
-bad() { echo "  FAIL  $1"; failures+=("$1"); }
-# check NAME COMMAND...: one check; its failure is counted, not fatal.
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-# run_status FILE COMMAND...: runs COMMAND with its output in FILE, and prints its exit
-# status (a verdict's 1 is an answer here, not an error that should stop the script).
-run_status() {
-    local file=$1 status=0
-    shift
-    "$@" >"$file" 2>&1 || status=$?
-    echo "$status"
-}
-# has FILE TEXT: FILE holds the line fragment TEXT (shown when it does not).
-has() {
-    grep -qF -- "$2" "$1" || {
-        echo "        expected '$2' in:" >&2
-        sed 's/^/        | /' "$1" | head -40 >&2
-        return 1
-    }
-}
+# shellcheck source=scripts/checks.sh
+source scripts/checks.sh
 
 # --- 1. Python 3 with venv -------------------------------------------------------------
 step "Python"
@@ -106,11 +89,21 @@ echo "  $(basename "$wheel"): $(du -k "$wheel" | cut -f1) KiB, built in ${build_
 # needs to build it. Neither may carry the committed teaching report or a build folder.
 "$work/build/bin/python" -m zipfile -l "$wheel" | awk 'NR > 1 { print $1 }' >"$work/wheel.list"
 tar -tzf "${sdists[0]}" >"$work/sdist.list"
-check "the wheel holds the binary as a script" grep -qE '\.data/scripts/shuffle-audit$' "$work/wheel.list"
-check "the wheel holds nothing but the binary and its metadata" \
-    bash -c '! grep -vE "\.data/scripts/shuffle-audit$|\.dist-info/" "$1"' _ "$work/wheel.list"
-check "the sdist holds Cargo.toml, Cargo.lock and src/" \
-    bash -c 'grep -q "/Cargo.toml$" "$1" && grep -q "/Cargo.lock$" "$1" && grep -q "/src/main.rs$" "$1"' _ "$work/sdist.list"
+check "the wheel holds the module, its stubs and py.typed" bash -c 'for file in __init__.py _cli.py _native.pyi py.typed; do
+        grep -qx "shuffle_audit/$file" "$1" || exit 1; done; grep -qE "^shuffle_audit/_native\.abi3\.so$" "$1"' _ "$work/wheel.list"
+check "the wheel holds nothing but the module and its metadata" \
+    bash -c '! grep -vE "^shuffle_audit/|\.dist-info/" "$1"' _ "$work/wheel.list"
+"$work/build/bin/python" - "$wheel" >"$work/entry_points.txt" <<'PY'
+import sys
+import zipfile
+
+wheel = zipfile.ZipFile(sys.argv[1])
+print(wheel.read(next(name for name in wheel.namelist() if name.endswith("entry_points.txt"))).decode())
+PY
+check "the wheel's shuffle-audit command runs the module's command line" \
+    grep -qE '^shuffle-audit ?= ?shuffle_audit\._cli:main$' "$work/entry_points.txt"
+check "the sdist holds Cargo.toml, Cargo.lock, src/ and python/" \
+    bash -c 'grep -q "/Cargo.toml$" "$1" && grep -q "/Cargo.lock$" "$1" && grep -q "/src/main.rs$" "$1" && grep -q "/python/src/lib.rs$" "$1" && grep -q "/python/shuffle_audit/__init__.py$" "$1"' _ "$work/sdist.list"
 check "the sdist holds no reports/, target/, docs/ or tests/" \
     bash -c '! grep -E "^[^/]+/(reports|target|docs|tests)/" "$1"' _ "$work/sdist.list"
 
@@ -120,7 +113,7 @@ venv=$work/venv
 "$PYTHON" -m venv "$venv"
 # The wheel has no dependencies: installed with --no-index, it needs no network.
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
-"$venv/bin/pip" install --quiet --disable-pip-version-check pytest
+"$venv/bin/pip" install --quiet --disable-pip-version-check pytest mypy nbclient ipykernel
 export PATH="$venv/bin:$PATH" VIRTUAL_ENV=$venv
 hash -r
 check "shuffle-audit on the PATH is the environment's ($venv/bin)" \
@@ -250,12 +243,78 @@ for spec in "numpy-permutation.txt 0 PASS" "numpy-choice.txt 0 PASS" \
 done
 cd "$root"
 
-step "pytest: examples/python (a project's shuffle gated by shuffle-audit check)"
-# In a copy, so that neither pytest's cache nor __pycache__ lands in the repository.
-cp -R examples/python "$work/example"
+step "the module: python/tests and the doctests"
+# From a copy, so that pytest imports the installed module, never the source tree, and
+# leaves no cache in the repository.
+cp -R python/tests "$work/module-tests"
+status=$(cd "$work" && run_status "$work/module.out" python -m pytest -p no:cacheprovider -q module-tests)
+tail -3 "$work/module.out" | sed 's/^/  | /'
+check "pytest python/tests exits 0" test "$status" -eq 0
+status=$(cd "$work" && run_status "$work/doctest.out" python -m pytest -p no:cacheprovider -q --doctest-modules --pyargs shuffle_audit)
+tail -2 "$work/doctest.out" | sed 's/^/  | /'
+check "the docstrings' examples pass (pytest --doctest-modules)" test "$status" -eq 0
+check "every public function has a doctest" has "$work/doctest.out" "passed"
+
+step "pytest: examples/python (three lines of pytest)"
+cp examples/python/test_shuffle_fair.py "$work/example.py"
+mkdir -p "$work/example" && mv "$work/example.py" "$work/example/test_shuffle_fair.py"
 status=$(cd "$work/example" && run_status "$work/pytest.out" pytest -p no:cacheprovider -v)
 sed 's/^/  | /' "$work/pytest.out" | grep -E 'PASSED|FAILED|ERROR|passed|failed|error' || true
 check "pytest examples/python exits 0" test "$status" -eq 0
+check "random.shuffle and the project's shuffle pass, the naive swap is caught" \
+    bash -c 'grep -c PASSED "$1" | grep -qx 3' _ "$work/pytest.out"
+
+step "the notebook: examples/python/teaching.ipynb, executed"
+status=$(run_status "$work/notebook.out" python - examples/python/teaching.ipynb <<'PY'
+import sys
+import nbclient
+import nbformat
+
+notebook = nbformat.read(sys.argv[1], as_version=4)
+nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+shown = []
+for cell in notebook.cells:
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            sys.exit(f"a cell raised {output['ename']}: {output['evalue']}")
+        html = output.get("data", {}).get("text/html", "")
+        if html:
+            badge = "fail" if 'class="verdict fail"' in html else "pass" if 'class="verdict pass"' in html else "?"
+            images = html.count("data:image/svg+xml;base64,")
+            shown.append((badge, images))
+            print(f"cell {len(shown)}: verdict {badge}, {images} charts inline")
+want = ["fail", "pass", "fail", "pass"]
+if [badge for badge, _ in shown] != want or any(images < 2 for _, images in shown):
+    sys.exit(f"expected verdicts {want} each with charts, got {shown}")
+PY
+)
+sed 's/^/  | /' "$work/notebook.out"
+check "the notebook runs and shows each verdict with its heat map" test "$status" -eq 0
+
+step "types: mypy on the module's stubs"
+cat >"$work/uses.py" <<'PY'
+import random
+from shuffle_audit import AuditResult, assert_fair_shuffle, ingest, run
+
+result: AuditResult = assert_fair_shuffle(random.shuffle, n=5, seed=1)
+verdict: str = run("naive-swap", n=3, trials=1000).verdict
+p: "float | None" = ingest([[1, 2], [2, 1]]).p_value
+PY
+cat >"$work/misuses.py" <<'PY'
+from shuffle_audit import run
+
+verdict: int = run("naive-swap", n="three").verdict
+PY
+status=$(cd "$work" && run_status "$work/mypy.out" mypy --strict --no-incremental uses.py)
+sed 's/^/  | /' "$work/mypy.out"
+check "mypy --strict accepts the module's use" test "$status" -eq 0
+status=$(cd "$work" && run_status "$work/mypy-bad.out" mypy --strict --no-incremental misuses.py)
+sed 's/^/  | /' "$work/mypy-bad.out" | head -4
+check "mypy refuses a wrong type (n=\"three\", an int verdict)" \
+    bash -c '[[ $1 -eq 1 ]] && grep -q "arg-type" "$2" && grep -q "assignment" "$2"' _ "$status" "$work/mypy-bad.out"
+
+step "speed: scripts/bench_python.py (printed, not checked)"
+(cd "$work" && python "$root/scripts/bench_python.py") 2>&1 | sed 's/^/  /' || true
 
 # --- 4. Summary --------------------------------------------------------------------------
 echo
