@@ -337,7 +337,7 @@ pub(crate) fn grade_every_test(tests: &mut [TestReport], thresholds: &Thresholds
 }
 
 /// The smallest Holm-adjusted p-value among `tests`.
-pub(crate) fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
+pub fn smallest_p_adjusted(tests: &[TestReport]) -> Option<PValue> {
     tests
         .iter()
         .filter_map(|test| test.p_adjusted)

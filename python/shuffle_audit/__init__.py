@@ -22,6 +22,7 @@ the card-by-position heat map.
 from __future__ import annotations
 
 import json
+import operator
 import os
 import random
 import secrets
@@ -58,6 +59,9 @@ DEFAULT_RUN_TRIALS = 600_000
 #: Largest deck the tool tallies.
 MAX_CARDS = 2000
 
+#: Most worker threads the tool takes.
+MAX_THREADS = 256
+
 
 class AuditResult:
     """What an audit found: the verdict, its p-value, every test, and the report.
@@ -85,6 +89,9 @@ class AuditResult:
         self.samples: int = report.samples
         self.notes: list[str] = list(report.notes)
         self.underpowered: Optional[str] = report.underpowered
+        #: When the verdict is ``inconclusive`` because some test could not run: the
+        #: samples every test needs.
+        self.samples_needed: Optional[int] = report.samples_needed
         #: ``'in place'`` or ``'returned'``: how the shuffle of
         #: :func:`assert_fair_shuffle` handed back its deal (``None`` elsewhere).
         self.handling: Optional[str] = handling
@@ -155,9 +162,14 @@ def deals_needed(n: int, alpha: float = DEFAULT_ALPHA) -> int:
 
 
 def _count(option: str, value: Any, least: int, most: Optional[int] = None) -> int:
-    """``value`` as a whole number from ``least`` to ``most``, or a clear error naming it."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """``value`` as a whole number from ``least`` to ``most`` (a numpy integer will do), or a
+    clear error naming it."""
+    if isinstance(value, bool):
         raise TypeError(f"{option} must be a whole number, not {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{option} must be a whole number, not {value!r}") from None
     if value < least or (most is not None and value > most):
         bound = f"{least} to {most:,}" if most is not None else f"at least {least}"
         raise ValueError(f"{option}={value!r}: must be {bound}")
@@ -166,12 +178,14 @@ def _count(option: str, value: Any, least: int, most: Optional[int] = None) -> i
 
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
-        return os.cpu_count() or 1
-    return _count("threads", threads, 1, 1024)
+        return min(os.cpu_count() or 1, MAX_THREADS)
+    return _count("threads", threads, 1, MAX_THREADS)
 
 
 def _alpha(alpha: float) -> float:
-    if not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a number between 0 and 1, not {alpha!r}")
+    if not 0 < alpha < 1:
         raise ValueError(f"alpha={alpha!r}: must be between 0 and 1")
     return float(alpha)
 
@@ -233,7 +247,9 @@ def _deal_watched(
             elif counter.finished:
                 return
             elif time.monotonic() - since >= time_limit:
+                # Again every time_limit, for a shuffle that catches the first one.
                 fired.append(dealt + 1)
+                since = time.monotonic()
                 if in_main:
                     signal.pthread_kill(target, signal.SIGUSR1)
                 else:
@@ -242,7 +258,6 @@ def _deal_watched(
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(
                         ctypes.c_ulong(target), ctypes.py_object(_DealTimeout)
                     )
-                return
 
     previous = signal.signal(signal.SIGUSR1, on_signal) if in_main else None
     watchdog = threading.Thread(target=watch, name="shuffle-audit watchdog", daemon=True)
@@ -303,7 +318,9 @@ def audit_shuffle(
     if seed is None:
         seed = secrets.randbelow(2**32)
     seed = _count("seed", seed, 0)
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
+    if not time_limit > 0:
         raise ValueError(f"time_limit={time_limit!r}: must be a number of seconds above 0")
     if name is None:
         name = getattr(shuffle, "__qualname__", None) or getattr(shuffle, "__name__", None) or "shuffle"
@@ -388,11 +405,16 @@ def _failure_message(final: AuditResult, n: int) -> str:
         lines.append(f"  {final.caught_by}")
     if final.underpowered:
         lines.append(f"  underpowered: {final.underpowered}")
+    elif final.samples_needed:
+        lines.append(
+            f"  too few deals for every test to run: they need at least {final.samples_needed:,}"
+        )
     if final.p_value is not None:
         lines.append(f"  smallest adjusted p-value: {final.p_value:.3g} (fail below alpha {final.alpha:g})")
     how = "shuffled in place" if final.handling == "in place" else "returned by the shuffle"
     why = " (the deals needed to catch a total variation of 0.05 with 99 % power)" if final.trials_were_needed else ""
-    lines.append(f"  {first.samples:,} deals of {n} cards{why}, {how}")
+    deals = "deal" if first.samples == 1 else "deals"
+    lines.append(f"  {first.samples:,} {deals} of {n} cards{why}, {how}")
     if first is not final:
         lines.append(
             f"  the first run was suspicious (p = {first.p_value:.3g}); its confirmation, "

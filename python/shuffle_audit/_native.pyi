@@ -16,6 +16,7 @@ class Report:
     predictable: Optional[str]
     samples: int
     underpowered: Optional[str]
+    samples_needed: Optional[int]
     notes: list[str]
     def text(self) -> str: ...
     def json(self) -> str: ...

@@ -18,14 +18,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFrozenSet, PyList, PySet, PyString, PyTuple};
 
 use shuffle_audit::analysis::power::deals_to_catch;
 use shuffle_audit::catalogue::AlgorithmSpec;
-use shuffle_audit::ingest::feed::{DealProblem, dealt_settings, ingest_dealt};
+use shuffle_audit::ingest::feed::{DealProblem, WAIT_TICK, dealt_settings, ingest_dealt};
 use shuffle_audit::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest};
 use shuffle_audit::run::{RunReport, RunSettings, run};
-use shuffle_audit::simulate::NoProgress;
+use shuffle_audit::simulate::{NoProgress, Progress};
 use shuffle_audit::stream::StreamReport;
 
 #[allow(
@@ -64,6 +64,9 @@ struct Report {
     /// The underpowered note, when a pass had too few deals.
     #[pyo3(get)]
     underpowered: Option<String>,
+    /// The samples every test would need, when some could not run (`inconclusive`).
+    #[pyo3(get)]
+    samples_needed: Option<u64>,
     /// The notes ingest or run printed.
     #[pyo3(get)]
     notes: Vec<String>,
@@ -172,6 +175,7 @@ impl Report {
             .flatten(),
             predictable: report.input().predictable().map(|found| found.sentence()),
             samples: report.samples(),
+            samples_needed: report.samples_needed(),
             underpowered,
             notes: report.notes().to_vec(),
             held: match report {
@@ -182,17 +186,21 @@ impl Report {
     }
 
     fn of_run(report: RunReport) -> Self {
-        let result = &report.results[0];
-        let verdict = result.analysis.verdict;
-        let smallest = result.analysis.smallest_p_adjusted();
+        let (verdict, tests) = match (report.results.first(), report.sampler_results.first()) {
+            (Some(result), _) => (result.analysis.verdict, &result.analysis.tests),
+            (None, Some(result)) => (result.analysis.verdict, &result.analysis.tests),
+            (None, None) => unreachable!("a run of one algorithm has one result"),
+        };
+        let smallest = shuffle_audit::analysis::smallest_p_adjusted(tests);
         Self {
             verdict: verdict.to_string(),
             p_value: smallest.map(|p| p.value_floored()),
+            samples_needed: None,
             caught_by: matches!(
                 verdict,
                 shuffle_audit::stats::Verdict::Fail | shuffle_audit::stats::Verdict::Suspicious
             )
-            .then(|| shuffle_audit::analysis::caught_by(&result.analysis.tests))
+            .then(|| shuffle_audit::analysis::caught_by(tests))
             .flatten(),
             predictable: None,
             samples: report.settings.trials,
@@ -212,6 +220,9 @@ enum DealFailure {
     Refused(String),
 }
 
+/// Deals between two looks for Ctrl-C in the dealing loop.
+const SIGNAL_EVERY: u64 = 1024;
+
 /// How the shuffle hands back its deal, as seen on the first deal.
 #[derive(Clone, Copy, PartialEq)]
 enum Handing {
@@ -220,38 +231,67 @@ enum Handing {
 }
 
 /// The cards of `deal` (a list, a tuple, or any sequence such as a numpy array), as
-/// numbers; `Err` names what is not a card.
-fn cards_of(deal: &Bound<'_, PyAny>, cards: &mut Vec<i64>) -> Result<(), String> {
+/// numbers: at most `n + 1` are read (a deal that goes on is the wrong length however long
+/// it is). A refusal names what is not a card; a `BaseException` that is not an
+/// `Exception` raised while reading (Ctrl-C, the watchdog's timeout) passes through.
+fn cards_of(deal: &Bound<'_, PyAny>, n: usize, cards: &mut Vec<i64>) -> Result<(), DealFailure> {
+    let py = deal.py();
     cards.clear();
+    let passes = |error: &PyErr| !error.is_instance_of::<PyException>(py);
     let read = |item: Bound<'_, PyAny>, cards: &mut Vec<i64>| match item.extract::<i64>() {
         Ok(card) => {
             cards.push(card);
             Ok(())
         }
-        Err(_) => Err(format!(
-            "it holds {}, which is not a card of the deck (a number 0 to n-1)",
-            shown(&item)
-        )),
+        Err(error) if passes(&error) => Err(DealFailure::Raised(error)),
+        Err(_) => Err(DealFailure::Refused(format!(
+            "it holds {}, which is not a card of the deck (a number from 0 to {})",
+            shown(&item),
+            n - 1
+        ))),
     };
     if let Ok(list) = deal.cast::<PyList>() {
-        for item in list.iter() {
+        for item in list.iter().take(n + 1) {
             read(item, cards)?;
         }
     } else if let Ok(tuple) = deal.cast::<PyTuple>() {
-        for item in tuple.iter() {
+        for item in tuple.iter().take(n + 1) {
             read(item, cards)?;
         }
+    } else if deal.is_instance_of::<PySet>()
+        || deal.is_instance_of::<PyFrozenSet>()
+        || deal.is_instance_of::<PyDict>()
+        || deal.is_instance_of::<PyString>()
+        || deal.is_instance_of::<PyBytes>()
+        || deal.is_instance_of::<PyByteArray>()
+    {
+        return Err(DealFailure::Refused(format!(
+            "it is a {}, which has no order of cards: return a list, a tuple or an array",
+            deal.get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |name| name.to_string())
+        )));
     } else if deal.hasattr("__len__").unwrap_or(false) && deal.hasattr("__iter__").unwrap_or(false) {
-        let items = deal
-            .try_iter()
-            .map_err(|_| format!("{} cannot be iterated", shown(deal)))?;
-        for item in items {
-            read(item.map_err(|error| format!("reading it raised {error}"))?, cards)?;
+        let items = deal.try_iter().map_err(|error| {
+            if passes(&error) {
+                DealFailure::Raised(error)
+            } else {
+                DealFailure::Refused("it cannot be iterated".to_string())
+            }
+        })?;
+        for item in items.take(n + 1) {
+            let item = item.map_err(|error| {
+                if passes(&error) {
+                    DealFailure::Raised(error)
+                } else {
+                    DealFailure::Refused(format!("reading it raised {error}"))
+                }
+            })?;
+            read(item, cards)?;
         }
     } else {
-        return Err(format!(
-            "it returned {}, neither None (a shuffle in place) nor a sequence of the cards",
-            shown(deal)
+        return Err(DealFailure::Refused(
+            "it is neither None (a shuffle in place) nor a sequence of the cards".to_string(),
         ));
     }
     Ok(())
@@ -295,54 +335,73 @@ fn deal(
     let settings = dealt_settings(n, threads.max(1), alpha);
     let mut handing = None;
     let dealt = py.detach(|| {
-        ingest_dealt(name, &settings, Some(trials), &NoProgress, |feed| {
-            let started = std::time::Instant::now();
-            let dealt = Python::attach(|py| {
-                let shuffle = shuffle.bind(py);
-                let counter = counter.get();
-                let mut cards = Vec::with_capacity(n);
-                // Each deal starts from a copy of this list: a slice copy is one allocation
-                // and `n` reference counts, cheaper than building the numbers again.
-                let fresh = PyList::new(py, 0..n).map_err(DealFailure::Raised)?;
-                for number in 1..=trials {
-                    let deck = fresh.get_slice(0, n);
-                    let returned = shuffle.call1((&deck,)).map_err(DealFailure::Raised)?;
-                    let this = if returned.is_none() {
-                        Handing::InPlace
-                    } else {
-                        Handing::Returned
-                    };
-                    handing.get_or_insert(this);
-                    let deal = if this == Handing::InPlace {
-                        deck.as_any()
-                    } else {
-                        &returned
-                    };
-                    cards_of(deal, &mut cards)
-                        .map_err(|problem| DealFailure::Refused(refused(number, trials, deal, &problem)))?;
-                    match feed.deal(&cards) {
-                        Ok(()) => {}
-                        // The reader stopped: its error says why.
-                        Err(DealProblem::Closed) => return Ok(()),
-                        Err(problem) => {
-                            return Err(DealFailure::Refused(refused(
-                                number,
-                                trials,
-                                deal,
-                                &problem.to_string(),
-                            )));
+        ingest_dealt(
+            name,
+            &settings,
+            Some(trials),
+            &NoProgress,
+            |feed| {
+                let started = std::time::Instant::now();
+                let dealt = Python::attach(|py| {
+                    let shuffle = shuffle.bind(py);
+                    let counter = counter.get();
+                    let mut cards = Vec::with_capacity(n);
+                    // Each deal starts from a copy of this list: a slice copy is one allocation
+                    // and `n` reference counts, cheaper than building the numbers again.
+                    let fresh = PyList::new(py, 0..n).map_err(DealFailure::Raised)?;
+                    for number in 1..=trials {
+                        let deck = fresh.get_slice(0, n);
+                        let returned = shuffle.call1((&deck,)).map_err(DealFailure::Raised)?;
+                        let this = if returned.is_none() {
+                            Handing::InPlace
+                        } else {
+                            Handing::Returned
+                        };
+                        handing.get_or_insert(this);
+                        let deal = if this == Handing::InPlace {
+                            deck.as_any()
+                        } else {
+                            &returned
+                        };
+                        cards_of(deal, n, &mut cards).map_err(|failure| match failure {
+                            DealFailure::Refused(problem) => {
+                                DealFailure::Refused(refused(number, trials, deal, &problem))
+                            }
+                            raised => raised,
+                        })?;
+                        match feed.deal(&cards) {
+                            Ok(()) => {}
+                            // The reader stopped: its error says why.
+                            Err(DealProblem::Closed) => return Ok(()),
+                            Err(problem) => {
+                                return Err(DealFailure::Refused(refused(
+                                    number,
+                                    trials,
+                                    deal,
+                                    &problem.to_string(),
+                                )));
+                            }
+                        }
+                        counter.dealt.store(number, Ordering::Relaxed);
+                        // A shuffle written in C runs no Python between deals, and never
+                        // lets go of the interpreter's lock: Ctrl-C is looked for here too,
+                        // and the lock is let go for a moment, so that other threads (the
+                        // watchdog, the user's own) run.
+                        if number % SIGNAL_EVERY == 0 {
+                            py.check_signals().map_err(DealFailure::Raised)?;
+                            py.detach(std::thread::yield_now);
                         }
                     }
-                    counter.dealt.store(number, Ordering::Relaxed);
-                }
-                Ok(())
-            });
-            let counter = counter.get();
-            let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            counter.dealing_nanos.store(nanos, Ordering::Relaxed);
-            counter.finished.store(true, Ordering::Relaxed);
-            dealt
-        })
+                    Ok(())
+                });
+                let counter = counter.get();
+                let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                counter.dealing_nanos.store(nanos, Ordering::Relaxed);
+                counter.finished.store(true, Ordering::Relaxed);
+                dealt
+            },
+            || Python::attach(|py| py.check_signals()).map_err(DealFailure::Raised),
+        )
     });
     let mut report = match dealt {
         Ok(report) => report.map_err(input_error)?,
@@ -385,6 +444,53 @@ fn group(number: u64) -> String {
     shuffle_audit::format::group_thousands(number)
 }
 
+/// A progress that says "stop" once Ctrl-C (or any signal Python raises for) has come.
+struct Interruptible(AtomicBool);
+
+impl Progress for Interruptible {
+    fn advance(&self, _amount: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs `work` on another thread while this one, the interpreter's lock released, looks
+/// for Ctrl-C every [`WAIT_TICK`]: a signal stops the work (through its progress) and is
+/// raised here, so that a long `run` or `ingest` stops as a Python loop would.
+fn interruptibly<T: Send>(py: Python<'_>, work: impl FnOnce(&dyn Progress) -> T + Send) -> PyResult<T> {
+    let stop = Interruptible(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let (done, mut finished) = std::sync::mpsc::channel::<()>();
+        let stop = &stop;
+        let worker = scope.spawn(move || {
+            let _done = done;
+            work(stop)
+        });
+        loop {
+            let (over, receiver) = py.detach(move || {
+                let outcome = finished.recv_timeout(WAIT_TICK);
+                (
+                    !matches!(outcome, Err(std::sync::mpsc::RecvTimeoutError::Timeout)),
+                    finished,
+                )
+            });
+            finished = receiver;
+            if over {
+                break;
+            }
+            if let Err(error) = py.check_signals() {
+                stop.0.store(true, Ordering::Relaxed);
+                let _ = worker.join();
+                return Err(error);
+            }
+        }
+        Ok(worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
 /// Audits deals already made: `deals` is an iterable of sequences of cards (any
 /// hashable-free tokens: numbers or strings), read as the lines of `ingest`.
 #[pyfunction]
@@ -419,7 +525,9 @@ fn ingest_deals(
     let mut text = Vec::new();
     for (number, sample) in deals.try_iter()?.enumerate() {
         let sample = sample?;
-        let items: Vec<Bound<'_, PyAny>> = if kind == SampleKind::Stream && !sample.hasattr("__iter__")? {
+        // A stream's item may stand alone; a string is one item, never its letters.
+        let single = !sample.hasattr("__iter__")? || sample.is_instance_of::<PyString>();
+        let items: Vec<Bound<'_, PyAny>> = if kind == SampleKind::Stream && single {
             vec![sample]
         } else {
             sample
@@ -435,9 +543,15 @@ fn ingest_deals(
         };
         for (index, item) in items.iter().enumerate() {
             let token = item.str()?.to_string();
-            if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c == ',') {
+            // What ingest would read as something else: a separator, or at the start of a
+            // line a comment (`#`) or a list (`[`, `(`).
+            if token.is_empty()
+                || token.chars().any(|c| c.is_whitespace() || c == ',')
+                || (index == 0 && token.starts_with(['#', '[', '(']))
+            {
                 return Err(PyValueError::new_err(format!(
-                    "deal {}: card {} is {}: a card's name must be non-empty, without spaces or commas",
+                    "deal {}: card {} is {}: a card's name must be non-empty, without spaces or commas, and \
+                     the first may not start with '#', '[' or '('",
                     number + 1,
                     index + 1,
                     shown(item)
@@ -458,14 +572,14 @@ fn ingest_deals(
         threads: threads.max(1),
         ..IngestSettings::permutations(threads.max(1), alpha)
     };
-    let report = py.detach(|| {
+    let report = interruptibly(py, |progress| {
         ingest(
             Input::reader(std::io::Cursor::new(text)),
             name,
             &settings,
-            &NoProgress,
+            progress,
         )
-    });
+    })?;
     Ok(Report::of_ingest(report.map_err(input_error)?, false))
 }
 
@@ -497,14 +611,7 @@ fn run_algorithm(
         alpha,
         shard: None,
     };
-    let report = py
-        .detach(|| run(&[spec], &settings, &NoProgress))
-        .map_err(input_error)?;
-    if report.results.is_empty() {
-        return Err(PyValueError::new_err(format!(
-            "{name} is a sampler: run it with k (the items it picks)"
-        )));
-    }
+    let report = interruptibly(py, |progress| run(&[spec], &settings, progress))?.map_err(input_error)?;
     Ok(Report::of_run(report))
 }
 

@@ -87,7 +87,13 @@ pub fn power_to_catch(tests: &[TestReport], samples: u64, alpha: f64) -> Option<
     Some(Power {
         test,
         samples,
-        needed: trials_needed(noncentrality, df as f64, alpha / ran as f64, CATCH_POWER),
+        // The smallest α f64 holds still asks a test something (α below it is no level).
+        needed: trials_needed(
+            noncentrality,
+            df as f64,
+            (alpha / ran as f64).max(f64::MIN_POSITIVE),
+            CATCH_POWER,
+        ),
     })
 }
 
@@ -112,17 +118,23 @@ pub fn deals_to_catch(n: usize, alpha: f64) -> Option<u64> {
         return None;
     }
     let least = least_noncentrality(CATCH_TOTAL_VARIATION);
-    let alpha = alpha / MOST_DECK_TESTS as f64;
+    let alpha = (alpha / MOST_DECK_TESTS as f64).max(f64::MIN_POSITIVE);
     let cells = (n - 1) as f64;
-    // The position test: (n − 1)² degrees of freedom, n − 1 times the cells' noncentrality.
-    let positions = trials_needed(cells * least, cells * cells, alpha, CATCH_POWER)?;
+    // The position test: (n − 1)² degrees of freedom, n − 1 times the cells' noncentrality;
+    // it runs once each of its n² cells expects MIN_EXPECTED deals (5n deals; one more for
+    // its serial twin, which counts the deals − 1 pairs of consecutive deals), which is
+    // more than its power needs from about 220 cards on.
+    let min_expected = crate::stats::pooling::MIN_EXPECTED as u64;
+    let positions =
+        trials_needed(cells * least, cells * cells, alpha, CATCH_POWER)?.max(min_expected * n as u64 + 1);
     if n > crate::tally::lehmer::MAX_RANKED_N {
         return Some(positions);
     }
     let orders: u64 = (2..=n as u64).product();
     let permutations = trials_needed(least, (orders - 1) as f64, alpha, CATCH_POWER)?;
-    // The permutation test runs once every order expects MIN_EXPECTED deals.
-    let runs_from = (crate::stats::pooling::MIN_EXPECTED as u64).saturating_mul(orders);
+    // The permutation test runs once every order expects MIN_EXPECTED deals (and pairs of
+    // deals, for its serial twin).
+    let runs_from = min_expected.saturating_mul(orders) + 1;
     Some(permutations.max(positions).max(runs_from))
 }
 
@@ -161,9 +173,16 @@ mod tests {
         }
         // Up to 10 cards the permutation test runs, and is the whole-sample one; at 9 and
         // 10 cards only once every order expects five deals.
-        assert_eq!(deals_to_catch(9, 1e-6), Some(5 * 362_880));
-        assert_eq!(deals_to_catch(10, 1e-6), Some(5 * 3_628_800));
+        assert_eq!(deals_to_catch(9, 1e-6), Some(5 * 362_880 + 1));
+        assert_eq!(deals_to_catch(10, 1e-6), Some(5 * 3_628_800 + 1));
         assert_eq!(deals_to_catch(1, 1e-6), None);
+        // From about 220 cards, what lets the position test and its serial twin run at
+        // all: five deals (and pairs of deals) per cell.
+        assert_eq!(deals_to_catch(300, 1e-6), Some(1_501));
+        assert_eq!(deals_to_catch(2_000, 1e-6), Some(10_001));
+        // The smallest α there is still gives a figure, never a panic.
+        assert!(deals_to_catch(5, f64::MIN_POSITIVE / 4.0).is_some());
+        assert!(power_to_catch(&tests_of(5, 100), 100, 5e-324).is_some());
     }
 
     #[test]

@@ -28,6 +28,9 @@ const CHUNK_BYTES: usize = 8 << 10;
 /// whatever the number of deals.
 const CHUNKS_IN_FLIGHT: usize = 16;
 
+/// How often the caller is asked, while the tests run, whether it still wants them.
+pub const WAIT_TICK: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Why a deal was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DealProblem {
@@ -54,9 +57,11 @@ impl std::fmt::Display for DealProblem {
                 f,
                 "it holds card {card} twice: a shuffle must return each card of the deck exactly once"
             ),
-            DealProblem::NotACard { value, n } => {
-                write!(f, "it holds {value}, which is not a card of the deck 0..{n}")
-            }
+            DealProblem::NotACard { value, n } => write!(
+                f,
+                "it holds {value}, which is not a card of the deck (a number from 0 to {})",
+                n - 1
+            ),
             DealProblem::Closed => write!(f, "the audit stopped reading deals"),
         }
     }
@@ -207,13 +212,16 @@ pub fn dealt_settings(n: usize, threads: usize, alpha: f64) -> IngestSettings {
 /// knows how many deals it will make, lets the tests start on the first deals early. The dealer's own error comes back
 /// as the outer `Err` (the ingest is then stopped and its work dropped); otherwise the
 /// ingest's result. A dealer that sees [`DealProblem::Closed`] should return `Ok`: the
-/// ingest's error then says why it stopped reading.
+/// ingest's error then says why it stopped reading. While the tests run after the last
+/// deal, `waiting` is called every [`WAIT_TICK`]: its error stops them and comes back as
+/// the outer `Err` (Python's Ctrl-C, say).
 pub fn ingest_dealt<E>(
     source_name: &str,
     settings: &IngestSettings,
     expected_deals: Option<u64>,
     progress: &dyn Progress,
     deal: impl FnOnce(&mut Feed) -> std::result::Result<(), E>,
+    mut waiting: impl FnMut() -> std::result::Result<(), E>,
 ) -> std::result::Result<Result<IngestReport>, E> {
     let n = settings
         .deck
@@ -225,8 +233,12 @@ pub fn ingest_dealt<E>(
         inner: progress,
         stopped: AtomicBool::new(false),
     };
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let progress = &progress;
     std::thread::scope(|scope| {
-        let reader = scope.spawn(|| {
+        let reader = scope.spawn(move || {
+            // Dropped when the ingest ends, however it ends: the dealer's wait is over.
+            let _done = done;
             let input = Input::Fed(
                 Box::new(Chunks {
                     receiver,
@@ -235,7 +247,7 @@ pub fn ingest_dealt<E>(
                 }),
                 expected_deals,
             );
-            ingest(input, source_name, settings, &progress)
+            ingest(input, source_name, settings, progress)
         });
         let mut feed = Feed::new(n, sender);
         let dealt = deal(&mut feed).map(|()| {
@@ -243,6 +255,14 @@ pub fn ingest_dealt<E>(
             let _ = feed.flush();
         });
         drop(feed);
+        let dealt = dealt.and_then(|()| {
+            loop {
+                match finished.recv_timeout(WAIT_TICK) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => waiting()?,
+                    _ => break Ok(()),
+                }
+            }
+        });
         if dealt.is_err() {
             progress.stopped.store(true, Ordering::Relaxed);
         }
@@ -258,6 +278,16 @@ mod tests {
     use super::*;
     use crate::simulate::NoProgress;
     use crate::stats::Verdict;
+
+    /// [`ingest_dealt`] with no progress and nothing to wait for.
+    fn fed<E>(
+        name: &str,
+        settings: &IngestSettings,
+        expected: Option<u64>,
+        deal: impl FnOnce(&mut Feed) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Result<IngestReport>, E> {
+        ingest_dealt(name, settings, expected, &NoProgress, deal, || Ok(()))
+    }
 
     /// Every order of 4 cards, `rounds` times over: as even as deals can be.
     fn every_order(feed: &mut Feed, rounds: usize) -> std::result::Result<(), DealProblem> {
@@ -287,7 +317,7 @@ mod tests {
     #[test]
     fn deals_fed_are_read_and_tallied_as_a_file_of_them() {
         let settings = dealt_settings(4, 2, 1e-6);
-        let report = ingest_dealt("my shuffle", &settings, Some(24 * 500), &NoProgress, |feed| {
+        let report = fed("my shuffle", &settings, Some(24 * 500), |feed| {
             every_order(feed, 500)
         })
         .unwrap()
@@ -307,7 +337,7 @@ mod tests {
     fn broken_deals_are_refused_with_what_is_wrong_and_never_counted() {
         let settings = dealt_settings(4, 1, 1e-6);
         let mut problems = Vec::new();
-        let report = ingest_dealt("s", &settings, None, &NoProgress, |feed| {
+        let report = fed("s", &settings, None, |feed| {
             feed.deal(&[0, 1, 2, 3])?;
             problems.push(feed.deal(&[0, 1, 2]).unwrap_err());
             problems.push(feed.deal(&[0, 1, 1, 3]).unwrap_err());
@@ -337,7 +367,7 @@ mod tests {
     #[test]
     fn a_dealer_that_gives_up_stops_the_ingest_and_its_error_comes_back() {
         let settings = dealt_settings(4, 2, 1e-6);
-        let outcome = ingest_dealt("s", &settings, None, &NoProgress, |feed| {
+        let outcome = fed("s", &settings, None, |feed| {
             every_order(feed, 10_000).map_err(|problem| problem.to_string())?;
             Err::<(), _>("the shuffle raised".to_string())
         });
@@ -347,7 +377,7 @@ mod tests {
     #[test]
     fn decks_of_more_than_nine_cards_are_written_and_read_back_whole() {
         let settings = dealt_settings(12, 2, 1e-6);
-        let report = ingest_dealt("s", &settings, None, &NoProgress, |feed| {
+        let report = fed("s", &settings, None, |feed| {
             let mut deck: Vec<i64> = (0..12).collect();
             for _ in 0..3_000 {
                 deck.rotate_left(5);
@@ -360,5 +390,70 @@ mod tests {
         assert_eq!(report.samples(), 3_000);
         // A rotation is never a fair deal: the position test fails it.
         assert_eq!(report.verdict(), Verdict::Fail);
+    }
+
+    /// Fair deals of `n` cards from a fixed seed: Fisher–Yates over xoshiro.
+    fn fair_deals(feed: &mut Feed, n: usize, deals: u64) -> std::result::Result<(), DealProblem> {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(34);
+        let mut deck: Vec<i64> = (0..n as i64).collect();
+        for _ in 0..deals {
+            for i in (1..n).rev() {
+                deck.swap(i, rng.random_range(0..=i));
+            }
+            feed.deal(&deck)?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_deals_needed_by_default_let_every_test_run_and_are_never_underpowered() {
+        // Fair deals at a fixed seed: whatever their p-values, the verdict is never
+        // `inconclusive`, since every test runs and the power rule holds (the rule reads
+        // only which tests ran and on how many deals, not what they found).
+        for n in [5, 12, 300] {
+            let deals = crate::analysis::power::deals_to_catch(n, 1e-6).unwrap();
+            let settings = dealt_settings(n, 2, 1e-6);
+            let mut report = fed("s", &settings, Some(deals), |feed| fair_deals(feed, n, deals))
+                .unwrap()
+                .unwrap();
+            assert_eq!(report.samples(), deals);
+            assert!(
+                report.samples_needed().is_none(),
+                "{n} cards: a test could not run"
+            );
+            assert!(report.require_power().is_none(), "{n} cards: underpowered");
+            assert_ne!(report.verdict(), Verdict::Inconclusive, "{n} cards");
+        }
+    }
+
+    /// A reader slowed down: 30 ms per block read.
+    struct Slow;
+
+    impl Progress for Slow {
+        fn advance(&self, _bytes: u64) {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+    }
+
+    #[test]
+    fn waiting_that_gives_up_stops_the_tests_and_its_error_comes_back() {
+        // 20,000 deals of 5 cards are a dozen blocks, read at 30 ms each: the dealer (a
+        // Rust loop, done in a millisecond) waits far longer than a tick for them.
+        let settings = dealt_settings(5, 1, 1e-6);
+        let mut asked = 0;
+        let outcome = ingest_dealt(
+            "s",
+            &settings,
+            Some(20_000),
+            &Slow,
+            |feed| fair_deals(feed, 5, 20_000).map_err(|problem| problem.to_string()),
+            || {
+                asked += 1;
+                Err("interrupted".to_string())
+            },
+        );
+        assert_eq!(outcome.unwrap_err(), "interrupted");
+        assert_eq!(asked, 1);
     }
 }
