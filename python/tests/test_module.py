@@ -7,7 +7,10 @@ the same on every run; the margins are said where they matter.
 """
 
 import json
+import os
 import random
+import signal
+import subprocess
 import threading
 import time
 
@@ -233,21 +236,24 @@ def test_samplers_run_with_k_and_odd_names_are_refused():
 
 
 def test_ctrl_c_stops_a_long_run_and_a_c_shuffle():
-    import os
-    import subprocess
-
-    # A real SIGINT from another process, as a terminal's Ctrl-C comes; `list.reverse` is a
-    # shuffle written in C, which runs no Python between deals.
-    for work in (
-        lambda: run("fisher-yates", n=5, trials=10**10, seed=1),
-        lambda: audit_shuffle(list.reverse, n=5, trials=2**62, seed=1),
-    ):
-        killer = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            work()
-        assert time.monotonic() - started < 5
-        killer.wait()
+    # Python's own SIGINT handler, for the test: a process started in the background (a CI
+    # job) inherits SIGINT ignored, and Python then installs none.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        # A real SIGINT from another process, as a terminal's Ctrl-C comes; `list.reverse`
+        # is a shuffle written in C, which runs no Python between deals.
+        for work in (
+            lambda: run("fisher-yates", n=5, trials=10**10, seed=1),
+            lambda: audit_shuffle(list.reverse, n=5, trials=2**62, seed=1),
+        ):
+            killer = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+            started = time.monotonic()
+            with pytest.raises(KeyboardInterrupt):
+                work()
+            assert time.monotonic() - started < 5
+            killer.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_run_and_ingest_return_results_that_jupyter_draws():
@@ -274,7 +280,6 @@ def test_run_and_ingest_return_results_that_jupyter_draws():
 
 
 def test_the_command_line_is_in_the_wheel():
-    import subprocess
     import shutil
 
     program = shutil.which("shuffle-audit")
