@@ -28,7 +28,7 @@ use crate::stats::effect::{Deviation, TotalVariation, extreme_cells, total_varia
 use crate::stats::eulerian::rising_sequence_law;
 use crate::stats::holm::holm_adjust;
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
-use crate::stats::{Fit, PValue, Thresholds, Verdict};
+use crate::stats::{Fit, PMethod, PValue, Thresholds, Verdict};
 use crate::tally::lehmer::MAX_RANKED_N;
 use crate::tally::{OrderSummary, PermutationTally};
 
@@ -53,6 +53,8 @@ pub enum TestOutcome {
         expected: f64,
         /// The p-value of so many or more.
         p: PValue,
+        /// How it was computed.
+        method: PMethod,
     },
 }
 
@@ -235,11 +237,22 @@ fn analyse(
     let trials = tally.trials;
     let mut tests = deal_tests(tally, orders, &DEAL_TESTS);
     match &tally.serial {
-        Some(serial) => tests.extend(deal_tests(
-            serial,
-            orders.and_then(|orders| orders.serial.as_deref()),
-            &SERIAL_TESTS,
-        )),
+        // The serial tally counts pairs of consecutive deals: a test that needs `m` pairs
+        // needs `m + 1` deals, and says so in deals, as the headline does.
+        Some(serial) => tests.extend(
+            deal_tests(
+                serial,
+                orders.and_then(|orders| orders.serial.as_deref()),
+                &SERIAL_TESTS,
+            )
+            .into_iter()
+            .map(|mut test| {
+                if let TestOutcome::Fit(Fit::TooFewTrials { needed }) = &mut test.outcome {
+                    *needed += 1;
+                }
+                test
+            }),
+        ),
         // `run` leaves the deals out of order only where they cannot depend on each other.
         None => tests.push(report(
             "serial",

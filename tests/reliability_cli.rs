@@ -537,7 +537,7 @@ fn one_verdict_is_said_the_same_way_everywhere() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "inconclusive: too few samples (1000) for every test to run; they need at least 3600",
+            "inconclusive: too few samples (1000) for every test to run; they need at least 3601",
         ));
     let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert!(

@@ -116,8 +116,9 @@ fn counted_thing(name: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::analysis::{TestOutcome, report};
+    use crate::stats::chi_square::LowerTail;
     use crate::stats::chi_square::Tail;
-    use crate::stats::{Fit, PValue};
+    use crate::stats::{Fit, PMethod, PValue};
 
     /// A test that ran with adjusted p-value `10^log10_p`, decided by its lower tail
     /// (counts too even) or its upper one.
@@ -132,8 +133,13 @@ mod tests {
             df: 5,
             cells: 6,
             p,
-            tail: Tail::Both { upper, lower },
-            even: None,
+            tail: Tail::Both {
+                upper,
+                lower,
+                lower_method: PMethod::ChiSquare,
+            },
+            method: PMethod::ChiSquare,
+            lower: LowerTail::ChiSquare,
         };
         let mut test = report(name, "a description", TestOutcome::Fit(fit));
         test.p_adjusted = Some(p);

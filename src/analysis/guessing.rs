@@ -11,9 +11,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use super::{TestOutcome, TestReport, report};
-use crate::stats::PValue;
 use crate::stats::guessing::{fair_expected_correct, guessing_p_value};
 use crate::stats::sample_mean::mean_and_half_width;
+use crate::stats::{PMethod, PValue};
 use crate::tally::guessing::{GuessingTally, Strategy};
 
 /// What the game says.
@@ -75,6 +75,9 @@ impl GuessingFinding {
             observed: self.correct,
             expected: self.deals as f64 * self.fair,
             p: self.p,
+            // The Poisson-binomial law, summed (a Chernoff bound only for tails below
+            // 1e-290, where it is conservative).
+            method: PMethod::Exact,
         }
     }
 

@@ -11,10 +11,10 @@
 //! who studied 8,192 of these samples names 1.30 of the next 3 items (fair: 0.92)".
 
 use super::{TestOutcome, TestReport, report};
-use crate::stats::PValue;
 use crate::stats::guessing::poisson_binomial_p_value;
 use crate::stats::martingale::Martingale;
 use crate::stats::sample_mean::mean_and_half_width;
+use crate::stats::{PMethod, PValue};
 use crate::tally::item_game::{ItemGameTally, ItemStrategy};
 
 /// How the p-value was computed.
@@ -126,6 +126,10 @@ impl ItemGuessingFinding {
             observed: self.correct,
             expected: self.null_mean * self.windows as f64,
             p: self.p,
+            method: match self.null {
+                ItemNull::Exact => PMethod::Exact,
+                ItemNull::Martingale => PMethod::Bound,
+            },
         }
     }
 

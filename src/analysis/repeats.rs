@@ -3,6 +3,7 @@
 //! many different decks the program seems able to deal.
 
 use super::TestOutcome;
+use crate::stats::PMethod;
 use crate::stats::repeats::{
     DeckSpaceEstimate, RepeatsOutcome, RepeatsTest, estimate_deck_space_grouped, grouped_repeats_test,
     ln_deck_count,
@@ -37,6 +38,9 @@ impl RepeatsFinding {
                 observed: self.test.repeats,
                 expected: self.test.expected,
                 p,
+                // The Poisson tail plus the Chen–Stein bound on its distance from the real
+                // law: never below the exact p-value.
+                method: PMethod::Bound,
             },
             RepeatsOutcome::NotApplicable { .. } => TestOutcome::NotApplicable(
                 "not tested: a fair shuffle of so few cards repeats decks by chance too often for the \

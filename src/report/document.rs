@@ -100,6 +100,9 @@ pub struct TestRow {
     /// Whether counts too even to be random (the lower tail of χ²) made the p-value, and
     /// it is small enough to matter: shown as `too even` beside it.
     pub too_even: bool,
+    /// How the p-value was computed when not from the χ² law (`exact`, `simulated`,
+    /// `bound`): shown beside it.
+    pub method: Option<&'static str>,
 }
 
 /// A chart and the file it is written to.

@@ -302,10 +302,14 @@ fn render_tests(out: &mut String, tests: &[TestRow]) {
             } else {
                 ""
             };
+            // A p-value not read from the χ² law says how it was computed.
+            let method = test.method.map_or(String::new(), |method| {
+                format!(" <span class=\"tail\" title=\"how this p-value was computed\">{method}</span>")
+            });
             writeln!(
                 out,
                 "<tr{class}><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-                 <td class=\"number\">{}</td><td class=\"number\">{}{too_even}</td></tr>",
+                 <td class=\"number\">{}{method}</td><td class=\"number\">{}{too_even}</td></tr>",
                 escape(&test.name),
                 escape(&test.description),
                 escape(&test.statistic),

@@ -112,9 +112,10 @@ fn render_result(out: &mut String, result: &ResultSection, command: &str) {
                 )
             } else {
                 let too_even = if test.too_even { " *too even*" } else { "" };
+                let method = test.method.map_or(String::new(), |method| format!(" *{method}*"));
                 writeln!(
                     out,
-                    "| {name} | {} | {} | {} | {} | {}{too_even} |",
+                    "| {name} | {} | {} | {} | {}{method} | {}{too_even} |",
                     text(&test.description),
                     number(&test.statistic),
                     number(&test.df),

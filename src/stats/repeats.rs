@@ -28,7 +28,11 @@
 //! the only dependent ones, and three equal deals have probability `1/D²`); `R` differs
 //! from `W` only when three deals are equal (probability at most `C(N,3)/D²`), and `E[R]`
 //! from `λ` by less than that. The p-value `P(X >= R)`, `X ~ Poisson(E[R])`, is therefore
-//! off by at most the sum of those bounds, about `(N/D)·(4·min(λ, 1) + 2λ/3)`. The test
+//! off by at most the sum of those bounds, about `(N/D)·(4·min(λ, 1) + 2λ/3)`. The p-value
+//! reported is the smaller of two upper bounds on the exact tail, so never below it at any
+//! number of deals (a bound, as `p_method` says): that Poisson tail plus the Chen–Stein
+//! bound, and `λ^R / R!`, a union bound over the ways `R` deals can each equal an earlier
+//! one, which keeps far tails far (see [`union_bound`]). The test
 //! is made only where that bound is at most [`MAX_APPROXIMATION_ERROR`]: for 20 million
 //! deals, decks of 19 cards or more; for a billion deals, 21 or more. Smaller decks repeat
 //! by chance so often that the approximation is no longer good to the tail probabilities a
@@ -110,7 +114,8 @@ pub fn ln_expected_repeats(deals: u64, ln_decks: f64) -> f64 {
 pub enum RepeatsOutcome {
     /// The test ran.
     Tested {
-        /// `P(X >= R)` for `X ~ Poisson(E[R])`: small when there are too many repeats.
+        /// `P(X >= R)` for `X ~ Poisson(E[R])` plus the bound on the approximation's
+        /// error: small when there are too many repeats, and never below the exact tail.
         p: PValue,
         /// The Chen–Stein bound on the total variation between the Poisson law and the
         /// real law of the repeats (at most [`MAX_APPROXIMATION_ERROR`]).
@@ -197,8 +202,17 @@ pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) 
         .sum::<f64>()
         .min(1.0);
     let outcome = if approximation_error <= MAX_APPROXIMATION_ERROR {
+        let poisson = plus_error(
+            poisson_upper_tail_of_ln_mean(repeats, ln_expected),
+            approximation_error,
+        );
+        let union = union_bound(repeats, grouped_ln_pairs(groups) - ln_decks);
         RepeatsOutcome::Tested {
-            p: poisson_upper_tail_of_ln_mean(repeats, ln_expected),
+            p: if union.log10() < poisson.log10() {
+                union
+            } else {
+                poisson
+            },
             approximation_error,
         }
     } else {
@@ -210,6 +224,47 @@ pub fn grouped_repeats_test(groups: &[(u64, u64)], repeats: u64, ln_decks: f64) 
         expected,
         outcome,
     }
+}
+
+/// `λ^k / k!` (at most 1), `λ = e^ln_lambda` the expected number of equal pairs: an upper
+/// bound on `P(R >= k)` at any size. `R >= k` needs `k` deals each equal to a chosen
+/// earlier deal of its group; dealt in order, each such equality has probability `1/D`
+/// whatever came before, so each choice of the `k` deals and their partners has
+/// probability `D^-k`, and there are at most `(pairs)^k / k!` choices. Where the Chen–Stein
+/// bound would swamp a far tail (12 repeats among 300,000 deals of 52 cards: Poisson tail
+/// `10^-700`, bound `10^-119`), this keeps the p-value's magnitude.
+fn union_bound(k: u64, ln_lambda: f64) -> PValue {
+    if k == 0 {
+        return PValue::ONE;
+    }
+    let k_f = k as f64;
+    PValue::from_log10(((k_f * ln_lambda - ln_gamma(k_f + 1.0)) / std::f64::consts::LN_10).min(0.0))
+}
+
+/// `ln Σ count · C(size, 2)` over the groups: the pairs of deals that can be equal.
+fn grouped_ln_pairs(groups: &[(u64, u64)]) -> f64 {
+    let pairs: f64 = groups
+        .iter()
+        .filter(|&&(size, _)| size >= 2)
+        .map(|&(size, count)| count as f64 * ln_pairs(size).exp())
+        .sum();
+    pairs.ln()
+}
+
+/// `p + error`, at most 1, in log space: the Poisson tail plus the Chen–Stein bound on
+/// how far any probability of the Poisson law is from the real law's, so that the p-value
+/// is never below the exact one (the bound is below `1e-10`, and for large decks far
+/// below: 20 million deals of 52 cards make it about `1e-53`).
+fn plus_error(p: PValue, error: f64) -> PValue {
+    if error <= 0.0 {
+        return p;
+    }
+    let (larger, smaller) = if p.log10() >= error.log10() {
+        (p.log10(), error.log10())
+    } else {
+        (error.log10(), p.log10())
+    };
+    PValue::from_log10(larger + (10f64.powf(smaller - larger)).ln_1p() / std::f64::consts::LN_10)
 }
 
 /// `ln Σ count · E[R | size deals]` over the groups, in log space (log-sum-exp), finite
@@ -507,6 +562,34 @@ mod tests {
     }
 
     #[test]
+    fn the_union_bound_is_never_below_the_exact_tail() {
+        // Every sequence of 5 deals from 4 decks (1,024), their repeats counted: the exact
+        // P(R >= k) against λ^k/k! with λ = C(5, 2)/4.
+        let (deals, decks) = (5u32, 4u64);
+        let mut at_least = [0u64; 6];
+        for sequence in 0..decks.pow(deals) {
+            let mut seen = Vec::new();
+            let mut repeats = 0;
+            for place in 0..deals {
+                let deck = sequence / decks.pow(place) % decks;
+                if seen.contains(&deck) {
+                    repeats += 1;
+                } else {
+                    seen.push(deck);
+                }
+            }
+            for count in at_least.iter_mut().take(repeats + 1) {
+                *count += 1;
+            }
+        }
+        for k in 1..=4u64 {
+            let exact = at_least[k as usize] as f64 / decks.pow(deals) as f64;
+            let bound = 10f64.powf(union_bound(k, (10.0f64 / decks as f64).ln()).log10());
+            assert!(bound >= exact, "k = {k}: bound {bound} below the exact {exact}");
+        }
+    }
+
+    #[test]
     fn a_32_bit_seed_is_caught_on_52_cards_and_a_fair_shuffle_is_not() {
         let fair = ln_deck_count(52);
         // 300,000 deals with 9 repeats: what a 2^32-deck program gives (10.5 expected);
@@ -517,8 +600,23 @@ mod tests {
             "{}",
             test.expected
         );
+        let poisson = poisson_upper_tail_of_ln_mean(9, test.expected.ln());
+        assert!((poisson.log10() + 520.840_698_967_598).abs() < 1e-9, "{poisson}");
+        // The p-value is an upper bound on the exact tail: the Poisson tail plus the
+        // Chen–Stein bound (about 1e-119 here) would swamp it, so the union bound
+        // λ^9/9! decides, λ = C(300000, 2)/52!: within a hair of the Poisson tail.
         let p = test.p().expect("52-card decks are far beyond the Poisson limit");
-        assert!((p.log10() + 520.840_698_967_598).abs() < 1e-9, "{p}");
+        let RepeatsOutcome::Tested {
+            approximation_error, ..
+        } = test.outcome
+        else {
+            unreachable!()
+        };
+        assert!(approximation_error > 1e-125 && approximation_error < 1e-115);
+        let lambda_log10 = (ln_pairs(300_000) - fair) / std::f64::consts::LN_10;
+        let union_log10 = 9.0 * lambda_log10 - ln_gamma(10.0) / std::f64::consts::LN_10;
+        assert!((p.log10() - union_log10).abs() < 1e-9, "{p}");
+        assert!(p.log10() >= poisson.log10() && p.log10() - poisson.log10() < 1e-6);
         // No repeat at all: no evidence.
         assert_eq!(repeats_test(300_000, 0, fair).p(), Some(PValue::ONE));
         // 20 M deals: testable on 19 cards (λ = 0.0016, bound 1e-12), not on 18 (bound

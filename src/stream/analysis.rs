@@ -17,9 +17,9 @@ use crate::stats::bag_fits::{
     MOST_GAP_ITEMS, cycle_pairs_needed, cycle_position_fit, cycle_repeat_fit, gap_pairs_needed,
     one_of_each_gap_fit,
 };
-use crate::stats::chi_square::{Tail, law_fit, sequence_law_fit};
+use crate::stats::chi_square::{LowerTail, law_fit, sequence_law_fit};
 use crate::stats::stream_laws::{iid_gap_law, iid_run_law, one_of_each_gap_law};
-use crate::stats::{Fit, PValue, Thresholds, Verdict};
+use crate::stats::{Fit, PMethod, PValue, Thresholds, Verdict};
 use crate::tally::stream::StreamTally;
 
 /// Which law the runs and gaps are compared with.
@@ -305,14 +305,14 @@ fn iid_gaps_by_item(tally: &StreamTally, probabilities: &[f64]) -> TestOutcome {
         return TestOutcome::Fit(Fit::TooFewTrials { needed: draws_needed });
     };
     let bonferroni = PValue::from_log10((worst.log10() + (fits.len() as f64).log10()).min(0.0));
-    TestOutcome::Fit(Fit::Computed {
+    TestOutcome::Fit(Fit::with_tails(
         statistic,
         df,
         cells,
-        p: bonferroni,
-        tail: Tail::Upper,
-        even: None,
-    })
+        bonferroni,
+        PMethod::ChiSquare,
+        LowerTail::ChiSquare,
+    ))
 }
 
 /// A cycle test of a bag whose order cannot vary.

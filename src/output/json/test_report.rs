@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use crate::analysis::{TestOutcome, TestReport};
 use crate::stats::chi_square::Tail;
-use crate::stats::{Fit, PValue};
+use crate::stats::method::PMethodName;
+use crate::stats::{Fit, PMethod, PValue};
 
 /// One test of a result, as every JSON export writes it. A test that ran (`status`
 /// `computed`) always has its p-values and their logarithms as numbers (never `null`: a
@@ -50,6 +51,20 @@ pub(crate) struct TestJson {
     log10_p_lower: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     too_even: Option<bool>,
+    /// How the p-value was computed (the tail that decided it, for tests with both):
+    /// `chi-square` (the χ² law, read only where the counts support it), `exact` (the
+    /// exact law of the counts), `simulated` (a seeded simulation of the null) or `bound`
+    /// (an upper bound on the p-value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_method: Option<PMethodName>,
+    /// For tests with both tails: how each was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_upper_method: Option<PMethodName>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_lower_method: Option<PMethodName>,
+    /// The replicates drawn for a simulated tail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    simulated_replicates: Option<u64>,
     /// For a count: what a fair shuffle gives on average (`statistic` is the count).
     #[serde(skip_serializing_if = "Option::is_none")]
     expected: Option<f64>,
@@ -78,6 +93,10 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
         p_lower: None,
         log10_p_lower: None,
         too_even: None,
+        p_method: None,
+        p_upper_method: None,
+        p_lower_method: None,
+        simulated_replicates: None,
         expected: None,
         trials_needed: None,
         note: None,
@@ -90,7 +109,8 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
                 cells,
                 p,
                 tail,
-                even,
+                method,
+                ..
             },
         ) => {
             json.statistic = Some(*statistic);
@@ -98,26 +118,35 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
             json.cells = Some(*cells);
             json.p_value = Some(p.value_floored());
             json.log10_p_value = Some(p.log10());
+            json.p_method = fit.p_method().map(PMethod::name);
+            json.simulated_replicates = method.replicates();
             match tail {
                 Tail::Upper => json.tail = Some("upper"),
-                Tail::Both { upper, lower } => {
+                Tail::Both {
+                    upper,
+                    lower,
+                    lower_method,
+                } => {
                     json.tail = Some("both");
                     json.p_upper = Some(upper.value_floored());
                     json.log10_p_upper = Some(upper.log10());
                     json.p_lower = Some(lower.value_floored());
                     json.log10_p_lower = Some(lower.log10());
                     json.too_even = Some(fit.too_even());
-                    json.note = even.map(|even| {
-                        format!(
-                            "every count is at its expectation (statistic 0), where the χ² law's \
-                             lower tail is 0: p_lower is {} of such even counts under the null",
-                            if even.bound {
-                                "an upper bound on the probability"
-                            } else {
-                                "the exact (multinomial) probability"
+                    json.p_upper_method = Some(method.name());
+                    json.p_lower_method = Some(lower_method.name());
+                    json.simulated_replicates = lower_method.replicates().or(method.replicates());
+                    if statistic.abs() < 1e-9 && *lower_method != PMethod::ChiSquare {
+                        json.note = Some(format!(
+                            "every count is at its expectation (statistic 0), where the χ² law's lower tail is 0: \
+                             p_lower is {} of such even counts under the null",
+                            match lower_method {
+                                PMethod::Bound => "an upper bound on the probability",
+                                PMethod::Simulated { .. } => "the simulated probability",
+                                _ => "the exact (multinomial) probability",
                             }
-                        )
-                    });
+                        ));
+                    }
                 }
             }
         }
@@ -125,8 +154,10 @@ pub(crate) fn test_json(test: &TestReport, unit: &str) -> TestJson {
             observed,
             expected,
             p,
+            method,
         } => {
             json.tail = Some("count");
+            json.p_method = Some(method.name());
             json.statistic = Some(*observed as f64);
             json.expected = Some(*expected);
             json.p_value = Some(p.value_floored());

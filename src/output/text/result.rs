@@ -12,7 +12,7 @@ use crate::format::{format_expected, format_expected_count, format_statistic, gr
 use crate::run::SampleInput;
 use crate::stats::effect::{Deviation, TotalVariation};
 use crate::stats::verdict::SUSPICIOUS_BELOW;
-use crate::stats::{Fit, Verdict};
+use crate::stats::{Fit, PMethod, Verdict};
 
 /// How an ingested input's cards or items were named, the malformed lines skipped, and
 /// the notes on what the findings cannot show.
@@ -141,6 +141,7 @@ pub(crate) fn render_tests(
     for test in tests {
         render_test(out, test, width, unit(test));
     }
+    render_methods_legend(out, tests);
     if matches!(verdict, Verdict::Fail | Verdict::Suspicious)
         && let Some(line) = caught_by(tests)
     {
@@ -186,6 +187,36 @@ pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation
         .join("; ")
 }
 
+/// How a test's p-value was computed, when not from the χ² law: the word its line ends
+/// with (`exact`, `simulated`, `bound`).
+fn method_mark(test: &TestReport) -> Option<PMethod> {
+    match &test.outcome {
+        TestOutcome::Fit(fit) => fit.p_method().filter(|method| *method != PMethod::ChiSquare),
+        _ => None,
+    }
+}
+
+/// Under a table whose lines carry a method's word, what the words mean.
+fn render_methods_legend(out: &mut String, tests: &[TestReport]) {
+    let mut said: Vec<&str> = Vec::new();
+    for mark in tests.iter().filter_map(method_mark) {
+        let words = match mark {
+            PMethod::Exact => "exact = the exact law of the counts",
+            PMethod::Simulated { .. } => {
+                "simulated = a seeded simulation of a fair source (up to 99,999 draws)"
+            }
+            PMethod::Bound => "bound = an upper bound on the p-value",
+            PMethod::ChiSquare => continue,
+        };
+        if !said.contains(&words) {
+            said.push(words);
+        }
+    }
+    if !said.is_empty() {
+        writeln!(out, "  p-values: {}; unmarked = the χ² law", said.join("; ")).unwrap();
+    }
+}
+
 /// One line of a tests table; `unit` names what the trials are (`shuffles`, `draws`).
 /// A test whose counts are too even says so after its adjusted p-value, when that is
 /// small enough to matter (below 1e-3).
@@ -199,17 +230,19 @@ fn render_test(out: &mut String, test: &TestReport, width: usize, unit: &str) {
     match &test.outcome {
         TestOutcome::Fit(Fit::Computed { statistic, df, p, .. }) => writeln!(
             out,
-            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{too_even}",
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{}{too_even}",
             test.name,
             format_statistic(*statistic),
             group_thousands(*df),
             p.to_string(),
             adjusted,
+            method_mark(test).map_or(String::new(), |method| format!("  {}", method.short())),
         ),
         TestOutcome::Count {
             observed,
             expected,
             p,
+            ..
         } => writeln!(
             out,
             "  {:<width$} {:>14} {:>9} {:>10} {:>10}  (expected {})",

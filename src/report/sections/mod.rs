@@ -152,6 +152,7 @@ pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<Tes
                     observed,
                     expected,
                     p,
+                    ..
                 } => (
                     format!(
                         "{} (expected {})",
@@ -174,6 +175,13 @@ pub(crate) fn test_rows(tests: &[TestReport], alpha: f64, unit: &str) -> Vec<Tes
                 // matters (below the suspicious level), not for every fair result whose
                 // statistic happens to sit below its degrees of freedom.
                 too_even: test.too_even() && test.p_adjusted.is_some_and(|p| p.is_below(SUSPICIOUS_BELOW)),
+                method: match &test.outcome {
+                    TestOutcome::Fit(fit) => fit
+                        .p_method()
+                        .filter(|method| *method != crate::stats::PMethod::ChiSquare)
+                        .map(crate::stats::PMethod::short),
+                    _ => None,
+                },
             }
         })
         .collect()

@@ -122,7 +122,9 @@ function drawTests(view) {
   for (const test of tests) {
     const row = body.insertRow();
     if (test.rejects) row.className = "rejects";
-    [test.name, test.statistic, test.df, test.p, test.adjusted].forEach((text, column) => {
+    // A p-value not read from the χ² law says how it was computed (exact, simulated, bound).
+    const p = test.method ? test.p + " " + test.method : test.p;
+    [test.name, test.statistic, test.df, p, test.adjusted].forEach((text, column) => {
       const cell = row.insertCell();
       if (column >= 2) { cell.className = "number"; cell.textContent = text; return; }
       for (const part of String(text ?? "").split(/( +)/)) {
