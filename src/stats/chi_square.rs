@@ -15,10 +15,12 @@
 //! Where each tail comes from (issue 40: 20 fair deals of 52 cards were called
 //! "suspicious" by a χ² lower tail read where it does not hold):
 //! - multinomial counts (uniform and law fits) get the exact law of their counts wherever
-//!   it can be enumerated ([`super::exact_multinomial`]): both tails when every count
-//!   vector can be walked, the lower tail whenever the vectors at or below the statistic
-//!   can; elsewhere the counts are many enough for the χ² law, the upper tail from five
-//!   expected per cell and the lower from a lattice fine enough;
+//!   it can be enumerated: for equally likely cells both tails from the law of `Σ o²`
+//!   ([`super::exact_uniform`]) at few trials per cell; otherwise
+//!   ([`super::exact_multinomial`]) both tails when every count vector can be walked, the
+//!   lower tail whenever the vectors at or below the statistic can; elsewhere the counts
+//!   are many enough for the χ² law, the upper tail from five expected per cell and the
+//!   lower from a lattice fine enough;
 //! - the position matrix and the inclusion counts read the χ² law's upper tail from five
 //!   expected per cell, and its lower tail from 9 degrees of freedom on (4 cards; for
 //!   inclusion, 9 items), where it was measured to hold from the smallest size a test runs
@@ -35,6 +37,7 @@
 use statrs::function::factorial::ln_factorial;
 
 use super::exact_multinomial::{CellLaw, pearson_tails};
+use super::exact_uniform::uniform_tails;
 pub use super::fit::{Fit, LowerTail, Tail};
 use super::method::PMethod;
 use super::pooling::{
@@ -88,6 +91,27 @@ fn multinomial_fit(statistic: f64, df: u64, cells: usize, trials: u64, law: Cell
         None => LowerTail::ChiSquare,
     };
     Fit::with_tails(statistic, df, cells, upper, method, lower)
+}
+
+/// [`multinomial_fit`] for equally likely cells, given the observed `Σ o²`: both tails
+/// exact by [`uniform_tails`] where its walk is small (few trials per cell, where the χ²
+/// law's far upper tail is furthest off), else as [`multinomial_fit`].
+fn uniform_multinomial_fit(statistic: f64, sum_of_squares: u128, cells: usize, trials: u64) -> Fit {
+    let df = cells as u64 - 1;
+    match uniform_tails(sum_of_squares, cells as u64, trials) {
+        Some((upper, lower)) => Fit::with_tails(
+            statistic,
+            df,
+            cells,
+            upper,
+            PMethod::Exact,
+            LowerTail::Computed {
+                p: lower,
+                method: PMethod::Exact,
+            },
+        ),
+        None => multinomial_fit(statistic, df, cells, trials, CellLaw::Uniform(cells)),
+    }
 }
 
 /// The fit of a statistic that is not of multinomial counts (position matrix, inclusion):
@@ -174,13 +198,11 @@ pub fn uniform_fit(observed: &[u64], trials: u64) -> Fit {
         };
     }
     let statistic = pearson_against_constant(observed, expected);
-    multinomial_fit(
-        statistic,
-        cells as u64 - 1,
-        cells,
-        trials,
-        CellLaw::Uniform(cells),
-    )
+    let sum_of_squares = observed
+        .iter()
+        .map(|&count| u128::from(count) * u128::from(count))
+        .sum();
+    uniform_multinomial_fit(statistic, sum_of_squares, cells, trials)
 }
 
 /// [`uniform_fit`] from `Σ count²` over the `cells` cells rather than the counts (the live
@@ -201,13 +223,7 @@ pub fn uniform_fit_from_squares(sum_of_squares: u128, cells: u64, trials: u64) -
         Some(scaled) => scaled.saturating_sub(squared_trials) as f64 / trials as f64,
         None => (cells as f64 * sum_of_squares as f64 - squared_trials as f64) / trials as f64,
     };
-    multinomial_fit(
-        statistic.max(0.0),
-        cells - 1,
-        cells as usize,
-        trials,
-        CellLaw::Uniform(cells as usize),
-    )
+    uniform_multinomial_fit(statistic.max(0.0), sum_of_squares, cells as usize, trials)
 }
 
 /// The position statistic of an `n × n` matrix of `trials` deals: Pearson's `X`, scaled

@@ -1,43 +1,48 @@
-//! Exact tails of Pearson's statistic for multinomial counts, by enumerating the count
-//! vectors: what a χ² fit reports where the χ² law does not hold for the counts at hand.
+//! Exact tails of Pearson's statistic for multinomial counts: what a χ² fit reports where
+//! the χ² law does not hold for the counts at hand.
 //!
-//! Why: Pearson's statistic takes only a lattice of values, and with few cells that lattice
-//! is coarse. With 19 deals in 3 groups (no card left in place, one, two or more) the
-//! counts nearest their expectations (7, 7, 5) have probability 0.04, where the χ² law's
-//! lower tail says 1e-4; with 2 cells the lower tail is off by a factor of 100 or more at
-//! any practical size (about `√(π e)` at the statistic 0, `e` the expected count). The
-//! upper tail is close to the χ² law from five expected counts per cell on, but coarser
-//! and more conservative with few cells and few trials.
+//! Why, in both tails:
+//! - **lower**: Pearson's statistic takes only a lattice of values, and with few cells that
+//!   lattice is coarse. With 19 deals in 3 groups (no card left in place, one, two or more)
+//!   the counts nearest their expectations (7, 7, 5) have probability 0.04, where the χ²
+//!   law's lower tail says 1e-4; with 2 cells the lower tail is off by a factor of 100 or
+//!   more at any practical size.
+//! - **upper**: a thin cell's count is skewed (Poisson-like), so its large deviations are
+//!   far likelier than the χ² law's. The rising sequences of 4 cards (cells of 1/24, 11/24,
+//!   11/24, 1/24) reach the χ² law's 1e-7 point 38 times as often as 1e-7 at 149 deals, 15
+//!   times at 300, 6.6 times at 600 (and its 1e-3 point 1.9, 1.4 and 1.2 times): a fair
+//!   input of 150 deals of 4 cards was failed at p = 1.7e-8 when its exact p-value is
+//!   1.3e-6. The factor falls like `exp(9.5/√e)` for the thinnest cell's expectation `e`:
+//!   below 1.5 at 1e-7 from about 500 expected.
 //!
-//! Two enumerations, each stopped at [`BUDGET`] count vectors:
-//! - **every vector**, when there are at most [`BUDGET`] of them (`C(T + g - 1, g - 1)`
-//!   for `T` trials in `g` cells: 3 cells up to 722 trials, 4 up to 113, 5 up to 47):
-//!   both tails exactly;
-//! - **the vectors at or below the observed statistic** for the lower tail: an ellipsoid
-//!   around the expectations, walked cell by cell with the smallest statistic the cells
-//!   still to come can reach (the statistic of their total spread in proportion to their
-//!   expectations) as the bound, so only vectors inside are visited. It is small exactly
-//!   when the lower tail is in question: the lattice points inside number about its volume,
-//!   `V_d · x^{d/2} · √(Π e_i / T)` (`d = g - 1`), so a statistic far below its mean has
-//!   few. When they are more than the budget, the lattice is fine enough inside the
-//!   ellipsoid for the χ² law's lower tail to hold (over [`BUDGET`] points means at least
-//!   about 70 lattice steps across each of 5 axes, 12 across each of 9), and the caller
-//!   reads it.
+//! **The walk.** Cells are taken thinnest first. At each cell the counts it can hold are
+//! split by what the cells after it can still do: the smallest statistic they can add is
+//! that of their trials spread in proportion to their expectations, `(R − E')²/E'`, so a
+//! count for which even that reaches the observed statistic puts the whole subtree in the
+//! upper tail, and its probability, a binomial tail of this cell's count given the trials
+//! left, is added at once; the other counts are walked. The last two cells are one
+//! binomial count, and the counts of it that keep the statistic at or below the observed
+//! one form an interval (the statistic is a parabola in it), so both tails of a leaf are
+//! binomial sums too. Only the lattice points of the ellipsoid `X <= x`, projected on the
+//! cells before the last two, are visited: few exactly where the χ² law is far off (few
+//! trials, or a thin cell), and at most [`BUDGET`] nodes and terms; beyond, the cells
+//! expect enough for the χ² law (the caller reads it).
 //!
-//! Each vector's probability is the multinomial `T! Π p_i^{o_i} / o_i!`, summed in log
-//! space (a running log-sum-exp), so tails far below `f64`'s range keep their magnitude.
-//! Ties count in both tails (`P(X >= x)` and `P(X <= x)` both hold the observed vector),
-//! so the p-values are exact for the discrete law: never below the probability a fair
-//! source gives them. Statistics within `1e-10` of each other (relative) are ties: equal
-//! values reached by different sums differ by rounding only.
+//! Probabilities are products of binomials (each cell's count given the trials left),
+//! summed in log space (a running log-sum-exp), so tails far below `f64`'s range keep their
+//! magnitude. Ties count in both tails (`P(X >= x)` and `P(X <= x)` both hold the observed
+//! vector), so the p-values are exact for the discrete law: never below the probability a
+//! fair source gives them. Statistics within `1e-10` of each other (relative) are ties:
+//! equal values reached by different sums differ by rounding only.
 
-use statrs::function::factorial::{ln_binomial, ln_factorial};
-use statrs::function::gamma::ln_gamma;
+use statrs::distribution::{Binomial, DiscreteCDF};
+use statrs::function::factorial::ln_factorial;
 
 use super::pvalue::PValue;
 
-/// Count vectors visited at most, per enumeration: a few milliseconds.
-pub const BUDGET: u64 = 1 << 18;
+/// Work a walk may do, in nodes (counts of a cell given the ones before) and in terms of
+/// the binomial laws it sums: a few tens of milliseconds.
+pub const BUDGET: u64 = 1 << 20;
 
 /// Cells walked at most (the walk recurses once per cell). Laws with more cells (the `n!`
 /// orders of 6 cards and more) have so many degrees of freedom that the χ² law holds in
@@ -71,27 +76,18 @@ impl CellLaw<'_> {
             CellLaw::Given(law) => law.to_vec(),
         }
     }
-
-    /// `Σ ln p_i`, without building the cells.
-    fn sum_ln_probabilities(&self) -> f64 {
-        match self {
-            CellLaw::Uniform(cells) => -(*cells as f64) * (*cells as f64).ln(),
-            CellLaw::Given(law) => law.iter().map(|p| p.ln()).sum(),
-        }
-    }
 }
 
 /// The tails that could be computed exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactTails {
-    /// `P(X >= statistic)`, when every count vector was enumerated.
+    /// `P(X >= statistic)`.
     pub upper: Option<PValue>,
-    /// `P(X <= statistic)`, when the vectors at or below it were.
+    /// `P(X <= statistic)`.
     pub lower: Option<PValue>,
 }
 
-/// Pearson's statistic `Σ (o_i - e_i)² / e_i` as the enumeration computes it, cell by cell
-/// (callers compare with it the statistic of their observed counts).
+/// Pearson's statistic `Σ (o_i - e_i)² / e_i`, cell by cell.
 pub fn pearson(observed: &[u64], expected: impl Fn(usize) -> f64) -> f64 {
     observed
         .iter()
@@ -112,7 +108,7 @@ pub fn pearson_tails(statistic: f64, trials: u64, law: CellLaw) -> ExactTails {
         upper: None,
         lower: None,
     };
-    if cells < 2 || trials == 0 || statistic.is_nan() {
+    if cells < 2 || trials == 0 || !statistic.is_finite() {
         return none;
     }
     let tolerance = TIE_TOLERANCE * statistic.abs() + 1e-13;
@@ -124,25 +120,21 @@ pub fn pearson_tails(statistic: f64, trials: u64, law: CellLaw) -> ExactTails {
                 .flatten(),
         };
     }
-    let ln_budget = (BUDGET as f64).ln();
-    let every_vector = ln_binomial(trials + cells as u64 - 1, cells as u64 - 1) <= ln_budget;
-    if every_vector {
-        let mut walk = Walk::new(trials, &law.probabilities(), statistic, tolerance, Region::Every);
-        if walk.run() {
-            return ExactTails {
-                upper: Some(walk.upper.p_value()),
-                lower: Some(walk.lower.p_value()),
-            };
-        }
+    let mut probabilities = law.probabilities();
+    // Thinnest first: the walk enumerates all cells but the last two, whose spread is
+    // then the widest handled in closed form.
+    probabilities.sort_by(|a, b| a.total_cmp(b));
+    let walk = Walk::new(trials, &probabilities, statistic, tolerance);
+    if walk.bounding_box() > 2.0 * BUDGET as f64 {
         return none;
     }
-    if !lower_walk_is_small(statistic + tolerance, trials, &law) {
+    let mut walk = walk;
+    if !walk.node(0, trials, 0.0, 0.0, false) {
         return none;
     }
-    let mut walk = Walk::new(trials, &law.probabilities(), statistic, tolerance, Region::AtMost);
     ExactTails {
-        upper: None,
-        lower: walk.run().then(|| walk.lower.p_value()),
+        upper: Some(walk.upper.p_value()),
+        lower: Some(walk.lower.p_value()),
     }
 }
 
@@ -163,28 +155,6 @@ fn even_uniform_probability(trials: u64, law: &CellLaw) -> Option<PValue> {
     Some(PValue::from_log10(ln_p / std::f64::consts::LN_10))
 }
 
-/// Whether the ellipsoid `X <= bound` holds few enough lattice points to walk: its volume
-/// `V_d · bound^{d/2} · √(Π e_i / T)`, `d = cells - 1`, against twice the budget (the
-/// walk itself stops at the budget; this spares starting walks bound to stop).
-fn lower_walk_is_small(bound: f64, trials: u64, law: &CellLaw) -> bool {
-    let d = (law.cells() - 1) as f64;
-    let t = trials as f64;
-    let ln_unit_ball = 0.5 * d * std::f64::consts::PI.ln() - ln_gamma(0.5 * d + 1.0);
-    // Σ ln e_i = cells · ln T + Σ ln p_i.
-    let sum_ln_expected = law.cells() as f64 * t.ln() + law.sum_ln_probabilities();
-    let ln_volume = ln_unit_ball + 0.5 * d * bound.max(1e-300).ln() + 0.5 * (sum_ln_expected - t.ln());
-    ln_volume <= (2.0 * BUDGET as f64).ln()
-}
-
-/// Which count vectors a walk visits.
-#[derive(Clone, Copy, PartialEq)]
-enum Region {
-    /// All of them.
-    Every,
-    /// Those whose statistic is at most the observed one.
-    AtMost,
-}
-
 /// A sum of probabilities kept as `max + ln(sum)`, so that terms far below `f64`'s range
 /// add without underflow.
 struct LogSum {
@@ -201,6 +171,9 @@ impl LogSum {
     }
 
     fn add(&mut self, ln_term: f64) {
+        if ln_term == f64::NEG_INFINITY {
+            return;
+        }
         if ln_term > self.max {
             self.sum = self.sum * (self.max - ln_term).exp() + 1.0;
             self.max = ln_term;
@@ -209,142 +182,315 @@ impl LogSum {
         }
     }
 
-    fn p_value(&self) -> PValue {
+    /// The natural log of the sum (`-inf` for none).
+    fn ln(&self) -> f64 {
         if self.sum == 0.0 {
-            return PValue::from_log10(f64::NEG_INFINITY);
+            return f64::NEG_INFINITY;
         }
-        PValue::from_log10((self.max + self.sum.ln()) / std::f64::consts::LN_10)
+        self.max + self.sum.ln()
+    }
+
+    fn p_value(&self) -> PValue {
+        PValue::from_log10((self.ln() / std::f64::consts::LN_10).min(0.0))
     }
 }
 
-/// One enumeration of count vectors, cell by cell.
+/// The law of one cell's count given the trials left to it and the cells after it,
+/// Binomial(`left`, share), over the window of counts any node can walk (the ellipsoid's
+/// projection: those for which the cell's parabola alone stays within the bound), with
+/// the mass on either side of the window: every interval a node asks for is a sum of
+/// stored terms, and the tails beyond are two numbers.
+struct CountTable {
+    /// The window's first count (the window holds `terms.len()` counts).
+    low: u64,
+    /// `P(count = low + i) / e^ln_scale`.
+    terms: Vec<f64>,
+    /// `ln P(count = low + i)`: for sums whose terms underflow `terms` (far tails).
+    ln_terms: Vec<f64>,
+    /// `from_left[i]` = Σ of `terms[..i]`; `from_right[i]` = Σ of `terms[i..]`: each a sum
+    /// of positive terms from its own end, so a window's edge is as precise as its terms.
+    from_left: Vec<f64>,
+    from_right: Vec<f64>,
+    ln_scale: f64,
+    /// `ln P(count < low)` and `ln P(count > high)`.
+    ln_below: f64,
+    ln_above: f64,
+}
+
+impl CountTable {
+    fn new(left: u64, share: f64, window: Option<(u64, u64)>) -> Self {
+        let share = share.clamp(0.0, 1.0);
+        let Some((low, high)) = window else {
+            return Self {
+                low: 0,
+                terms: Vec::new(),
+                ln_terms: Vec::new(),
+                from_left: vec![0.0],
+                from_right: vec![0.0],
+                ln_scale: 0.0,
+                ln_below: 0.0,
+                ln_above: f64::NEG_INFINITY,
+            };
+        };
+        let (ln_share, ln_rest) = (share.ln(), (-share).ln_1p());
+        let ln_pmf = |k: u64| {
+            if share >= 1.0 {
+                return if k == left { 0.0 } else { f64::NEG_INFINITY };
+            }
+            ln_factorial(left) - ln_factorial(k) - ln_factorial(left - k)
+                + k as f64 * ln_share
+                + (left - k) as f64 * ln_rest
+        };
+        let ln_terms: Vec<f64> = (low..=high).map(ln_pmf).collect();
+        let ln_scale = ln_terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let terms: Vec<f64> = ln_terms.iter().map(|ln| (ln - ln_scale).exp()).collect();
+        let mut from_left = vec![0.0; terms.len() + 1];
+        for (i, term) in terms.iter().enumerate() {
+            from_left[i + 1] = from_left[i] + term;
+        }
+        let mut from_right = vec![0.0; terms.len() + 1];
+        for (i, term) in terms.iter().enumerate().rev() {
+            from_right[i] = from_right[i + 1] + term;
+        }
+        // The window sits around the count's mean, so each side's mass is a tail on its
+        // own side, which statrs computes directly (no `1 − …`).
+        let law =
+            (share < 1.0 && share > 0.0).then(|| Binomial::new(share, left).expect("a share in (0, 1)"));
+        let ln_below = match (&law, low) {
+            (_, 0) => f64::NEG_INFINITY,
+            (Some(law), _) => law.cdf(low - 1).ln(),
+            (None, _) => {
+                if share >= 1.0 {
+                    0.0
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+        };
+        let ln_above = match (&law, high) {
+            (_, h) if h >= left => f64::NEG_INFINITY,
+            (Some(law), _) => law.sf(high).ln(),
+            (None, _) => {
+                if share <= 0.0 {
+                    0.0
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+        };
+        Self {
+            low,
+            terms,
+            ln_terms,
+            from_left,
+            from_right,
+            ln_scale,
+            ln_below,
+            ln_above,
+        }
+    }
+
+    /// `ln P(count = k)`, for `k` in the window.
+    fn ln_pmf(&self, k: u64) -> f64 {
+        self.terms[(k - self.low) as usize].ln() + self.ln_scale
+    }
+
+    /// `ln P(a <= count <= b)`, for `a..=b` within the window: summed term by term.
+    fn ln_between(&self, a: u64, b: u64) -> f64 {
+        if a > b {
+            return f64::NEG_INFINITY;
+        }
+        let range = (a - self.low) as usize..=(b - self.low) as usize;
+        let sum: f64 = self.terms[range.clone()].iter().sum();
+        if sum > 0.0 {
+            return sum.ln() + self.ln_scale;
+        }
+        // Every term below 1e-308 of the window's largest: summed as logarithms.
+        let mut tiny = LogSum::new();
+        for &ln_term in &self.ln_terms[range] {
+            tiny.add(ln_term);
+        }
+        tiny.ln()
+    }
+
+    /// `ln P(count < a or count > b)`, for `a..=b` within the window, or of every count
+    /// when `inside` is `None`.
+    fn ln_outside(&self, inside: Option<(u64, u64)>) -> f64 {
+        let Some((a, b)) = inside else {
+            return 0.0;
+        };
+        let mut sum = LogSum::new();
+        sum.add(self.ln_below);
+        sum.add(self.ln_above);
+        let end = self.low + self.terms.len() as u64;
+        // Each edge from its running sum; only one that underflowed is summed again, as
+        // logarithms.
+        let left_part = self.from_left[(a - self.low) as usize];
+        let right_part = self.from_right[(b - self.low) as usize + 1];
+        if left_part > 0.0 {
+            sum.add(left_part.ln() + self.ln_scale);
+        } else if a > self.low {
+            sum.add(self.ln_between(self.low, a - 1));
+        }
+        if right_part > 0.0 {
+            sum.add(right_part.ln() + self.ln_scale);
+        } else if b + 1 < end {
+            sum.add(self.ln_between(b + 1, end - 1));
+        }
+        sum.ln()
+    }
+}
+
+/// One enumeration of count vectors, thinnest cell first.
 struct Walk {
     expected: Vec<f64>,
-    ln_p: Vec<f64>,
+    probabilities: Vec<f64>,
+    /// `Σ_{j >= i} p_j`.
+    mass_from: Vec<f64>,
     /// `Σ_{j >= i} e_j`.
     expected_from: Vec<f64>,
-    trials: u64,
-    ln_trials_factorial: f64,
-    region: Region,
+    /// Vectors with a statistic below this are not yet in the upper tail.
+    upper_bound: f64,
     /// Vectors with a statistic at most this are in the lower tail.
     lower_bound: f64,
-    /// Vectors with a statistic at least this are in the upper tail.
-    upper_bound: f64,
     lower: LogSum,
     upper: LogSum,
     visited: u64,
+    /// The tables of each cell's count, by cell and trials left.
+    tables: Vec<std::collections::HashMap<u64, std::rc::Rc<CountTable>>>,
 }
 
 impl Walk {
-    fn new(trials: u64, probabilities: &[f64], statistic: f64, tolerance: f64, region: Region) -> Self {
+    fn new(trials: u64, probabilities: &[f64], statistic: f64, tolerance: f64) -> Self {
         let t = trials as f64;
         let expected: Vec<f64> = probabilities.iter().map(|p| t * p).collect();
-        let mut expected_from = vec![0.0; expected.len() + 1];
-        for i in (0..expected.len()).rev() {
+        let mut mass_from = vec![0.0; probabilities.len() + 1];
+        let mut expected_from = vec![0.0; probabilities.len() + 1];
+        for i in (0..probabilities.len()).rev() {
+            mass_from[i] = mass_from[i + 1] + probabilities[i];
             expected_from[i] = expected_from[i + 1] + expected[i];
         }
         Self {
-            ln_p: probabilities.iter().map(|p| p.ln()).collect(),
+            tables: vec![std::collections::HashMap::new(); probabilities.len()],
             expected,
+            probabilities: probabilities.to_vec(),
+            mass_from,
             expected_from,
-            trials,
-            ln_trials_factorial: ln_factorial(trials),
-            region,
-            lower_bound: statistic + tolerance,
             upper_bound: statistic - tolerance,
+            lower_bound: statistic + tolerance,
             lower: LogSum::new(),
             upper: LogSum::new(),
             visited: 0,
         }
     }
 
-    /// Walks the region; false when it held more than [`BUDGET`] vectors (and the sums
-    /// are then partial).
-    fn run(&mut self) -> bool {
-        self.cell(0, self.trials, 0.0, self.ln_trials_factorial)
+    /// The lattice points of the box around the ellipsoid `X <= x` over the cells walked
+    /// one by one and the last free one, whose counts a leaf sums: about the work, before
+    /// any is done.
+    fn bounding_box(&self) -> f64 {
+        let walked = self.expected.len().saturating_sub(1);
+        self.expected[..walked]
+            .iter()
+            .map(|e| 2.0 * (self.lower_bound.max(0.0) * e).sqrt() + 1.0)
+            .product()
     }
 
-    /// `o_i · ln p_i − ln o_i!`.
-    fn weight(&self, cell: usize, count: u64) -> f64 {
-        count as f64 * self.ln_p[cell] - ln_factorial(count)
-    }
-
-    fn term(&self, cell: usize, count: u64) -> f64 {
-        let difference = count as f64 - self.expected[cell];
-        difference * difference / self.expected[cell]
-    }
-
-    /// The counts of cell `cell` that can still end at or below the lower bound, given the
-    /// statistic so far and the trials left for it and the cells after it: the cells after
-    /// it contribute at least `(left − E')² / E'` (their counts in proportion to their
-    /// expectations), so the count must keep `term + that` within what is left.
-    fn range(&self, cell: usize, left: u64, so_far: f64) -> Option<(u64, u64)> {
-        if self.region == Region::Every {
-            return Some((0, left));
-        }
+    /// The statistic that cell `cell` holding `count` of the `left` trials adds at least,
+    /// with the cells after it: `term(count) + (left − count − E')² / E'`, a parabola in
+    /// `count`, as (its least value, where it is least, its curvature).
+    fn parabola(&self, cell: usize, left: u64) -> (f64, f64, f64) {
         let a = self.expected[cell];
         let rest = self.expected_from[cell + 1];
         let b = left as f64 - rest;
         let centre = (a * rest + b * a) / (a + rest);
         let least = (a - b) * (a - b) / (a + rest);
-        let room = self.lower_bound - so_far - least;
+        let curvature = (a + rest) / (a * rest);
+        (least, centre, curvature)
+    }
+
+    /// `term(count) + (left − count − E')² / E'` itself.
+    fn at(&self, cell: usize, left: u64, count: u64) -> f64 {
+        let a = self.expected[cell];
+        let rest = self.expected_from[cell + 1];
+        let here = count as f64 - a;
+        let after = (left - count) as f64 - rest;
+        here * here / a + after * after / rest
+    }
+
+    /// The counts `0..=left` of `cell` whose parabola, added to `so_far`, stays below
+    /// `bound` (`strict`) or at most `bound`: an interval, found from the parabola and then
+    /// checked count by count at its ends (the roots' rounding cannot move an end).
+    fn interval(&self, cell: usize, left: u64, so_far: f64, bound: f64, strict: bool) -> Option<(u64, u64)> {
+        let (least, centre, curvature) = self.parabola(cell, left);
+        let room = bound - so_far - least;
         if room < 0.0 {
             return None;
         }
-        let radius = (room * a * rest / (a + rest)).sqrt();
-        let slack = 1e-9 * (1.0 + centre.abs() + radius);
-        let low = (centre - radius - slack).ceil().max(0.0);
-        let high = (centre + radius + slack).floor().min(left as f64);
-        (low <= high).then_some((low as u64, high as u64))
+        let radius = (room / curvature).sqrt();
+        let inside = |count: u64| {
+            let value = so_far + self.at(cell, left, count);
+            if strict { value < bound } else { value <= bound }
+        };
+        let mut low = (centre - radius - 2.0).ceil().max(0.0) as u64;
+        let mut high = ((centre + radius + 2.0).floor().max(0.0) as u64).min(left);
+        while low <= high && !inside(low) {
+            low += 1;
+        }
+        while high > low && !inside(high) {
+            high -= 1;
+        }
+        (low <= high && inside(low)).then_some((low, high))
     }
 
-    fn cell(&mut self, cell: usize, left: u64, so_far: f64, ln_weight: f64) -> bool {
-        let last = self.expected.len() - 1;
-        let Some((low, high)) = self.range(cell, left, so_far) else {
+    /// The table of cell `cell`'s count with `left` trials left, made once.
+    fn table(&mut self, cell: usize, left: u64) -> std::rc::Rc<CountTable> {
+        if let Some(table) = self.tables[cell].get(&left) {
+            return table.clone();
+        }
+        let share = self.probabilities[cell] / self.mass_from[cell];
+        let window = self.interval(cell, left, 0.0, self.lower_bound, false);
+        // Each term of a table is work, as a node is.
+        self.visited += window.map_or(0, |(low, high)| high - low + 1);
+        let table = std::rc::Rc::new(CountTable::new(left, share, window));
+        self.tables[cell].insert(left, table.clone());
+        table
+    }
+
+    /// Walks cell `cell` with `left` trials, the statistic so far `so_far` and the prefix's
+    /// log-probability; `upper_counted` when the prefix's whole subtree is already in the
+    /// upper tail (a tie band: it is walked for the lower tail only). False when the budget
+    /// ran out.
+    fn node(&mut self, cell: usize, left: u64, so_far: f64, ln_prefix: f64, upper_counted: bool) -> bool {
+        self.visited += 1;
+        if self.visited > BUDGET {
+            return false;
+        }
+        let table = self.table(cell, left);
+        let below_upper = self.interval(cell, left, so_far, self.upper_bound, true);
+        if !upper_counted {
+            self.upper.add(ln_prefix + table.ln_outside(below_upper));
+        }
+        let Some((low, high)) = self.interval(cell, left, so_far, self.lower_bound, false) else {
             return true;
         };
-        if cell + 1 == last {
-            return self.last_two(cell, left, low, high, so_far, ln_weight);
+        if cell + 2 == self.expected.len() {
+            // The last two cells: one binomial count, the statistic exact.
+            self.visited += high - low + 1;
+            self.lower.add(ln_prefix + table.ln_between(low, high));
+            return self.visited <= BUDGET;
         }
-        // Inner nodes count against the budget too: a walk that dies in dead ends is
-        // stopped as surely as one that finds too many vectors.
-        self.visited += high - low + 1;
-        if self.visited > BUDGET {
-            return false;
-        }
-        for count in low..=high {
-            let next = so_far + self.term(cell, count);
-            if !self.cell(cell + 1, left - count, next, ln_weight + self.weight(cell, count)) {
+        for held in low..=high {
+            let surely_upper = upper_counted || below_upper.is_none_or(|(from, to)| held < from || held > to);
+            let here = held as f64 - self.expected[cell];
+            let next = so_far + here * here / self.expected[cell];
+            if !self.node(
+                cell + 1,
+                left - held,
+                next,
+                ln_prefix + table.ln_pmf(held),
+                surely_upper,
+            ) {
                 return false;
-            }
-        }
-        true
-    }
-
-    /// The last free cell and the one it determines, with their weights updated by one
-    /// step per count instead of a factorial each.
-    fn last_two(&mut self, cell: usize, left: u64, low: u64, high: u64, so_far: f64, ln_weight: f64) -> bool {
-        let last = cell + 1;
-        let count_points = high - low + 1;
-        self.visited += count_points;
-        if self.visited > BUDGET {
-            return false;
-        }
-        let mut weight_here = self.weight(cell, low);
-        let mut weight_last = self.weight(last, left - low);
-        for count in low..=high {
-            let statistic = so_far + self.term(cell, count) + self.term(last, left - count);
-            let ln_probability = ln_weight + weight_here + weight_last;
-            if statistic <= self.lower_bound {
-                self.lower.add(ln_probability);
-            }
-            if self.region == Region::Every && statistic >= self.upper_bound {
-                self.upper.add(ln_probability);
-            }
-            if count < high {
-                // One more in this cell, one fewer in the last.
-                weight_here += self.ln_p[cell] - ((count + 1) as f64).ln();
-                weight_last += ((left - count) as f64).ln() - self.ln_p[last];
             }
         }
         true
@@ -408,9 +554,9 @@ mod tests {
     }
 
     #[test]
-    fn the_lower_walk_agrees_with_brute_force() {
-        // 900 trials in 3 cells make C(902, 2) = 406,351 vectors, over the budget for
-        // every vector: only the ellipsoid is walked.
+    fn both_tails_agree_with_brute_force_where_every_vector_is_too_many_to_list() {
+        // 900 trials in 3 cells make C(902, 2) = 406,351 vectors: the walk visits only the
+        // ellipsoid's, and gets both tails.
         let law = [0.5, 0.3, 0.2];
         let trials = 900;
         for counts in [
@@ -418,17 +564,58 @@ mod tests {
             [452, 268, 180],
             [440, 280, 180],
             [470, 250, 180],
+            [520, 200, 180],
         ] {
             let x = pearson(&counts, |i| trials as f64 * law[i]);
             let tails = pearson_tails(x, trials, CellLaw::Given(&law));
-            assert_eq!(tails.upper, None, "too many vectors for the upper tail");
+            let (upper_brute, lower_brute) = brute_force(x, trials, law);
             let lower = probability(tails.lower.expect("a small ellipsoid"));
-            let (_, lower_brute) = brute_force(x, trials, law);
+            let upper = probability(tails.upper.expect("a small ellipsoid"));
             assert!(
-                (lower - lower_brute).abs() <= 1e-10 * lower_brute.max(1e-300),
-                "{counts:?}: {lower} vs {lower_brute}"
+                (lower - lower_brute).abs() <= 1e-10 * lower_brute,
+                "{counts:?}: lower {lower} vs {lower_brute}"
+            );
+            assert!(
+                (upper - upper_brute).abs() <= 1e-10 * upper_brute,
+                "{counts:?}: upper {upper} vs {upper_brute}"
             );
         }
+    }
+
+    #[test]
+    fn a_thin_cells_far_tail_is_exact_where_the_chi_square_law_is_far_too_small() {
+        // The rising sequences of 4 cards pooled at 149 pairs of deals: cells 1/24, 11/24,
+        // 11/24, 1/24. A fair input had 2, 61, 65, 21: the χ² law said 1.7e-8 (and failed
+        // it), the exact tail is 1.3e-6, 77 times larger.
+        let law = [1.0 / 24.0, 11.0 / 24.0, 11.0 / 24.0, 1.0 / 24.0];
+        let trials = 149u64;
+        let counts = [2u64, 61, 65, 21];
+        let x = pearson(&counts, |i| trials as f64 * law[i]);
+        let tails = pearson_tails(x, trials, CellLaw::Given(&law));
+        let upper = probability(tails.upper.expect("a walk of a few thousand nodes"));
+        // Brute force over the C(152, 3) = 573,800 vectors.
+        let mut brute = 0.0;
+        for a in 0..=trials {
+            for b in 0..=trials - a {
+                for c in 0..=trials - a - b {
+                    let d = trials - a - b - c;
+                    let vector = [a, b, c, d];
+                    if pearson(&vector, |i| trials as f64 * law[i]) >= x - 1e-9 {
+                        let ln_p = ln_factorial(trials)
+                            + vector
+                                .iter()
+                                .zip(law)
+                                .map(|(&o, p)| o as f64 * p.ln() - ln_factorial(o))
+                                .sum::<f64>();
+                        brute += ln_p.exp();
+                    }
+                }
+            }
+        }
+        assert!((upper - brute).abs() <= 1e-9 * brute, "{upper} vs {brute}");
+        assert!(upper > 1e-6 && upper < 2e-6, "{upper}");
+        let chi_square = probability(crate::stats::pvalue::chi_square_upper_tail(x, 3.0));
+        assert!(upper > 50.0 * chi_square, "{upper} vs the χ² law's {chi_square}");
     }
 
     #[test]
@@ -460,6 +647,22 @@ mod tests {
         let expected = (3f64.ln() - 600.0 * 3f64.ln()) / std::f64::consts::LN_10;
         assert!(
             (upper.log10() - expected).abs() < 1e-9,
+            "{} vs {expected}",
+            upper.log10()
+        );
+    }
+
+    #[test]
+    fn a_tail_far_below_the_windows_largest_term_keeps_its_magnitude() {
+        // 999 selections identical (every one in the first of 2 cells, p = 0.3): the one
+        // vector that extreme has probability 0.3^999, about 10^-522.4, far below the
+        // largest term of its window (which a plain sum would lose).
+        let law = [0.3, 0.7];
+        let x = pearson(&[999, 0], |i| 999.0 * law[i]);
+        let upper = pearson_tails(x, 999, CellLaw::Given(&law)).upper.unwrap();
+        let expected = 999.0 * 0.3f64.log10();
+        assert!(
+            (upper.log10() - expected).abs() < 1e-6,
             "{} vs {expected}",
             upper.log10()
         );

@@ -17,6 +17,7 @@ pub mod confirm;
 pub mod effect;
 pub mod eulerian;
 pub mod exact_multinomial;
+pub mod exact_uniform;
 pub mod fit;
 pub mod guessing;
 pub mod holm;
