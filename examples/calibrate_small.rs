@@ -5,12 +5,16 @@
 //! verdict is suspicious or fail.
 //!
 //! ```text
-//! cargo run --release --example calibrate_small -- [--inputs M] [--seed S] CELL...
+//! cargo run --release --example calibrate_small -- [--inputs M] [--seed S] [--show-failures] CELL...
 //! ```
 //!
 //! A `CELL` is `permutations:N:DEALS` (fair Fisher–Yates decks of `N` cards),
 //! `selections:N:K:SAMPLES` (fair `K`-subsets of `N` items, in a random order) or
-//! `stream:W1,W2,…:DRAWS` (independent draws with those weights). `DEALS` may be a range
+//! `stream:W1,W2,…:DRAWS` (independent draws with those weights); `--show-failures` lists
+//! the inputs whose verdict was suspicious or fail, `--markdown` ends with a table of one
+//! row per cell (each level's highest share over the cell's tests, the verdicts' shares),
+//! and `--write-input SEED CELL` prints one input (for `shuffle-audit ingest` to read
+//! again). `DEALS` may be a range
 //! `A..=B` or a list `A,B,C`: one cell per value. Each input is dealt by Xoshiro256++
 //! from its own seed (`S`, the cell and the input's number), so a sweep is repeatable.
 //!
@@ -245,11 +249,26 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut inputs = 1000u64;
     let mut seed = 40u64;
+    let mut show_failures = false;
+    let mut markdown = false;
+    let mut summary: Vec<String> = Vec::new();
     let mut cells = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--inputs" => inputs = args.next().and_then(|m| m.parse().ok()).expect("--inputs M"),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed S"),
+            "--show-failures" => show_failures = true,
+            "--markdown" => markdown = true,
+            "--write-input" => {
+                // `--write-input SEED CELL`: print that input, as a program would, and stop.
+                let input_seed: u64 = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .expect("--write-input SEED CELL");
+                let cell = parse_cells(&args.next().expect("--write-input SEED CELL")).remove(0);
+                print!("{}", cell.input(input_seed));
+                return;
+            }
             spec => cells.extend(parse_cells(spec)),
         }
     }
@@ -261,15 +280,14 @@ fn main() {
     let started = Instant::now();
     let mut goals_met = true;
     for (cell_index, cell) in cells.iter().enumerate() {
+        let input_seed = |input: u64| {
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add((cell_index as u64) << 32)
+                .wrapping_add(input)
+        };
         let outcomes: Vec<Outcome> = (0..inputs)
             .into_par_iter()
-            .map(|input| {
-                let input_seed = seed
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add((cell_index as u64) << 32)
-                    .wrapping_add(input);
-                audit(cell, input_seed)
-            })
+            .map(|input| audit(cell, input_seed(input)))
             .collect();
         let mut per_test: BTreeMap<String, TestCounts> = BTreeMap::new();
         for outcome in &outcomes {
@@ -285,6 +303,23 @@ fn main() {
             }
         }
         println!("{} ({inputs} fair inputs)", cell.label());
+        if show_failures {
+            for (input, outcome) in outcomes.iter().enumerate() {
+                if matches!(outcome.verdict, Verdict::Fail | Verdict::Suspicious) {
+                    let tests: Vec<String> = outcome
+                        .tests
+                        .iter()
+                        .map(|(name, p, method)| format!("{name} {p:.2e} {method}"))
+                        .collect();
+                    println!(
+                        "  {} input seed {}: {}",
+                        outcome.verdict,
+                        input_seed(input as u64),
+                        tests.join("; ")
+                    );
+                }
+            }
+        }
         for (name, counts) in &per_test {
             let ran = counts.ran;
             let mut line = format!("  {name:<24} ran {ran:>5}");
@@ -312,7 +347,8 @@ fn main() {
             .filter(|o| o.verdict == Verdict::Inconclusive)
             .count();
         // Flagged when the count is unlikely (below FLAG_BELOW) at a true share of 0.5 %.
-        let met = binomial_upper_tail((suspicious + fail) as u64, inputs, MOST_SUSPICIOUS_SHARE) >= FLAG_BELOW;
+        let met =
+            binomial_upper_tail((suspicious + fail) as u64, inputs, MOST_SUSPICIOUS_SHARE) >= FLAG_BELOW;
         goals_met &= met;
         println!(
             "  verdicts: suspicious {:.2} %, fail {:.2} % (goal: together at most {} %){}; inconclusive {:.1} %",
@@ -322,6 +358,34 @@ fn main() {
             if met { "" } else { " NOT MET" },
             100.0 * inconclusive as f64 / inputs as f64,
         );
+        // The cell's row of the summary: the highest share over its tests at each level.
+        let highest = |level: usize| {
+            per_test
+                .values()
+                .map(|counts| counts.at_or_below[level] as f64 / counts.ran as f64)
+                .fold(0.0f64, f64::max)
+        };
+        summary.push(format!(
+            "| {} | {} | {:.1} % | {:.2} % | {:.2} % | {:.1} % | {:.1} % | {:.1} % |",
+            cell.label(),
+            per_test.len(),
+            100.0 * highest(0),
+            100.0 * highest(1),
+            100.0 * highest(2),
+            100.0 * suspicious as f64 / inputs as f64,
+            100.0 * fail as f64 / inputs as f64,
+            100.0 * inconclusive as f64 / inputs as f64,
+        ));
+    }
+    if markdown {
+        println!();
+        println!(
+            "| cell ({inputs} fair inputs each) | tests run | highest share p ≤ 0.1 | p ≤ 0.01 | p ≤ 0.001 | suspicious | fail | inconclusive |"
+        );
+        println!("|---|--:|--:|--:|--:|--:|--:|--:|");
+        for row in &summary {
+            println!("{row}");
+        }
     }
     println!(
         "goals: {} ({} cells, {:.1} s)",

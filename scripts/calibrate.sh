@@ -37,6 +37,21 @@
 # trials: 1,000 expected per order, far from the sparse cells that inflate chi-square
 # tails). Takes about ten minutes on 2 cores after the build (the command cases start
 # Python 4,000 times); not part of CI.
+#
+# `--small [INPUTS]` is the small-sample sweep (issue 40): fair inputs of 2 to 60 deals of
+# 3, 5, 8, 13, 52 and 200 cards read by `ingest` (in-process, examples/calibrate_small.rs:
+# the same engine as the command), samplers and streams of a few samples, then a few sizes
+# through the binary's `run`, through `check` (a suite of small `ingest` cases dealt by
+# Python's random.shuffle) and through the Python module's `ingest` (when it is
+# installed; scripts/wheel_test.sh runs it in the wheel's venv). INPUTS fair inputs per
+# cell (default 1000). For every test and cell it prints the share of p-values at or below
+# 1e-1, 1e-2 and 1e-3 against nominal, how they were computed, and the share of suspicious
+# and failing verdicts; it flags a share above nominal beyond binomial noise
+# (P(Binomial >= count) < 1e-4) and a cell above 0.5 % suspicious-or-worse beyond noise,
+# and exits with 1 when anything is flagged. About 15 minutes on 2 cores at 1,000 inputs.
+# `--small-lean` is the version CI runs (.ci/run): every deck size at fewer deal counts and
+# 300 inputs per cell, `run` at 200 seeds and `check` at 100; about 80 s. The inputs are seeded, so
+# a run is repeatable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/target_dir.sh
@@ -197,6 +212,148 @@ for _ in range(count):
         out.append(" ".join(map(str, rng.sample(items, k))))
 sys.stdout.write("\n".join(out) + "\n")
 PY
+
+# `calibrate.sh --small [INPUTS]` / `--small-lean`: the small-sample sweep (see the top).
+if [ "${1:-}" = "--small" ] || [ "${1:-}" = "--small-lean" ]; then
+    mode_lean=0
+    if [ "$1" = "--small-lean" ]; then
+        mode_lean=1
+        inputs=${2:-300}
+        binary_inputs=200
+        # Each 52-card check case runs ingest's predictability check (about 0.3 s).
+        check_inputs=100
+        deal_counts=2,5,12,20,30,60
+        sampler_counts=10,60
+        stream_counts=20,100
+    else
+        inputs=${2:-1000}
+        binary_inputs=$inputs
+        check_inputs=$inputs
+        deal_counts=2,3,5,8,12,16,20,25,30,40,50,60
+        sampler_counts=10,20,40,60,200
+        stream_counts=10,20,50,100,300
+    fi
+    cargo build --release --quiet --example calibrate_small
+    status=0
+    echo "== ingest, in-process: fair Fisher-Yates decks, $inputs inputs per cell"
+    markdown=()
+    if [ "$mode_lean" = 0 ]; then
+        markdown=(--markdown)
+    fi
+    "$target_dir/release/examples/calibrate_small" --inputs "$inputs" "${markdown[@]}" \
+        "permutations:3:$deal_counts" "permutations:5:$deal_counts" "permutations:8:$deal_counts" \
+        "permutations:13:$deal_counts" "permutations:52:$deal_counts" "permutations:200:$deal_counts" \
+        "selections:4:2:$sampler_counts" "selections:10:3:$sampler_counts" "selections:3:1:$sampler_counts" \
+        "stream:50,25,20,5:$stream_counts" "stream:1,1:$stream_counts" || status=1
+    echo
+    # `run` through the binary, one process per seed: its deals are independent by
+    # construction (no serial tests), its p-values the same functions'.
+    echo "== run fisher-yates through the binary, $binary_inputs seeds per cell (after ${SECONDS} s)"
+    python3 - "$release_bin" "$binary_inputs" <<'PY' || status=1
+import json, math, subprocess, sys
+from collections import defaultdict
+binary, seeds = sys.argv[1], int(sys.argv[2])
+LEVELS = (1e-1, 1e-2, 1e-3)
+def tail(k, m, p):
+    return min(1.0, sum(math.exp(math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1)
+                                 + i * math.log(p) + (m - i) * math.log1p(-p)) for i in range(k, m + 1))) if k > 0 else 1.0
+met = True
+for n, trials in ((3, 30), (5, 600), (13, 65), (52, 20)):
+    per_test = defaultdict(lambda: [0, [0, 0, 0]])
+    verdicts = defaultdict(int)
+    for seed in range(1, seeds + 1):
+        out = subprocess.run([binary, "run", "fisher-yates", "--n", str(n), "--trials", str(trials),
+                              "--seed", str(seed), "--threads", "1", "--json", "-"], capture_output=True, text=True)
+        result = json.loads(out.stdout)["results"][0]
+        verdicts[result["verdict"]] += 1
+        for test in result["tests"]:
+            if test.get("p_value") is None:
+                continue
+            entry = per_test[test["name"]]
+            entry[0] += 1
+            for i, level in enumerate(LEVELS):
+                entry[1][i] += test["p_value"] <= level
+    print(f"run fisher-yates, {n} cards, {trials} shuffles ({seeds} seeds)")
+    for name, (ran, counts) in sorted(per_test.items()):
+        flags = [tail(c, ran, l) < 1e-4 for c, l in zip(counts, LEVELS)]
+        met &= not any(flags)
+        print(f"  {name:<24} ran {ran:>5}" + "".join(
+            f"  p<={l:<5} {100 * c / ran:6.2f} % (nominal {100 * l:g} %)" + (" HIGH" if f else "")
+            for c, l, f in zip(counts, LEVELS, flags)))
+    bad = verdicts["suspicious"] + verdicts["fail"]
+    too_many = tail(bad, seeds, 0.005) < 1e-4
+    met &= not too_many
+    print(f"  verdicts: suspicious {100 * verdicts['suspicious'] / seeds:.2f} %, fail {100 * verdicts['fail'] / seeds:.2f} % "
+          f"(goal: together at most 0.5 %){' NOT MET' if too_many else ''}; inconclusive {100 * verdicts['inconclusive'] / seeds:.1f} %")
+print(f"goals: {'met' if met else 'NOT met'}")
+sys.exit(0 if met else 1)
+PY
+    echo
+    # `check` reads small inputs the way a CI gate does: a suite of ingest command cases,
+    # each dealt by Python's random.shuffle from its own seed, with the gate's rule (a
+    # suspicious first run is confirmed by a run with 4x the deals).
+    echo "== check: ingest cases of 20 decks of 52 cards and 30 of 3 cards from random.shuffle, $check_inputs seeds each (after ${SECONDS} s)"
+    for spec in "52 20" "3 30"; do
+        set -- $spec
+        for ((seed = 1; seed <= check_inputs; seed++)); do
+            printf '[[case]]\nname = "python %s cards seed %d"\ncommand = ["python3", "%s/gen.py", "deck", "%s", "0", "{trials}", "{seed}"]\ntrials = %s\nseed = %d\ndeck = "%s"\nexpect = "fair"\n\n' \
+                "$1" "$seed" "$work" "$1" "$2" "$seed" "$(seq -s ' ' 0 $(($1 - 1)))"
+        done >"$work/small-$1.toml"
+        "$release_bin" check --config "$work/small-$1.toml" --json "$work/small-$1.json" >/dev/null || true
+        python3 - "$work/small-$1.json" "$1" "$2" <<'PY' || status=1
+import json, math, sys
+from collections import defaultdict
+cases = json.load(open(sys.argv[1]))["cases"]
+LEVELS = (1e-1, 1e-2, 1e-3)
+def tail(k, m, p):
+    return min(1.0, sum(math.exp(math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1)
+                                 + i * math.log(p) + (m - i) * math.log1p(-p)) for i in range(k, m + 1))) if k > 0 else 1.0
+per_test = defaultdict(lambda: [0, [0, 0, 0]])
+for case in cases:
+    for test in case["first"]["tests"]:
+        if test.get("p_value") is None:
+            continue
+        entry = per_test[test["name"]]
+        entry[0] += 1
+        for i, level in enumerate(LEVELS):
+            entry[1][i] += test["p_value"] <= level
+met = True
+print(f"check, {len(cases)} ingest cases of {sys.argv[3]} decks of {sys.argv[2]} cards")
+for name, (ran, counts) in sorted(per_test.items()):
+    flags = [tail(c, ran, l) < 1e-4 for c, l in zip(counts, LEVELS)]
+    met &= not any(flags)
+    print(f"  {name:<24} ran {ran:>5}" + "".join(
+        f"  p<={l:<5} {100 * c / ran:6.2f} % (nominal {100 * l:g} %)" + (" HIGH" if f else "")
+        for c, l, f in zip(counts, LEVELS, flags)))
+first = defaultdict(int)
+for case in cases:
+    first[case["first"]["verdict"]] += 1
+bad = first["suspicious"] + first["fail"]
+too_many = tail(bad, len(cases), 0.005) < 1e-4
+met &= not too_many
+confirmed = sum(1 for case in cases if case["confirmation"] and case["confirmation"]["verdict"] in ("fail", "suspicious"))
+print(f"  first runs: suspicious {100 * first['suspicious'] / len(cases):.2f} %, fail {100 * first['fail'] / len(cases):.2f} % "
+      f"(goal: together at most 0.5 %){' NOT MET' if too_many else ''}; inconclusive {100 * first['inconclusive'] / len(cases):.1f} %; "
+      f"confirmations not passing: {confirmed}")
+sys.exit(0 if met else 1)
+PY
+    done
+    echo
+    if python3 -c "import shuffle_audit" 2>/dev/null; then
+        echo "== the Python module's ingest"
+        if [ "$mode_lean" = 1 ]; then
+            python3 scripts/calibrate_python.py 300 3:30 5:20 52:20:100 || status=1
+        else
+            python3 scripts/calibrate_python.py "$inputs" || status=1
+        fi
+    else
+        echo "== the Python module's ingest: not installed here (scripts/wheel_test.sh runs scripts/calibrate_python.py in the wheel's venv)"
+    fi
+    if [ "$status" -ne 0 ]; then
+        echo "calibrate: the small-sample sweep flagged a cell (above)" >&2
+    fi
+    exit "$status"
+fi
 
 # `calibrate.sh --guessing [SEEDS]`: only the card-guessing game, its false alarms on
 # fair shuffles and its power against biased ones (a few minutes).

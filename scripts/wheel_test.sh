@@ -16,6 +16,8 @@
 #          choice(shuffle=False), whose order is not random (must FAIL with --ordered),
 #        - the module's own tests (python/tests: verdicts, every broken shuffle's error,
 #          the time limit, Jupyter's HTML) and its doctests,
+#        - the small-sample calibration through the module's `ingest`
+#          (scripts/calibrate_python.py, lean: a few hundred fair inputs of 20 to 30 deals),
 #        - the pytest example of examples/python/ (three lines: a project's shuffle and
 #          random.shuffle pass, the legacy naive swap is caught),
 #        - the notebook examples/python/teaching.ipynb, executed by nbclient, whose cells
@@ -254,6 +256,14 @@ status=$(cd "$work" && run_status "$work/doctest.out" python -m pytest -p no:cac
 tail -2 "$work/doctest.out" | sed 's/^/  | /'
 check "the docstrings' examples pass (pytest --doctest-modules)" test "$status" -eq 0
 check "every public function has a doctest" has "$work/doctest.out" "passed"
+
+step "small inputs through the module's ingest (issue 40; scripts/calibrate_python.py, lean)"
+# Fair deals from random.shuffle, 300 inputs of 30 decks of 3 cards and of 20 of 5, 100
+# of 20 of 52: no test above its nominal rate beyond binomial noise, suspicious-or-worse
+# not above 0.5 % beyond noise. The inputs are seeded: the same figures every run.
+status=$(run_status "$work/calibrate.out" python scripts/calibrate_python.py 300 3:30 5:20 52:20:100)
+sed 's/^/  | /' "$work/calibrate.out"
+check "the module's ingest of small fair inputs meets the calibration goals" test "$status" -eq 0
 
 step "pytest: examples/python (three lines of pytest)"
 cp examples/python/test_shuffle_fair.py "$work/example.py"
