@@ -209,7 +209,21 @@ fn deal_tests(
 
 /// Runs every applicable test on `tally` and grades the result.
 pub fn analyse_permutations(tally: &PermutationTally, thresholds: &Thresholds) -> PermutationAnalysis {
-    analyse(tally, None, thresholds)
+    analyse(tally, None, thresholds, 0)
+}
+
+/// [`analyse_permutations`] of deals read against one of them: `ingest`'s first line fixes
+/// the deck, so that line is the deck in order by construction and is not tallied as an
+/// order (it would add the same order, `n` fixed points and one rising sequence to every
+/// input); it still counts in the sequence (serial pairs, repeats). A test that needs `m`
+/// orders then needs `m + reference_deals` deals, and says so in deals, as the headline
+/// does.
+pub fn analyse_permutations_read_against(
+    tally: &PermutationTally,
+    thresholds: &Thresholds,
+    reference_deals: u64,
+) -> PermutationAnalysis {
+    analyse(tally, None, thresholds, reference_deals)
 }
 
 /// [`analyse_permutations`] of a tally whose order counts are known only by their
@@ -223,7 +237,7 @@ pub fn analyse_permutation_summary(
     orders: &OrderSummary,
     thresholds: &Thresholds,
 ) -> PermutationAnalysis {
-    let mut analysis = analyse(tally, Some(orders), thresholds);
+    let mut analysis = analyse(tally, Some(orders), thresholds, 0);
     analysis.orders_never_seen = Some((orders.orders() - orders.seen) as usize);
     analysis
 }
@@ -232,10 +246,16 @@ fn analyse(
     tally: &PermutationTally,
     orders: Option<&OrderSummary>,
     thresholds: &Thresholds,
+    reference_deals: u64,
 ) -> PermutationAnalysis {
     let n = tally.n;
     let trials = tally.trials;
     let mut tests = deal_tests(tally, orders, &DEAL_TESTS);
+    for test in &mut tests {
+        if let TestOutcome::Fit(Fit::TooFewTrials { needed }) = &mut test.outcome {
+            *needed += reference_deals;
+        }
+    }
     match &tally.serial {
         // The serial tally counts pairs of consecutive deals: a test that needs `m` pairs
         // needs `m + 1` deals, and says so in deals, as the headline does.
@@ -293,9 +313,11 @@ fn analyse(
     PermutationAnalysis {
         tests,
         verdict,
+        // No orders tallied (a single deal read against itself): no distance to give.
         total_variation: tally
             .permutation_counts
             .as_ref()
+            .filter(|_| trials > 0)
             .map(|counts| total_variation_from_uniform(counts, trials)),
         orders_never_seen: tally
             .permutation_counts

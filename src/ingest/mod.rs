@@ -39,7 +39,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::analysis::{TestReport, analyse_permutations, analyse_selections_with_order, smallest_p_adjusted};
+use crate::analysis::{
+    TestReport, analyse_permutations_read_against, analyse_selections_with_order, smallest_p_adjusted,
+};
 use crate::catalogue::Expectation;
 use crate::catalogue::items::{Items, MAX_ITEMS};
 use crate::error::{Error, Result};
@@ -82,6 +84,15 @@ impl Recorder {
     fn record(&mut self, cards: &[u16]) {
         match self {
             Recorder::Permutations(recorder) => recorder.record(cards),
+            Recorder::Selections(recorder) => recorder.record(cards),
+        }
+    }
+
+    /// Records the line that fixed the deck (see
+    /// [`PermutationRecorder::record_reference`]); only permutations are read against one.
+    fn record_reference(&mut self, cards: &[u16]) {
+        match self {
+            Recorder::Permutations(recorder) => recorder.record_reference(cards),
             Recorder::Selections(recorder) => recorder.record(cards),
         }
     }
@@ -171,7 +182,7 @@ pub fn ingest(
     }
     let mut samples_settings = settings.clone();
     if let Some(seen) = &seen {
-        samples_settings.deck = Some(seen.names.clone());
+        samples_settings.deck = Some(in_sorted_order(seen.names.clone()));
         samples_settings.k = seen.k;
     }
     let settings_used = &samples_settings;
@@ -202,6 +213,9 @@ pub fn ingest(
         }
     };
     let n = deck.len();
+    // Without --deck the first line fixes the deck: read against itself it is the deck in
+    // order, so it is the reference the orders are read against, not one of them.
+    let reads_against_first_line = permutations && settings.deck.is_none();
     // Repeats are counted for decks of more than 10 cards (the order table sees everything
     // below); ranks key decks of up to 20 cards exactly, so only larger ones need a copy.
     let count_repeats = permutations && n > MAX_RANKED_N;
@@ -251,7 +265,7 @@ pub fn ingest(
             progress,
             source_name,
             &deck,
-            |block| {
+            |block, holds_first_sample| {
                 let worker = rayon::current_thread_index().unwrap_or(0) % recorders.len();
                 let mut recorder = recorders[worker].lock().expect("a worker does not panic");
                 // A block is a run of consecutive deals: its worker pairs them, and the pairs
@@ -266,8 +280,14 @@ pub fn ingest(
                     },
                 );
                 let mut last: Vec<u16> = Vec::new();
+                // The input's first sample, when it fixed the deck, is the reference.
+                let mut reference = holds_first_sample && reads_against_first_line;
                 let outcome = parse_block(block, &deck, k, settings.skip_invalid, |cards| {
-                    recorder.record(cards);
+                    if std::mem::take(&mut reference) {
+                        recorder.record_reference(cards);
+                    } else {
+                        recorder.record(cards);
+                    }
                     deals.record(cards);
                     last.clear();
                     last.extend_from_slice(cards);
@@ -371,7 +391,9 @@ pub fn ingest(
                 repeats.add_group(count.deals, count.repeats);
                 repeats
             });
-            let analysis = engine.install(|| analyse_permutations(&tally, &thresholds));
+            let reference_deals = u64::from(reads_against_first_line);
+            let analysis =
+                engine.install(|| analyse_permutations_read_against(&tally, &thresholds, reference_deals));
             let result = AlgorithmResult {
                 name: source_name.to_string(),
                 about: about(format!(
@@ -467,12 +489,27 @@ pub fn ingest(
             command: settings.command(source_name),
             deck_from: match (&settings.deck, &seen) {
                 (Some(_), _) => "--deck",
-                (None, Some(_)) => "first appearance in the samples",
-                (None, None) => "the first line",
+                (None, Some(_)) => "the items seen in the samples, sorted",
+                (None, None) => "the first line, the deck the other deals are read against",
             },
             predictability,
         }),
     }))
+}
+
+/// The items seen in a selections input, in a fixed order: numbers by value when every
+/// token is an integer, other tokens as text. Not in order of first appearance: numbered
+/// so, the first sample would always be items `0..k`, one subset every input holds once,
+/// and the next samples would lean to low numbers, which the subset and inclusion tests
+/// would count against a fair sampler when the samples are few. Sorted, every sample is
+/// read as it was drawn.
+fn in_sorted_order(mut names: Vec<String>) -> Vec<String> {
+    if names.iter().all(|name| name.parse::<i128>().is_ok()) {
+        names.sort_by_key(|name| name.parse::<i128>().expect("checked above"));
+    } else {
+        names.sort();
+    }
+    names
 }
 
 /// Equal weights for `names`, a failure blamed on `from`.
@@ -491,7 +528,8 @@ struct BlocksRead {
 }
 
 /// Reads the blocks of `reader` after `first` (which follow `lines_before` lines), a batch
-/// at a time: `parse` reads each block of a batch in parallel, then `take` is handed each
+/// at a time: `parse` reads each block of a batch in parallel (told whether it is the
+/// block that holds the input's first sample), then `take` is handed each
 /// block's result in input order. Stops at the input's first bad line (one that is not
 /// skipped), named by its number.
 #[allow(clippy::too_many_arguments)]
@@ -503,7 +541,7 @@ fn read_blocks<T: Send>(
     progress: &dyn Progress,
     source_name: &str,
     deck: &Deck,
-    parse: impl Fn(&[u8]) -> (BlockOutcome, T) + Sync,
+    parse: impl Fn(&[u8], bool) -> (BlockOutcome, T) + Sync,
     mut take: impl FnMut(T),
 ) -> Result<BlocksRead> {
     let read_error = |error: std::io::Error| Error::Input(format!("cannot read {source_name}: {error}"));
@@ -511,6 +549,7 @@ fn read_blocks<T: Send>(
     let mut tallied = 0u64;
     let mut skipped = [(0u64, 0u64); REASONS.len()];
     let mut pending = first;
+    let mut at_start = true;
     let batch_size = engine.threads() * BLOCKS_PER_THREAD;
     loop {
         // The live page's reader went away: nobody wants the answer.
@@ -531,11 +570,14 @@ fn read_blocks<T: Send>(
             break;
         }
         let batch = std::mem::take(&mut pending);
+        // `first` starts with the block that holds the input's first sample.
+        let first_batch = std::mem::take(&mut at_start);
         let outcomes: Vec<(BlockOutcome, T)> = engine.install(|| {
             batch
                 .par_iter()
-                .map(|block| {
-                    let parsed = parse(&block.bytes);
+                .enumerate()
+                .map(|(index, block)| {
+                    let parsed = parse(&block.bytes, first_batch && index == 0);
                     progress.advance(block.bytes.len() as u64);
                     parsed
                 })

@@ -64,7 +64,7 @@ pub(super) fn ingest_stream(
         progress,
         source_name,
         &deck,
-        |block| parse_stream_block(block, &deck, settings.skip_invalid),
+        |block, _| parse_stream_block(block, &deck, settings.skip_invalid),
         |draws| {
             recorder.extend(&draws);
             let room = (2 * STREAM_GAME_DRAWS as usize).saturating_sub(first.len());

@@ -187,6 +187,17 @@ impl PermutationRecorder {
         self.record_times(permutation, 1);
     }
 
+    /// Records the deal the others are read against (`ingest`'s first line, which fixes
+    /// the deck): the deck in order by construction, so not an order drawn at random. It
+    /// takes its place in the sequence (the serial pair with the next deal, the repeats),
+    /// and is left out of the order tables and of `trials`.
+    pub fn record_reference(&mut self, deck: &[u16]) {
+        debug_assert_eq!(deck.len(), self.n);
+        if let Some(sequence) = &mut self.sequence {
+            sequence.record(deck);
+        }
+    }
+
     /// Records `times` shuffles that all gave the deck `permutation`.
     #[inline]
     pub fn record_times(&mut self, permutation: &[u16], times: u64) {

@@ -150,11 +150,11 @@ pub(crate) fn render_tests(
 }
 
 /// The total variation distance beside the level noise alone would reach, or why it was
-/// not measured (`outcomes`, e.g. "the 11! orders", were not tallied).
+/// not measured (`why_not`, e.g. "the 11! orders are not tallied").
 pub(crate) fn render_total_variation(
     out: &mut String,
     total_variation: Option<TotalVariation>,
-    outcomes: &str,
+    why_not: &str,
 ) {
     match total_variation {
         Some(tv) => writeln!(
@@ -162,10 +162,7 @@ pub(crate) fn render_total_variation(
             "  total variation from uniform: {:.4} (noise alone would give about {:.4})",
             tv.distance, tv.noise_floor
         ),
-        None => writeln!(
-            out,
-            "  total variation: not measured ({outcomes} are not tallied)"
-        ),
+        None => writeln!(out, "  total variation: not measured ({why_not})"),
     }
     .unwrap();
 }

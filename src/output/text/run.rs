@@ -222,7 +222,12 @@ pub(crate) fn render_tally_findings(
     {
         writeln!(out, "  {}", repeats_sentence(repeats, n)).unwrap();
     }
-    render_total_variation(out, analysis.total_variation, &format!("the {n}! orders"));
+    let why_not = if tally.trials == 0 {
+        "no order was tallied: the one deal read is the deck the others would be read against".to_string()
+    } else {
+        format!("the {n}! orders are not tallied")
+    };
+    render_total_variation(out, analysis.total_variation, &why_not);
     // Only worth saying where every order should have come out several times; with fewer
     // shuffles than orders, most are unseen by chance.
     if let (Some(never), Some(counts)) = (analysis.orders_never_seen, &tally.permutation_counts)
@@ -258,7 +263,9 @@ pub(crate) fn render_tally_findings(
         )
         .unwrap();
     }
+    // No table of nothing: a lone deal read as the deck tallies no order.
     if n <= FULL_TABLE_UP_TO_N
+        && tally.trials > 0
         && let Some(counts) = &tally.permutation_counts
     {
         render_order_table(out, counts, tally.trials, n, about);

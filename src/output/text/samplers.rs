@@ -47,7 +47,11 @@ pub(crate) fn render_findings(out: &mut String, result: &SamplerResult) {
     if let Some(game) = &analysis.guessing {
         writeln!(out, "  {}", game.line()).unwrap();
     }
-    result::render_total_variation(out, analysis.total_variation, &format!("the C({n}, {k}) subsets"));
+    result::render_total_variation(
+        out,
+        analysis.total_variation,
+        &format!("the C({n}, {k}) subsets are not tallied"),
+    );
     // As for orders: only worth saying where every subset should have come out several
     // times.
     if let (Some(never), Some(counts)) = (analysis.subsets_never_seen, &tally.subset_counts)
