@@ -81,6 +81,15 @@ impl TestReport {
         }
     }
 
+    /// How its p-value was computed, for tests that ran.
+    pub fn p_method(&self) -> Option<PMethod> {
+        match &self.outcome {
+            TestOutcome::Fit(fit) => fit.p_method(),
+            TestOutcome::Count { method, .. } => Some(*method),
+            _ => None,
+        }
+    }
+
     /// Whether its p-value comes from counts too even to be random (a lower tail).
     pub fn too_even(&self) -> bool {
         matches!(&self.outcome, TestOutcome::Fit(fit) if fit.too_even())

@@ -45,7 +45,7 @@ use crate::randomness::SourceKind;
 use crate::run::{RunSettings, run};
 use crate::simulate::Progress;
 use crate::stats::confirm::{Attempt, Confirmed, confirm};
-use crate::stats::{PValue, Verdict};
+use crate::stats::{PMethod, PValue, Verdict};
 use crate::stream::{StreamSettings, run_streams};
 
 use command::CommandCase;
@@ -163,6 +163,8 @@ pub struct TestP {
     pub p: Option<PValue>,
     /// Its Holm-adjusted p-value, when it ran.
     pub p_adjusted: Option<PValue>,
+    /// How its p-value was computed, when it ran.
+    pub method: Option<PMethod>,
 }
 
 /// What one run of a case found.
@@ -204,6 +206,7 @@ impl Findings {
                     name: test.name.to_string(),
                     p: test.p_value(),
                     p_adjusted: test.p_adjusted,
+                    method: test.p_method(),
                 })
                 .collect(),
         }

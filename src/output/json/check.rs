@@ -19,7 +19,8 @@ use crate::analysis::power::{CATCH_POWER, CATCH_TOTAL_VARIATION};
 use crate::check::{CaseResult, CheckReport, CheckSettings, RunOutcome};
 use crate::randomness::SourceKind;
 use crate::stats::confirm::Attempt;
-use crate::stats::{PValue, Verdict};
+use crate::stats::method::PMethodName;
+use crate::stats::{PMethod, PValue, Verdict};
 
 #[derive(Serialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -104,6 +105,8 @@ struct TestJson<'a> {
     name: &'a str,
     p_value: Option<f64>,
     log10_p_value: Option<f64>,
+    /// How `p_value` was computed: `chi-square`, `exact`, `simulated` or `bound`.
+    p_method: Option<PMethodName>,
     p_adjusted: Option<f64>,
     log10_p_adjusted: Option<f64>,
 }
@@ -176,6 +179,7 @@ fn attempt_json(attempt: &Attempt<RunOutcome>) -> AttemptJson<'_> {
                         name: &test.name,
                         p_value: test.p.map(PValue::value_floored),
                         log10_p_value: test.p.map(PValue::log10),
+                        p_method: test.method.map(PMethod::name),
                         p_adjusted: test.p_adjusted.map(PValue::value_floored),
                         log10_p_adjusted: test.p_adjusted.map(PValue::log10),
                     })

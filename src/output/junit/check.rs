@@ -13,6 +13,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::check::{CaseResult, CheckReport, CheckSettings};
 use crate::output::text::check::confirmation_note;
+use crate::stats::PMethod;
 
 /// The suite as a JUnit XML document, written by the `quick-junit` crate (which escapes
 /// what it writes); the texts are [`sanitized`] first, so that a character XML cannot
@@ -115,7 +116,12 @@ fn details(result: &CaseResult) -> String {
                 text.push_str(&findings.verdict.to_string());
                 for test in &findings.tests {
                     if let (Some(p), Some(adjusted)) = (test.p, test.p_adjusted) {
-                        text.push_str(&format!("; {} p={p} (adjusted {adjusted})", test.name));
+                        // The method where it is not the χ² law: `p=1.3e-6 exact`.
+                        let method = test
+                            .method
+                            .filter(|method| *method != PMethod::ChiSquare)
+                            .map_or(String::new(), |method| format!(" {}", method.short()));
+                        text.push_str(&format!("; {} p={p}{method} (adjusted {adjusted})", test.name));
                     }
                 }
             }
