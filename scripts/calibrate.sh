@@ -48,9 +48,12 @@
 # 1e-1, 1e-2 and 1e-3 against nominal, how they were computed, and the share of suspicious
 # and failing verdicts; it flags a share above nominal beyond binomial noise
 # (P(Binomial >= count) < 1e-4) and a cell above 0.5 % suspicious-or-worse beyond noise,
-# and exits with 1 when anything is flagged. About 15 minutes on 2 cores at 1,000 inputs.
+# and exits with 1 when anything is flagged. About 20 minutes on 2 cores at 1,000 inputs
+# (most of it `check`'s 52-card cases, each a Python process and ingest's predictability
+# check). `run` and `check` are swept by scripts/calibrate_runners.py, the Python module
+# by scripts/calibrate_python.py; both share scripts/calibrate_shares.py.
 # `--small-lean` is the version CI runs (.ci/run): every deck size at fewer deal counts and
-# 300 inputs per cell, `run` at 200 seeds and `check` at 100; about 80 s. The inputs are seeded, so
+# 300 inputs per cell, `run` at 200 seeds and `check` at 100; about 90 s. The inputs are seeded, so
 # a run is repeatable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -249,95 +252,13 @@ if [ "${1:-}" = "--small" ] || [ "${1:-}" = "--small-lean" ]; then
     # `run` through the binary, one process per seed: its deals are independent by
     # construction (no serial tests), its p-values the same functions'.
     echo "== run fisher-yates through the binary, $binary_inputs seeds per cell (after ${SECONDS} s)"
-    python3 - "$release_bin" "$binary_inputs" <<'PY' || status=1
-import json, math, subprocess, sys
-from collections import defaultdict
-binary, seeds = sys.argv[1], int(sys.argv[2])
-LEVELS = (1e-1, 1e-2, 1e-3)
-def tail(k, m, p):
-    return min(1.0, sum(math.exp(math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1)
-                                 + i * math.log(p) + (m - i) * math.log1p(-p)) for i in range(k, m + 1))) if k > 0 else 1.0
-met = True
-for n, trials in ((3, 30), (5, 600), (13, 65), (52, 20)):
-    per_test = defaultdict(lambda: [0, [0, 0, 0]])
-    verdicts = defaultdict(int)
-    for seed in range(1, seeds + 1):
-        out = subprocess.run([binary, "run", "fisher-yates", "--n", str(n), "--trials", str(trials),
-                              "--seed", str(seed), "--threads", "1", "--json", "-"], capture_output=True, text=True)
-        result = json.loads(out.stdout)["results"][0]
-        verdicts[result["verdict"]] += 1
-        for test in result["tests"]:
-            if test.get("p_value") is None:
-                continue
-            entry = per_test[test["name"]]
-            entry[0] += 1
-            for i, level in enumerate(LEVELS):
-                entry[1][i] += test["p_value"] <= level
-    print(f"run fisher-yates, {n} cards, {trials} shuffles ({seeds} seeds)")
-    for name, (ran, counts) in sorted(per_test.items()):
-        flags = [tail(c, ran, l) < 1e-4 for c, l in zip(counts, LEVELS)]
-        met &= not any(flags)
-        print(f"  {name:<24} ran {ran:>5}" + "".join(
-            f"  p<={l:<5} {100 * c / ran:6.2f} % (nominal {100 * l:g} %)" + (" HIGH" if f else "")
-            for c, l, f in zip(counts, LEVELS, flags)))
-    bad = verdicts["suspicious"] + verdicts["fail"]
-    too_many = tail(bad, seeds, 0.005) < 1e-4
-    met &= not too_many
-    print(f"  verdicts: suspicious {100 * verdicts['suspicious'] / seeds:.2f} %, fail {100 * verdicts['fail'] / seeds:.2f} % "
-          f"(goal: together at most 0.5 %){' NOT MET' if too_many else ''}; inconclusive {100 * verdicts['inconclusive'] / seeds:.1f} %")
-print(f"goals: {'met' if met else 'NOT met'}")
-sys.exit(0 if met else 1)
-PY
+    python3 scripts/calibrate_runners.py run "$release_bin" "$binary_inputs" || status=1
     echo
     # `check` reads small inputs the way a CI gate does: a suite of ingest command cases,
     # each dealt by Python's random.shuffle from its own seed, with the gate's rule (a
     # suspicious first run is confirmed by a run with 4x the deals).
     echo "== check: ingest cases of 20 decks of 52 cards and 30 of 3 cards from random.shuffle, $check_inputs seeds each (after ${SECONDS} s)"
-    for spec in "52 20" "3 30"; do
-        set -- $spec
-        for ((seed = 1; seed <= check_inputs; seed++)); do
-            printf '[[case]]\nname = "python %s cards seed %d"\ncommand = ["python3", "%s/gen.py", "deck", "%s", "0", "{trials}", "{seed}"]\ntrials = %s\nseed = %d\ndeck = "%s"\nexpect = "fair"\n\n' \
-                "$1" "$seed" "$work" "$1" "$2" "$seed" "$(seq -s ' ' 0 $(($1 - 1)))"
-        done >"$work/small-$1.toml"
-        "$release_bin" check --config "$work/small-$1.toml" --json "$work/small-$1.json" >/dev/null || true
-        python3 - "$work/small-$1.json" "$1" "$2" <<'PY' || status=1
-import json, math, sys
-from collections import defaultdict
-cases = json.load(open(sys.argv[1]))["cases"]
-LEVELS = (1e-1, 1e-2, 1e-3)
-def tail(k, m, p):
-    return min(1.0, sum(math.exp(math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1)
-                                 + i * math.log(p) + (m - i) * math.log1p(-p)) for i in range(k, m + 1))) if k > 0 else 1.0
-per_test = defaultdict(lambda: [0, [0, 0, 0]])
-for case in cases:
-    for test in case["first"]["tests"]:
-        if test.get("p_value") is None:
-            continue
-        entry = per_test[test["name"]]
-        entry[0] += 1
-        for i, level in enumerate(LEVELS):
-            entry[1][i] += test["p_value"] <= level
-met = True
-print(f"check, {len(cases)} ingest cases of {sys.argv[3]} decks of {sys.argv[2]} cards")
-for name, (ran, counts) in sorted(per_test.items()):
-    flags = [tail(c, ran, l) < 1e-4 for c, l in zip(counts, LEVELS)]
-    met &= not any(flags)
-    print(f"  {name:<24} ran {ran:>5}" + "".join(
-        f"  p<={l:<5} {100 * c / ran:6.2f} % (nominal {100 * l:g} %)" + (" HIGH" if f else "")
-        for c, l, f in zip(counts, LEVELS, flags)))
-first = defaultdict(int)
-for case in cases:
-    first[case["first"]["verdict"]] += 1
-bad = first["suspicious"] + first["fail"]
-too_many = tail(bad, len(cases), 0.005) < 1e-4
-met &= not too_many
-confirmed = sum(1 for case in cases if case["confirmation"] and case["confirmation"]["verdict"] in ("fail", "suspicious"))
-print(f"  first runs: suspicious {100 * first['suspicious'] / len(cases):.2f} %, fail {100 * first['fail'] / len(cases):.2f} % "
-      f"(goal: together at most 0.5 %){' NOT MET' if too_many else ''}; inconclusive {100 * first['inconclusive'] / len(cases):.1f} %; "
-      f"confirmations not passing: {confirmed}")
-sys.exit(0 if met else 1)
-PY
-    done
+    python3 scripts/calibrate_runners.py check "$release_bin" "$work/gen.py" "$work" "$check_inputs" || status=1
     echo
     if python3 -c "import shuffle_audit" 2>/dev/null; then
         echo "== the Python module's ingest"

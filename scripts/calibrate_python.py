@@ -14,34 +14,16 @@ Usage: python3 scripts/calibrate_python.py [INPUTS] [N:DEALS[:INPUTS] ...]
 (lean). Decks of 8 or more cards take about 0.3 s each (ingest's predictability check).
 """
 
-import math
 import random
 import sys
-from collections import defaultdict
 
 import shuffle_audit
 
-LEVELS = (1e-1, 1e-2, 1e-3)
-FLAG_BELOW = 1e-4
-MOST_SUSPICIOUS_SHARE = 0.005
-
-
-def binomial_upper_tail(k, m, p):
-    """P(X >= k) for X ~ Binomial(m, p), summed from k up (no cancellation)."""
-    if k <= 0:
-        return 1.0
-    total = 0.0
-    for i in range(k, m + 1):
-        total += math.exp(
-            math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1)
-            + i * math.log(p) + (m - i) * math.log1p(-p)
-        )
-    return min(total, 1.0)
+from calibrate_shares import Cell
 
 
 def sweep(n, deals, inputs):
-    per_test = defaultdict(lambda: [0, [0, 0, 0], defaultdict(int)])
-    verdicts = defaultdict(int)
+    cell = Cell(f"python ingest, {n} cards, {deals} deals ({inputs} inputs from random.shuffle)")
     for seed in range(inputs):
         rng = random.Random(1_000_003 * n + 7919 * deals + seed)
         cards = list(range(n))
@@ -49,38 +31,10 @@ def sweep(n, deals, inputs):
         for _ in range(deals):
             rng.shuffle(cards)
             dealt.append(list(cards))
-        result = shuffle_audit.ingest(dealt, deck=list(range(n)), threads=1)
-        verdicts[result.verdict] += 1
-        for test in result.tests:
-            p = test.get("p_value")
-            if p is None:
-                continue
-            entry = per_test[test["name"]]
-            entry[0] += 1
-            for i, level in enumerate(LEVELS):
-                if p <= level:
-                    entry[1][i] += 1
-            entry[2][test.get("p_method", "?")] += 1
-    met = True
-    print(f"python ingest, {n} cards, {deals} deals ({inputs} inputs from random.shuffle)")
-    for name in sorted(per_test):
-        ran, counts, methods = per_test[name]
-        line = f"  {name:<24} ran {ran:>5}"
-        for level, count in zip(LEVELS, counts):
-            flagged = binomial_upper_tail(count, ran, level) < FLAG_BELOW
-            met &= not flagged
-            line += f"  p<={level:<5} {100 * count / ran:6.2f} % (nominal {100 * level:g} %)" + (" HIGH" if flagged else "")
-        line += "  [" + ", ".join(f"{m} {c}" for m, c in sorted(methods.items())) + "]"
-        print(line)
-    bad = verdicts["suspicious"] + verdicts["fail"]
-    too_many = binomial_upper_tail(bad, inputs, MOST_SUSPICIOUS_SHARE) < FLAG_BELOW
-    met &= not too_many
-    print(
-        f"  verdicts: suspicious {100 * verdicts['suspicious'] / inputs:.2f} %, fail {100 * verdicts['fail'] / inputs:.2f} % "
-        f"(goal: together at most {100 * MOST_SUSPICIOUS_SHARE:g} %){' NOT MET' if too_many else ''}; "
-        f"inconclusive {100 * verdicts['inconclusive'] / inputs:.1f} %"
-    )
-    return met
+        # As a notebook calls it: no deck, so the first deal fixes it (the reference).
+        result = shuffle_audit.ingest(dealt, threads=1)
+        cell.add(result.tests, result.verdict)
+    return cell.report()
 
 
 def main(argv):
