@@ -33,6 +33,12 @@ export interface TestResult {
   log10_p_adjusted?: number | null;
   /** Whether the counts came out too even to be random (the lower tail decided). */
   too_even?: boolean;
+  /**
+   * How the p-value was computed: `chi-square` (the χ² law, where the counts support it),
+   * `exact` (the exact law of the counts), `simulated` (a seeded simulation of a fair
+   * source) or `bound` (an upper bound, never below the exact p-value).
+   */
+  p_method?: "chi-square" | "exact" | "simulated" | "bound";
   [field: string]: unknown;
 }
 
@@ -138,7 +144,8 @@ export function assertFairShuffle(
 
 export interface AuditOptions {
   /**
-   * The deck, in card order. For `permutations` without it the first deal fixes the deck;
+   * The deck, in card order. For `permutations` without it the first deal fixes the deck
+   * (and is the reference the others are read against, not one of the orders tested);
    * for `selections` give it, or an item never picked cannot be missed.
    */
   deck?: readonly Card[];

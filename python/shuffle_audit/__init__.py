@@ -442,7 +442,8 @@ def ingest(
     ``deals`` is an iterable of sequences (each a deck in some order, or for
     ``kind='selections'`` the ``k`` items picked, or for ``kind='stream'`` the items of
     one sequence); items are numbers or names without spaces. ``deck`` names the deck in
-    its order (by default the first deal fixes it).
+    its order (by default the first deal fixes it, and is then the reference the others
+    are read against rather than one of the orders tested).
 
     >>> import random
     >>> rng = random.Random(3)

@@ -195,7 +195,9 @@ def test_the_smallest_alpha_is_an_answer_not_a_crash():
 
 
 def test_too_few_deals_for_every_test_say_how_many_they_need():
-    with pytest.raises(AssertionError, match=r"too few deals for every test to run: they need at least 600"):
+    # 600 for the 120 orders of 5 cards; 601 deals for the 600 consecutive pairs the serial
+    # tests need.
+    with pytest.raises(AssertionError, match=r"too few deals for every test to run: they need at least 601"):
         assert_fair_shuffle(fisher_yates, n=5, trials=100, seed=1)
 
 
