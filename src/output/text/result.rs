@@ -189,6 +189,7 @@ pub(crate) fn deviation_list(deviations: &[Deviation], label: impl Fn(&Deviation
 fn method_mark(test: &TestReport) -> Option<PMethod> {
     match &test.outcome {
         TestOutcome::Fit(fit) => fit.p_method().filter(|method| *method != PMethod::ChiSquare),
+        TestOutcome::Count { method, .. } => Some(*method).filter(|method| *method != PMethod::ChiSquare),
         _ => None,
     }
 }
@@ -242,12 +243,13 @@ fn render_test(out: &mut String, test: &TestReport, width: usize, unit: &str) {
             ..
         } => writeln!(
             out,
-            "  {:<width$} {:>14} {:>9} {:>10} {:>10}  (expected {})",
+            "  {:<width$} {:>14} {:>9} {:>10} {:>10}{}  (expected {})",
             test.name,
             group_thousands(*observed),
             "",
             p.to_string(),
             adjusted,
+            method_mark(test).map_or(String::new(), |method| format!("  {}", method.short())),
             format_expected_count(*expected),
         ),
         TestOutcome::Fit(Fit::TooFewTrials { needed }) => writeln!(
