@@ -505,7 +505,7 @@ pub fn ingest(
 /// read as it was drawn.
 fn in_sorted_order(mut names: Vec<String>) -> Vec<String> {
     if names.iter().all(|name| name.parse::<i128>().is_ok()) {
-        names.sort_by_key(|name| name.parse::<i128>().expect("checked above"));
+        names.sort_by_cached_key(|name| name.parse::<i128>().expect("checked above"));
     } else {
         names.sort();
     }

@@ -55,7 +55,7 @@ pub const LEAST_DF_FOR_CHI_SQUARE_LOWER_TAIL: u64 = 8;
 
 /// `ln` of the multinomial probability of `counts` (summing to `trials`) with cell
 /// probabilities `probability(i)`.
-fn ln_multinomial(counts: &[u64], trials: u64, probability: impl Fn(usize) -> f64) -> f64 {
+pub(super) fn ln_multinomial(counts: &[u64], trials: u64, probability: impl Fn(usize) -> f64) -> f64 {
     ln_factorial(trials)
         + counts
             .iter()

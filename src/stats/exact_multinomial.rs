@@ -500,6 +500,7 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::chi_square::ln_multinomial;
 
     /// Both tails by brute force over every vector of `trials` in 3 cells.
     fn brute_force(statistic: f64, trials: u64, law: [f64; 3]) -> (f64, f64) {
@@ -509,12 +510,7 @@ mod tests {
                 let c = trials - a - b;
                 let counts = [a, b, c];
                 let x = pearson(&counts, |i| trials as f64 * law[i]);
-                let ln_p = ln_factorial(trials)
-                    + counts
-                        .iter()
-                        .zip(law)
-                        .map(|(&o, p)| o as f64 * p.ln() - ln_factorial(o))
-                        .sum::<f64>();
+                let ln_p = ln_multinomial(&counts, trials, |i| law[i]);
                 if x >= statistic - 1e-9 {
                     upper += ln_p.exp();
                 }
@@ -601,12 +597,7 @@ mod tests {
                     let d = trials - a - b - c;
                     let vector = [a, b, c, d];
                     if pearson(&vector, |i| trials as f64 * law[i]) >= x - 1e-9 {
-                        let ln_p = ln_factorial(trials)
-                            + vector
-                                .iter()
-                                .zip(law)
-                                .map(|(&o, p)| o as f64 * p.ln() - ln_factorial(o))
-                                .sum::<f64>();
+                        let ln_p = ln_multinomial(&vector, trials, |i| law[i]);
                         brute += ln_p.exp();
                     }
                 }
