@@ -7,7 +7,8 @@
 #
 # Then the runtimes seeded from 32 bits (issue 32's goals on 2 cores: c-rand and
 # fast-shuffle's 2^32 seeds in at most 3 minutes, python's and go's in at most 20 with a
-# window of 10^7 in seconds, php's and numpy's in at most 2, at least 0.5x the seed rate of
+# window of 10^7 in seconds, php's and numpy's in at most 2, and issue 41's: dotnet's 2^31 - 1
+# in at most 2; at least 0.5x the seed rate of
 # openwall's php_mt_seed): one search each of the whole seed space for the first deal of
 # a fixture (fast-shuffle: two), its seeds per second and time. SKIP_PYTHON_WHOLE=1 leaves
 # out python's whole space (several minutes). With PHP_MT_SEED naming a php_mt_seed
@@ -84,10 +85,12 @@ head -1 $fixtures/python-seed3735928559-52.txt >"$work/python1.txt"
 head -1 $fixtures/c-rand-seed3000000000-52.txt >"$work/c1.txt"
 head -1 $fixtures/go-seed1000000-52.txt >"$work/go1.txt"
 head -2 $fixtures/fast-shuffle-seed-1234567-52.txt >"$work/fs2.txt"
+head -1 $fixtures/dotnet-seed1000000-52.txt >"$work/dotnet1.txt"
 echo
 echo "seeded runtimes, one search each ($(uptime | sed 's/.*load/load/'))"
 seeded c-rand "$work/c1.txt" "goal <= 180 s for 2^32 (glibc and Microsoft)"
 seeded go "$work/go1.txt" "goal <= 1200 s for 2^31 - 1 (r.Shuffle and r.Perm)"
+seeded dotnet "$work/dotnet1.txt" "goal <= 120 s for 2^31 - 1 (issue 41)"
 seeded fast-shuffle "$work/fs2.txt" "goal <= 180 s for 2^32 (createShuffle)"
 seeded python "$work/python1.txt" "goal: seconds for 10^7" 3735000000..3745000000
 [[ -n ${SKIP_PYTHON_WHOLE:-} ]] || seeded python "$work/python1.txt" "goal <= 1200 s for 2^32"

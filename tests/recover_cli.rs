@@ -262,7 +262,7 @@ fn bad_input_is_one_line_with_status_2_and_writes_nothing() {
             vec![],
             "too few to pin java.util.Random's 48-bit state",
         ),
-        ("jav", first.clone() + "\n", vec![], "did you mean 'java'?"),
+        ("jav", first.clone() + "\n", vec![], "did you mean 'java'"),
         (
             "java",
             first.clone() + "\n",

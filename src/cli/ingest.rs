@@ -16,6 +16,16 @@ use super::flags::{AnalysisArgs, default_threads};
 use super::progress::TerminalProgress;
 use super::status::VERDICT_NOT_AS_WANTED;
 
+/// `--seed-search`'s help, naming the seeded runtimes of the registry.
+fn seed_search_help() -> String {
+    format!(
+        "Also search every seed of a runtime started from a small seed ({}) for the first deals; \
+         `NAME:A..B` searches the seeds A to B-1 only (a range of time stamps, say). Repeat it for several \
+         runtimes. A whole search takes a minute or more; what it finds is reported as --unpredictable reads it",
+        shuffle_audit::seeds::recover::seeded_runtime_names().join(", ")
+    )
+}
+
 #[derive(Args)]
 pub struct IngestArgs {
     /// The file of samples, one per line; `-` (the default) reads standard input.
@@ -51,11 +61,8 @@ pub struct IngestArgs {
     /// card-game servers.
     #[arg(long)]
     unpredictable: bool,
-    /// Also search every seed of a runtime started from a small seed (php, numpy, python,
-    /// c-rand, go, fast-shuffle) for the first deals; `NAME:A..B` searches the seeds A to
-    /// B-1 only (a range of time stamps, say). Repeat it for several runtimes. A whole
-    /// search takes a minute or more; what it finds is reported as --unpredictable reads it.
-    #[arg(long, value_name = "NAME[:A..B]")]
+    /// Also search every seed of a runtime started from a small seed (the help lists them).
+    #[arg(long, value_name = "NAME[:A..B]", help = seed_search_help())]
     seed_search: Vec<String>,
     /// A pass on fewer samples than the whole-sample test needs to catch a total variation
     /// of 0.05 with 99 % power is `inconclusive` (exit 1), as `check` rules: for callers

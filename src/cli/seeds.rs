@@ -43,20 +43,33 @@ enum SeedsCommand {
     Crack(CrackArgs),
     /// Print the deck one seed deals (labels 1..n in dealing order), as `crack` deals it.
     Deal(DealArgs),
-    /// Recover a runtime's generator (java.util.Random, V8's Math.random) or seed (PHP,
-    /// numpy, Python, C, Go, fast-shuffle) from the deals it dealt, and predict the next deals. Exit status 0: one state deals every deal; 1: none
-    /// does, or several do and --predict was asked; 2: bad input.
+    /// Recover a runtime's generator state or seed (`list` names the runtimes) from the
+    /// deals it dealt, and predict the next deals. Exit status 0: one state deals every
+    /// deal; 1: none does, or several do and --predict was asked; 2: bad input.
     Recover(RecoverArgs),
+}
+
+/// `--runtime`'s help, drawn from the runtime registry.
+fn runtime_help() -> String {
+    format!(
+        "The runtime that dealt: {}; `list` shows the code each models",
+        shuffle_audit::seeds::recover::runtimes_help()
+    )
+}
+
+/// `--window`'s help, naming the seeded runtimes of the registry.
+fn window_help() -> String {
+    format!(
+        "Search only the seeds A to B-1 of a seeded runtime ({}), e.g. a range of time stamps; default: \
+         every seed it has. An interrupted search prints the window that resumes it",
+        shuffle_audit::seeds::recover::seeded_runtime_names().join(", ")
+    )
 }
 
 #[derive(Args)]
 struct RecoverArgs {
-    /// The runtime that dealt: java (Collections.shuffle over java.util.Random), node (the
-    /// Fisher-Yates loop or lodash's _.shuffle over V8's Math.random), or one started from
-    /// a small seed, whose every seed is tried: php (shuffle, str_shuffle), numpy (legacy
-    /// np.random.seed), python (random.seed), c-rand (srand/rand, glibc or Microsoft), go
-    /// (rand.NewSource), fast-shuffle (npm); `list` shows the code each models.
-    #[arg(long, value_name = "NAME")]
+    /// The runtime that dealt (the help lists them from the registry).
+    #[arg(long, value_name = "NAME", help = runtime_help())]
     runtime: String,
     /// The deals, one whole deck per line in the order dealt, as `ingest` reads them
     /// (plain, or printed as a Python or JSON list); `-` reads standard input.
@@ -73,10 +86,8 @@ struct RecoverArgs {
     /// Print the next K deals, in the input's labels.
     #[arg(long, value_name = "K", default_value = "0")]
     predict: usize,
-    /// Search only the seeds A to B-1 of a seeded runtime (php, numpy, python, c-rand, go,
-    /// fast-shuffle), e.g. a range of time stamps; default: every seed it has. An
-    /// interrupted search prints the window that resumes it.
-    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
+    /// Search only the seeds A to B-1 of a seeded runtime (the help lists them).
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range, help = window_help())]
     window: Option<std::ops::Range<u64>>,
     /// Write the answer as JSON to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE")]

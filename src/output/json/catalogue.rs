@@ -29,6 +29,8 @@ pub(crate) struct CatalogueJson {
 struct RuntimeJson {
     /// The name `--runtime` takes.
     name: &'static str,
+    /// Other names `--runtime` takes for it (since schema 1.6.0).
+    aliases: &'static [&'static str],
     generator: &'static str,
     state_bits: u32,
     /// The smallest deck it recovers from.
@@ -118,6 +120,7 @@ pub fn render() -> String {
                 let about = runtime.about();
                 RuntimeJson {
                     name: about.name,
+                    aliases: about.aliases,
                     generator: about.generator,
                     state_bits: about.state_bits,
                     min_cards: about.min_cards,

@@ -44,7 +44,7 @@ use serde_json::value::RawValue;
 /// that lists its values) raises the minor version; a removed or renamed field, or a
 /// changed type or meaning, raises the major one. One version for every document, so a
 /// reader checks one number; the schemas are in `schemas/`.
-pub const SCHEMA_VERSION: &str = "1.5.0";
+pub const SCHEMA_VERSION: &str = "1.6.0";
 
 /// The JSON Schema of every document, by file name stem (`schemas/NAME.schema.json`),
 /// from the types that write them. Generated for serialisation: a field that is always

@@ -35,8 +35,8 @@ pub(crate) struct RecoverJson<'a> {
     /// How many states (for a seeded runtime, seeds) deal every deal given: 1 when the
     /// deals pin the generator.
     candidates: u64,
-    /// The seeds searched, for a runtime started from a small seed (php, numpy, python,
-    /// c-rand, go, fast-shuffle); null for the others.
+    /// The seeds searched, for a runtime started from a small seed (`seeds list` names
+    /// them); null for the others.
     seeds_searched: Option<SeedsJson>,
     /// Every matching state was found (false: the search was stopped first).
     complete: bool,

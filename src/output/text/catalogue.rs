@@ -50,8 +50,13 @@ fn runtime_list() -> String {
     let mut text = "\nruntime  what `seeds recover --runtime NAME` recovers from deals, the code it models, the versions\n".to_string();
     for runtime in RUNTIMES {
         let about = runtime.about();
+        let aliases = if about.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also --runtime {})", about.aliases.join(", "))
+        };
         text.push_str(&format!(
-            "{:<7}  {} ({} bits of state), from decks of {} cards or more\n",
+            "{:<7}  {} ({} bits of state), from decks of {} cards or more{aliases}\n",
             about.name, about.generator, about.state_bits, about.min_cards
         ));
         for shuffle in about.shuffles {

@@ -29,6 +29,8 @@ use crate::randomness::MsvcRand;
 
 static ABOUT: About = About {
     name: "c-rand",
+    aliases: &[],
+    summary: "srand/rand, glibc or Microsoft",
     generator: "C's srand(s)/rand() (glibc's TYPE_3 additive generator, or Microsoft's LCG)",
     state_bits: 32,
     shuffles: &[

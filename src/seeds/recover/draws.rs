@@ -20,6 +20,33 @@
 //!
 //! Cards are numbered by their place in the unshuffled deck (`0..n`).
 
+use std::ops::Range;
+
+/// The values of `0..end` that draw `draw.value`, for a generator whose draw
+/// `draw_of(value)` never falls as the value grows (a double scaled by the bound and
+/// floored): one range, found by bisection through the real arithmetic (rounding
+/// included), and empty when no value draws it.
+pub fn values_drawing(draw: Draw, end: u64, draw_of: impl Fn(u64) -> u32) -> Range<u64> {
+    // The first value drawing at least `target`, or `end`.
+    let first_reaching = |target: u32| -> u64 {
+        if draw_of(0) >= target {
+            return 0;
+        }
+        // Invariant: `below` draws less than `target`; `reaching` (or the end) at least it.
+        let (mut below, mut reaching) = (0u64, end);
+        while reaching - below > 1 {
+            let middle = below + (reaching - below) / 2;
+            if draw_of(middle) >= target {
+                reaching = middle;
+            } else {
+                below = middle;
+            }
+        }
+        reaching
+    };
+    first_reaching(draw.value)..first_reaching(draw.value + 1)
+}
+
 /// One draw: the shuffle asked for a number below `bound` and got `value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Draw {

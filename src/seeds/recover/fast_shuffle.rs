@@ -232,6 +232,8 @@ static SHUFFLES: [ShuffleCode; 3] = [
 
 static ABOUT: About = About {
     name: "fast-shuffle",
+    aliases: &[],
+    summary: "npm",
     generator: "fast-shuffle's PCG32",
     state_bits: 32,
     shuffles: &SHUFFLES,

@@ -329,6 +329,8 @@ pub struct Go;
 
 static ABOUT: About = About {
     name: "go",
+    aliases: &[],
+    summary: "rand.NewSource",
     generator: "Go's math/rand",
     state_bits: 31,
     shuffles: &[

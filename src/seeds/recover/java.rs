@@ -511,6 +511,8 @@ pub struct Java;
 
 static ABOUT: About = About {
     name: "java",
+    aliases: &[],
+    summary: "Collections.shuffle over java.util.Random",
     generator: "java.util.Random",
     state_bits: 48,
     shuffles: &[ShuffleCode {

@@ -16,12 +16,14 @@
 //! state, none, or how many.
 
 pub mod c_rand;
+pub mod dotnet;
 pub mod draws;
 pub mod fast_shuffle;
 mod gf2;
 pub mod go;
 mod go_cooked;
 pub mod java;
+pub mod jsc;
 pub mod mt19937;
 pub mod mt_filter;
 pub mod numpy;
@@ -39,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::simulate::Progress;
 
 pub use draws::{Direction, Observed, bits_per_deal};
-pub use runtimes::{RUNTIMES, runtime_named, seeded_runtime_names};
+pub use runtimes::{RUNTIMES, runtime_named, runtimes_help, seeded_runtime_names};
 pub use seeded::{SeedsSearched, check_window};
 
 /// What one runtime is, for `list` and the reports.
@@ -47,6 +49,10 @@ pub use seeded::{SeedsSearched, check_window};
 pub struct About {
     /// The name `--runtime` takes.
     pub name: &'static str,
+    /// Other names `--runtime` takes for it (the browser or tool users know).
+    pub aliases: &'static [&'static str],
+    /// What it covers, in a few words for help texts (`--runtime`'s list).
+    pub summary: &'static str,
     /// The generator, as its users know it.
     pub generator: &'static str,
     /// Bits of state the deals must pin.

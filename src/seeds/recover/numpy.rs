@@ -30,6 +30,8 @@ pub struct Numpy;
 
 static ABOUT: About = About {
     name: "numpy",
+    aliases: &[],
+    summary: "legacy np.random.seed",
     generator: "numpy's legacy RandomState (MT19937)",
     state_bits: 32,
     shuffles: &[ShuffleCode {

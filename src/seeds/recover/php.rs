@@ -29,6 +29,8 @@ pub struct Php;
 
 static ABOUT: About = About {
     name: "php",
+    aliases: &[],
+    summary: "shuffle, str_shuffle",
     generator: "PHP's mt_rand (MT19937)",
     state_bits: 32,
     shuffles: &[ShuffleCode {

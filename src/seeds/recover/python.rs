@@ -25,6 +25,8 @@ use super::{About, Seed, ShuffleCode};
 
 static ABOUT: About = About {
     name: "python",
+    aliases: &[],
+    summary: "random.seed",
     generator: "CPython's random (MT19937, random.seed(n) with 0 <= n < 2^32)",
     state_bits: 32,
     shuffles: &[ShuffleCode {

@@ -3,9 +3,11 @@
 
 use super::Runtime;
 use super::c_rand::CRand;
+use super::dotnet::Dotnet;
 use super::fast_shuffle::FastShuffle;
 use super::go::Go;
 use super::java::Java;
+use super::jsc::Jsc;
 use super::numpy::Numpy;
 use super::php::Php;
 use super::python::Python;
@@ -21,6 +23,8 @@ pub static RUNTIMES: &[&dyn Runtime] = &[
     &Seeded(Python),
     &Seeded(CRand),
     &Seeded(Go),
+    &Seeded(Dotnet),
+    &Seeded(Jsc),
     &FastShuffle,
 ];
 
@@ -34,6 +38,31 @@ pub fn seeded_runtime_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// The runtimes as `--runtime`'s help lists them, drawn from [`RUNTIMES`]: those
+/// recovered from their state first, then those whose every seed is tried.
+pub fn runtimes_help() -> String {
+    let listed = |seeded: bool| -> Vec<String> {
+        RUNTIMES
+            .iter()
+            .filter(|runtime| runtime.seed_space().is_some() == seeded)
+            .map(|runtime| {
+                let about = runtime.about();
+                let aliases = if about.aliases.is_empty() {
+                    String::new()
+                } else {
+                    format!(", or {}", about.aliases.join(", "))
+                };
+                format!("{}{aliases} ({})", about.name, about.summary)
+            })
+            .collect()
+    };
+    format!(
+        "{}, or one started from a small seed, whose every seed is tried: {}",
+        listed(false).join(", "),
+        listed(true).join(", ")
+    )
+}
+
 /// The runtime named `name`, or the one-line error that lists them (with the nearest
 /// name when the name is a near miss).
 pub fn runtime_named(name: &str) -> Result<&'static dyn Runtime, String> {
@@ -41,9 +70,16 @@ pub fn runtime_named(name: &str) -> Result<&'static dyn Runtime, String> {
     RUNTIMES
         .iter()
         .copied()
-        .find(|runtime| runtime.about().name.eq_ignore_ascii_case(name))
+        .find(|runtime| {
+            let about = runtime.about();
+            about.name.eq_ignore_ascii_case(name)
+                || about.aliases.iter().any(|alias| alias.eq_ignore_ascii_case(name))
+        })
         .ok_or_else(|| {
-            let suggestion = crate::catalogue::names::suggestion_among(name, names.iter().copied());
+            let known = RUNTIMES.iter().flat_map(|runtime| {
+                std::iter::once(runtime.about().name).chain(runtime.about().aliases.iter().copied())
+            });
+            let suggestion = crate::catalogue::names::suggestion_among(name, known);
             format!(
                 "names no runtime: '{}'{suggestion} (the runtimes are {})",
                 crate::format::escaped_for_terminals(name),

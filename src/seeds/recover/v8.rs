@@ -395,25 +395,31 @@ fn symbolic_words(steps: usize) -> Vec<[u128; 64]> {
 #[cfg(test)]
 mod tests;
 
+/// The shuffles JavaScript programs paste, in the order of [`JsShuffle::ALL`] (every
+/// engine's `Math.random` is recovered under both).
+pub static JS_SHUFFLES: [ShuffleCode; 2] = [
+    ShuffleCode {
+        name: "Fisher-Yates",
+        code: "for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); \
+               [a[i], a[j]] = [a[j], a[i]]; }",
+    },
+    ShuffleCode {
+        name: "lodash _.shuffle",
+        code: "_.shuffle(array) (lodash 4): for (index = 0; index < length; index++) \
+               swap(index, index + Math.floor(Math.random() * (length - index)))",
+    },
+];
+
 /// V8's `Math.random` under the shuffles JavaScript programs paste.
 pub struct Node;
 
 static ABOUT: About = About {
     name: "node",
+    aliases: &[],
+    summary: "the Fisher-Yates loop or lodash's _.shuffle over V8's Math.random",
     generator: "V8's Math.random",
     state_bits: 128,
-    shuffles: &[
-        ShuffleCode {
-            name: "Fisher-Yates",
-            code: "for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); \
-                   [a[i], a[j]] = [a[j], a[i]]; }",
-        },
-        ShuffleCode {
-            name: "lodash _.shuffle",
-            code: "_.shuffle(array) (lodash 4): for (index = 0; index < length; index++) \
-                   swap(index, index + Math.floor(Math.random() * (length - index)))",
-        },
-    ],
+    shuffles: &JS_SHUFFLES,
     versions: "V8 4.9 and later (Node.js 6 and later, Chrome 49 and later, Deno, Electron): xorshift128+ \
                with a 64-value cache; doubles made from state0 >> 12 up to V8 12 and as (state0 >> 11) / 2^53 \
                after, both tried; checked against Node.js 20.20 (V8 11.3)",

@@ -12,6 +12,8 @@ struct Toy;
 
 static TOY: About = About {
     name: "toy",
+    aliases: &[],
+    summary: "a toy for the tests",
     generator: "a toy LCG",
     state_bits: 20,
     shuffles: &[ShuffleCode {

