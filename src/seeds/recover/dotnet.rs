@@ -136,7 +136,7 @@ static ABOUT: About = About {
     name: "dotnet",
     aliases: &[],
     summary: "System.Random: new Random(seed), or new Random() on .NET Framework and Mono",
-    generator: ".NET's System.Random (Knuth's subtractive generator)",
+    generator: ".NET's System.Random",
     state_bits: 31,
     shuffles: &[ShuffleCode {
         name: "Next(i + 1)",

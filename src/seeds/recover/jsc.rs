@@ -97,7 +97,7 @@ static ABOUT: About = About {
     aliases: &["safari", "bun"],
     summary: "Safari's and Bun's JavaScriptCore: a fresh page or process, the Fisher-Yates loop or lodash's \
               _.shuffle over Math.random",
-    generator: "JavaScriptCore's Math.random (xorshift128+, seeded with 32 bits)",
+    generator: "JavaScriptCore's Math.random",
     state_bits: 32,
     shuffles: &JS_SHUFFLES,
     versions: "JavaScriptCore's WeakRandom (Safari, WebKitGTK, Bun) since it became xorshift128+ (2016): the \
