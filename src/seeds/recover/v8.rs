@@ -20,7 +20,7 @@
 
 use rayon::prelude::*;
 
-use super::draws::{Direction, Draw, Observed};
+use super::draws::{Direction, Draw, Observed, values_drawing};
 use super::gf2::System;
 use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
 
@@ -255,25 +255,11 @@ fn known_top_bits(draw: Draw) -> (u32, u64) {
     let mut high = 0u128;
     for conversion in Conversion::ALL {
         let (bits, dropped) = conversion.mantissa_bits();
-        // The first mantissa that draws at least `target`: the mantissas go up with `x`.
-        let first_reaching = |target: u32| -> u128 {
-            let (mut below, mut reaching) = (0u128, 1u128 << bits);
-            if draw_of(0, conversion, draw.bound) >= target {
-                return 0;
-            }
-            // Invariant: the mantissa `below` draws less than `target`; `reaching` (or the
-            // end) draws at least it.
-            while reaching - below > 1 {
-                let middle = (below + reaching) / 2;
-                if draw_of(middle as u64, conversion, draw.bound) >= target {
-                    reaching = middle;
-                } else {
-                    below = middle;
-                }
-            }
-            reaching
-        };
-        let (first, end) = (first_reaching(draw.value), first_reaching(draw.value + 1));
+        // The mantissas go up with `x`, and so do the draws.
+        let mantissas = values_drawing(draw, 1 << bits, |mantissa| {
+            draw_of(mantissa, conversion, draw.bound)
+        });
+        let (first, end) = (u128::from(mantissas.start), u128::from(mantissas.end));
         if first < end {
             low = low.min(first << dropped);
             high = high.max((end << dropped) - 1);

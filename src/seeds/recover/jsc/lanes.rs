@@ -16,7 +16,7 @@
 use std::ops::Range;
 
 use super::super::draws::{Draw, values_drawing};
-use super::{KEPT, advance, drawn};
+use super::{KEPT, advance, drawn, seeded};
 
 /// Appends to `out`, in order, every seed of `seeds` whose first draw is `draws[0]` (all
 /// of `seeds` when there is no draw).
@@ -70,10 +70,8 @@ fn filter_lanes<const L: usize>(kept: Range<u64>, seeds: Range<u64>, out: &mut V
     while start < seeds.end {
         let mut value = [0u64; L];
         for lane in 0..L {
-            // Past the end, lanes repeat the last seed; they are not reported. Seed 0 is
-            // seeded as 1.
-            let seed = (start + lane as u64).min(seeds.end - 1).max(1);
-            let (low, high, _) = advance(seed, seed);
+            // Past the end, lanes repeat the last seed; they are not reported.
+            let (low, high) = seeded((start + lane as u64).min(seeds.end - 1) as u32);
             let (_, _, sum) = advance(low, high);
             value[lane] = (sum & ((1 << KEPT) - 1)).wrapping_sub(kept.start);
         }
