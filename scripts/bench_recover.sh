@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How fast `seeds recover` answers (issue 31's goals: java.util.Random from one 52-card
 # deal in at most 1 s on one core; V8's Math.random from at most 3 deals of 52 cards in at
-# most 10 s on 2 cores). Each case runs 5 times; the median of the search time the JSON
+# most 10 s on 2 cores; issue 41's for the engines that add their words: one deal in at
+# most 10 s, three in at most 2). Each case runs 5 times; the median of the search time the JSON
 # reports (elapsed_seconds) is printed beside its goal. Fair deals (Python's random, not
 # any runtime modelled) time the "no state" answer, which searches everything.
 #
@@ -63,6 +64,18 @@ bench "node: 1 deal of 52 cards, lodash, 2 threads" "goal <= 10 s on 2 cores" 2 
 bench "node: 40 deals of 4 cards, lodash, 2 threads" "" 2 node "$work/lodash40.txt"
 bench "node: 40 deals of 10 cards, Fisher-Yates, 2 threads" "" 2 node "$fixtures/node-fisher-yates-seed-5-10.txt"
 bench "node: 3 fair deals of 52 cards (no state), 2 threads" "" 2 node "$work/fair52.txt"
+
+# Issue 41: the engines that add xorshift128+'s words, from real deals of Chromium 156,
+# Deno 2.9.8 and Firefox ESR 153 (goals on 2 cores: 1 deal <= 10 s, 3 deals <= 2 s).
+head -1 $fixtures/chromium156-fisher-yates-52.txt >"$work/chromium1.txt"
+head -3 $fixtures/chromium156-fisher-yates-52.txt >"$work/chromium3.txt"
+head -1 $fixtures/firefox153-lodash-52.txt >"$work/firefox1.txt"
+head -1 $fixtures/deno2.9-fisher-yates-52.txt >"$work/deno1.txt"
+bench "v8: Chromium 156, 1 deal of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s" 2 v8 "$work/chromium1.txt"
+bench "v8: Chromium 156, 3 deals of 52 cards, Fisher-Yates, 2 threads" "goal <= 2 s" 2 v8 "$work/chromium3.txt"
+bench "v8: Deno 2.9.8, 1 deal of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s" 2 v8 "$work/deno1.txt"
+bench "spidermonkey: Firefox 153, 1 deal of 52, lodash, 2 threads" "goal <= 10 s" 2 spidermonkey "$work/firefox1.txt"
+bench "js: Firefox 153, 1 deal of 52, lodash, every engine, 2 threads" "" 2 js "$work/firefox1.txt"
 
 # seeded RUNTIME FILE GOAL [WINDOW]: one search of the whole seed space (or WINDOW, or
 # SEEDED_WINDOW) with every core; prints its rate and time, and leaves the rate in $rate.

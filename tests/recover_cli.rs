@@ -102,6 +102,47 @@ fn one_deal_of_a_fresh_node_gives_the_next_for_both_shuffles() {
     predicts_the_rest("node", "node-fisher-yates-seed-5-10.txt", 12);
 }
 
+/// Deals of real engines of 2026, each from a fresh page or process
+/// (`scripts/engines/fresh_deal.sh`): Chromium 156 and Deno 2.9.8 add V8's two words and
+/// read its cache forwards, Firefox ESR 153 keeps the low 53 bits of the sum, Node 24
+/// still makes doubles from the first word. One deal of 52 cards gives the next three.
+#[test]
+fn one_deal_of_chromium_firefox_deno_and_node_24_gives_the_next_three() {
+    for (runtime, name, era) in [
+        (
+            "chrome",
+            "chromium156-fisher-yates-52.txt",
+            "(s0 + s1) >> 11 read forwards",
+        ),
+        (
+            "deno",
+            "deno2.9-fisher-yates-52.txt",
+            "(s0 + s1) >> 11 read forwards",
+        ),
+        (
+            "firefox",
+            "firefox153-lodash-52.txt",
+            "the low 53 bits of s0 + s1",
+        ),
+        ("js", "node24-fisher-yates-52.txt", "64-value cache"),
+    ] {
+        let document = predicts_the_rest(runtime, name, 1);
+        let note = document["note"].as_str().unwrap();
+        assert!(note.contains(era), "{name}: {note}");
+    }
+}
+
+/// Firefox's `crypto.getRandomValues` deal: no engine's `Math.random` deals it, and the
+/// answer says so (exit 1) after every engine was searched.
+#[test]
+fn a_crypto_deal_of_firefox_is_no_engines_math_random() {
+    let deals = deals_of("firefox153-crypto-52.txt");
+    let (document, status) = recover("js", &(deals[0].clone() + "\n"), 0, &[]);
+    assert_eq!(status, 1, "{document}");
+    assert_eq!(document["candidates"], 0);
+    assert_eq!(document["complete"], true);
+}
+
 /// Real Node (`node --random-seed=1`) that drew 300,000 numbers before dealing: past the
 /// 4,096 refills within which V8's own seeding is traced back, so that nothing tells
 /// its state from the state shifted by a place in the cache, whose first deal is the
@@ -325,8 +366,8 @@ fn ingest_flags_real_java_and_node_deals_and_not_fair_ones() {
     let dir = tempfile::tempdir().unwrap();
     for (name, runtime) in [
         ("java-seed42-52.txt", "java"),
-        ("node-fisher-yates-seed7-52.txt", "node"),
-        ("node-lodash-seed9-52.txt", "node"),
+        ("node-fisher-yates-seed7-52.txt", "v8"),
+        ("node-lodash-seed9-52.txt", "v8"),
     ] {
         let deals = deals_of(name);
         let input = dir.path().join(name);

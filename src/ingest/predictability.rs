@@ -35,8 +35,10 @@ pub const MIN_CARDS: usize = 8;
 /// few (V8) that pin a state, and enough for decks of 8 cards (Java takes 18 of them).
 pub const DEALS_EXAMINED: usize = 64;
 
-/// What every recovery together may take.
-pub const BUDGET: Duration = Duration::from_secs(2);
+/// What every recovery together may take: the summed engines (Chrome, Firefox, Deno)
+/// take 1 to 4 s per era and shuffle on a 2-core machine (less with 3 deals or more),
+/// six searches a pass.
+pub const BUDGET: Duration = Duration::from_secs(20);
 
 /// Draws dealt again to name the deal after the input's last: about half a second.
 const MOST_DRAWS_FOLLOWED: u64 = 100_000_000;
@@ -141,16 +143,17 @@ pub fn check_predictability(
             };
             // As `seeds recover` says it: `--carried` decks each shuffle the deal before.
             let decks = if carried { "carried" } else { "fresh" };
-            // The cheapest search first (V8's takes milliseconds, Java's up to a second),
-            // so that a budget spent on one never keeps a quick answer from the other.
+            // The cheapest search first (V8's first-word eras take milliseconds, Java's up
+            // to a second, the summed engines seconds), so that a budget spent on one never
+            // keeps a quick answer from another.
             // Runtimes started from a small seed are searched only when named: 2^32 seeds
             // take a minute or more.
             let mut runtimes: Vec<&dyn Runtime> = RUNTIMES
                 .iter()
                 .copied()
-                .filter(|runtime| runtime.seed_space().is_none())
+                .filter(|runtime| runtime.seed_space().is_none() && !runtime.tries_others())
                 .collect();
-            runtimes.sort_by_key(|runtime| runtime.work(&observed));
+            runtimes.sort_by_key(|runtime| (runtime.takes_seconds(), runtime.work(&observed)));
             let windows = std::iter::repeat_n(None, runtimes.len())
                 .chain(seed_search.iter().map(|search| search.window.clone()));
             runtimes.extend(seed_search.iter().map(|search| search.runtime));
@@ -193,7 +196,13 @@ pub fn check_predictability(
                     }
                     Ok(recovery) if recovery.candidates.is_empty() => {
                         let none = if seeded { "no seed" } else { "no state" };
-                        predictability.tried.push(format!("{name}, {decks}: {none}"));
+                        let left_out = recovery
+                            .caveat
+                            .as_ref()
+                            .map_or(String::new(), |caveat| format!(", {caveat}"));
+                        predictability
+                            .tried
+                            .push(format!("{name}, {decks}: {none}{left_out}"));
                     }
                     Ok(recovery) => predictability.tried.push(format!(
                         "{name}, {decks}: {} {} deal them, and more deals would tell them apart",

@@ -23,6 +23,7 @@ mod gf2;
 pub mod go;
 mod go_cooked;
 pub mod java;
+pub mod js;
 pub mod jsc;
 pub mod mt19937;
 pub mod mt_filter;
@@ -31,7 +32,10 @@ pub mod php;
 pub mod python;
 mod runtimes;
 pub mod seeded;
+pub mod spidermonkey;
+pub mod summed;
 pub mod v8;
+pub mod xorshift_sum;
 
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
@@ -91,6 +95,18 @@ pub trait Runtime: Sync {
     /// ([`seeded`]); `None` when its state is recovered from the deals whole.
     fn seed_space(&self) -> Option<Range<u64>> {
         None
+    }
+
+    /// Whether a search may take seconds however few the deals (a summed xorshift128+,
+    /// [`summed`]): checks on a budget try the others first.
+    fn takes_seconds(&self) -> bool {
+        false
+    }
+
+    /// Whether the runtime only tries others of the registry in turn (`js`): checks that
+    /// go through every runtime skip it.
+    fn tries_others(&self) -> bool {
+        false
     }
 }
 

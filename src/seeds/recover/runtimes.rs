@@ -7,17 +7,21 @@ use super::dotnet::Dotnet;
 use super::fast_shuffle::FastShuffle;
 use super::go::Go;
 use super::java::Java;
+use super::js::Js;
 use super::jsc::Jsc;
 use super::numpy::Numpy;
 use super::php::Php;
 use super::python::Python;
 use super::seeded::Seeded;
-use super::v8::Node;
+use super::spidermonkey::SpiderMonkey;
+use super::v8::V8;
 
 /// Every runtime, in the order `list` shows them.
 pub static RUNTIMES: &[&dyn Runtime] = &[
     &Java,
-    &Node,
+    &Js,
+    &V8,
+    &SpiderMonkey,
     &Seeded(Php),
     &Seeded(Numpy),
     &Seeded(Python),

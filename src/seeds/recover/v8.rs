@@ -22,6 +22,8 @@ use rayon::prelude::*;
 
 use super::draws::{Direction, Draw, Observed, values_drawing};
 use super::gf2::System;
+use super::summed::{V8_BACKWARDS, V8_FORWARDS, search_eras};
+use super::xorshift_sum::step;
 use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
 
 /// Values in the cache that one refill makes.
@@ -34,17 +36,22 @@ pub enum Conversion {
     /// `state0 >> 12` as the mantissa of a double in [1, 2), minus 1: V8 4.9 to 12.x
     /// (Node 6 to 22).
     Mantissa52,
-    /// `(state0 >> 11) / 2^53`: later V8.
+    /// `(state0 >> 11) / 2^53`: V8 13 to 14.
     Divide53,
+    /// `((state0 + state1) >> 11) / 2^53`: V8 since 2026 (not linear: searched by
+    /// [`super::summed`], not in [`Conversion::ALL`]).
+    Sum53,
 }
 
 impl Conversion {
+    /// The ways made from the first word alone, which equations solve.
     pub const ALL: [Conversion; 2] = [Conversion::Mantissa52, Conversion::Divide53];
 
-    fn to_double(self, state0: u64) -> f64 {
+    fn to_double(self, (state0, state1): (u64, u64)) -> f64 {
         match self {
             Conversion::Mantissa52 => f64::from_bits((state0 >> 12) | 0x3FF0_0000_0000_0000) - 1.0,
             Conversion::Divide53 => (state0 >> 11) as f64 / (1u64 << 53) as f64,
+            Conversion::Sum53 => (state0.wrapping_add(state1) >> 11) as f64 / (1u64 << 53) as f64,
         }
     }
 
@@ -52,7 +59,7 @@ impl Conversion {
     fn mantissa_bits(self) -> (u32, u32) {
         match self {
             Conversion::Mantissa52 => (52, 12),
-            Conversion::Divide53 => (53, 11),
+            Conversion::Divide53 | Conversion::Sum53 => (53, 11),
         }
     }
 
@@ -60,20 +67,10 @@ impl Conversion {
     pub fn versions(self) -> &'static str {
         match self {
             Conversion::Mantissa52 => "V8 4.9 to 12.x: Node.js 6 to 22, Chrome 49 on",
-            Conversion::Divide53 => "V8 13 and later: Node.js 23 and later",
+            Conversion::Divide53 => "V8 13 and later: Node.js 23 and later (Node.js 24 checked)",
+            Conversion::Sum53 => "V8 of early 2026, its cache read backwards",
         }
     }
-}
-
-/// One step of xorshift128+ as V8 runs it.
-fn step((s0, s1): (u64, u64)) -> (u64, u64) {
-    let mut x = s0;
-    let y = s1;
-    x ^= x << 23;
-    x ^= x >> 17;
-    x ^= y;
-    x ^= y >> 26;
-    (y, x)
 }
 
 /// The step before `step`: xorshift128+ is invertible.
@@ -150,7 +147,7 @@ impl MathRandom {
     fn refill(&mut self) {
         for value in &mut self.cache {
             self.state = step(self.state);
-            *value = self.conversion.to_double(self.state.0);
+            *value = self.conversion.to_double(self.state);
         }
         self.next = CACHE;
     }
@@ -167,6 +164,16 @@ impl MathRandom {
     /// `Math.floor(Math.random() * bound)`.
     pub fn below(&mut self, bound: u32) -> u32 {
         (self.next_double() * f64::from(bound)).floor() as u32
+    }
+}
+
+impl super::seeded::Draws for MathRandom {
+    fn below(&mut self, bound: u32) -> u32 {
+        MathRandom::below(self, bound)
+    }
+
+    fn boxed(&self) -> Box<dyn super::seeded::Draws> {
+        Box::new(self.clone())
     }
 }
 
@@ -277,7 +284,7 @@ fn known_top_bits(draw: Draw) -> (u32, u64) {
 /// `Math.floor(x * bound)` for the double that `conversion` makes of `mantissa`.
 fn draw_of(mantissa: u64, conversion: Conversion, bound: u32) -> u32 {
     let (_, dropped) = conversion.mantissa_bits();
-    (conversion.to_double(mantissa << dropped) * f64::from(bound)).floor() as u32
+    (conversion.to_double((mantissa << dropped, 0)) * f64::from(bound)).floor() as u32
 }
 
 /// Every `Math.random` state that deals `draws` through `shuffle`'s arithmetic and then
@@ -354,27 +361,8 @@ pub fn deals(mut random: MathRandom, draws: &[Draw]) -> bool {
 /// The first word after each of `steps` steps, each of its 64 bits as the set of
 /// starting bits (s0 in bits 0–63, s1 in 64–127) whose exclusive or it is.
 fn symbolic_words(steps: usize) -> Vec<[u128; 64]> {
-    let mut s0: [u128; 64] = std::array::from_fn(|bit| 1u128 << bit);
-    let mut s1: [u128; 64] = std::array::from_fn(|bit| 1u128 << (64 + bit));
-    let mut words = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        let mut x = s0;
-        for bit in (23..64).rev() {
-            x[bit] ^= x[bit - 23];
-        }
-        for bit in 0..64 - 17 {
-            x[bit] ^= x[bit + 17];
-        }
-        for bit in 0..64 {
-            x[bit] ^= s1[bit];
-        }
-        for bit in 0..64 - 26 {
-            x[bit] ^= s1[bit + 26];
-        }
-        s0 = s1;
-        s1 = x;
-        words.push(s0);
-    }
+    let mut words = super::xorshift_sum::symbolic_words(steps + 1);
+    words.remove(0);
     words
 }
 
@@ -397,18 +385,20 @@ pub static JS_SHUFFLES: [ShuffleCode; 2] = [
 ];
 
 /// V8's `Math.random` under the shuffles JavaScript programs paste.
-pub struct Node;
+pub struct V8;
 
 static ABOUT: About = About {
-    name: "node",
-    aliases: &[],
-    summary: "the Fisher-Yates loop or lodash's _.shuffle over V8's Math.random",
+    name: "v8",
+    aliases: &["node", "chrome", "deno"],
+    summary: "Chrome's, Node.js's and Deno's V8: the Fisher-Yates loop or lodash's _.shuffle over Math.random",
     generator: "V8's Math.random",
     state_bits: 128,
     shuffles: &JS_SHUFFLES,
     versions: "V8 4.9 and later (Node.js 6 and later, Chrome 49 and later, Deno, Electron): xorshift128+ \
-               with a 64-value cache; doubles made from state0 >> 12 up to V8 12 and as (state0 >> 11) / 2^53 \
-               after, both tried; checked against Node.js 20.20 (V8 11.3)",
+               with a 64-value cache; doubles made from state0 >> 12 up to V8 12, as (state0 >> 11) / 2^53 in \
+               V8 13 and 14, and as (state0 + state1) >> 11 over 2^53 since 2026, the cache read backwards \
+               (early 2026, a fresh page) or forwards (Chrome 156, Deno 2.9), all tried; checked against \
+               Node.js 20.20 (V8 11.3), Node.js 24, Chromium 156 and Deno 2.9.8 (V8 15.0)",
     instead: "crypto.getRandomValues or crypto.randomInt, which no output gives away",
     min_cards: 4,
 };
@@ -492,7 +482,7 @@ fn settle(observed: &Observed, shuffle: JsShuffle) -> Settled {
     last
 }
 
-impl Runtime for Node {
+impl Runtime for V8 {
     fn about(&self) -> &'static About {
         &ABOUT
     }
@@ -501,64 +491,94 @@ impl Runtime for Node {
         0
     }
 
-    fn search(&self, observed: &Observed, _control: &Control<'_>) -> std::result::Result<Search, String> {
-        let settled: Vec<(JsShuffle, &'static ShuffleCode, Settled)> = JsShuffle::ALL
-            .into_iter()
-            .zip(ABOUT.shuffles)
-            .map(|(shuffle, code)| (shuffle, code, settle(observed, shuffle)))
-            .collect();
-        let unsettled = settled
-            .iter()
-            .map(|(_, _, settled)| settled.found.unsettled_bits)
-            .max()
-            .unwrap_or(0);
-        let mut states: Vec<Matching> = settled
-            .iter()
-            .flat_map(|(shuffle, code, settled)| {
-                settled.found.states.iter().map(move |state| Matching {
-                    shuffle: *shuffle,
-                    code,
-                    state,
-                    seeded: v8_seed(state.state),
-                })
-            })
-            .collect();
-        // Several states can deal the deals when they are one state shifted in the cache:
-        // they differ only in the numbers drawn where a cache is refilled, and a small
-        // deck may show none of those (lodash's last draw of a deal, `floor(x · 1)`, falls
-        // on every refill of a deck of 4 cards). Of a state and its shifts, only one sits
-        // a whole number of refills after V8's own seeding (`murmur(seed)`,
-        // `murmur(!seed)`), which another state does by a chance of 2^-64: when exactly
-        // one does, it is the generator, and the program began dealing within
-        // REFILLS_BACK refills of its start.
-        let mut shifted_copies = 0;
-        if states.len() > 1 && states.iter().filter(|state| state.seeded.is_some()).count() == 1 {
-            shifted_copies = states.len() - 1;
-            states.retain(|state| state.seeded.is_some());
-        }
-        let candidates: Vec<Candidate> = states
-            .iter()
-            .map(|matching| matching.candidate(shifted_copies))
-            .collect();
-        if candidates.is_empty() && unsettled > 0 {
-            let (n, given) = (observed.n(), observed.deals.len());
-            return Err(format!(
-                "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown: \
-                 give more deals",
-                if given == 1 { "" } else { "s" }
-            ));
-        }
-        Ok(Search {
-            deals_used: settled
-                .iter()
-                .map(|(_, _, settled)| settled.deals)
-                .max()
-                .unwrap_or(0),
-            candidates,
-            complete: unsettled == 0,
-            ..Search::default()
-        })
+    fn takes_seconds(&self) -> bool {
+        true
     }
+
+    /// The eras whose doubles come from the first word first (equations, milliseconds),
+    /// then those that add the two words ([`super::summed`], seconds).
+    fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String> {
+        let linear = linear_search(observed);
+        if linear.as_ref().is_ok_and(|search| !search.candidates.is_empty()) {
+            return linear;
+        }
+        let summed = search_eras(observed, &[&V8_FORWARDS, &V8_BACKWARDS], control.stop);
+        if !summed.candidates.is_empty() || !summed.complete {
+            return Ok(Search {
+                deals_used: observed.deals.len(),
+                candidates: summed.candidates,
+                complete: summed.complete,
+                ..Search::default()
+            });
+        }
+        // No state: the first-word eras may not have been settled (too few deals), or the
+        // summed eras not searched (too small a deck); a "no state" says what it left out.
+        let mut search = linear?;
+        search.caveat = summed
+            .too_few
+            .map(|reason| format!("but V8's summed eras (2026 on) were not searched: {reason}"));
+        Ok(search)
+    }
+}
+
+/// The eras whose doubles come from the first word alone.
+fn linear_search(observed: &Observed) -> std::result::Result<Search, String> {
+    let settled: Vec<(JsShuffle, &'static ShuffleCode, Settled)> = JsShuffle::ALL
+        .into_iter()
+        .zip(ABOUT.shuffles)
+        .map(|(shuffle, code)| (shuffle, code, settle(observed, shuffle)))
+        .collect();
+    let unsettled = settled
+        .iter()
+        .map(|(_, _, settled)| settled.found.unsettled_bits)
+        .max()
+        .unwrap_or(0);
+    let mut states: Vec<Matching> = settled
+        .iter()
+        .flat_map(|(shuffle, code, settled)| {
+            settled.found.states.iter().map(move |state| Matching {
+                shuffle: *shuffle,
+                code,
+                state,
+                seeded: v8_seed(state.state),
+            })
+        })
+        .collect();
+    // Several states can deal the deals when they are one state shifted in the cache:
+    // they differ only in the numbers drawn where a cache is refilled, and a small
+    // deck may show none of those (lodash's last draw of a deal, `floor(x · 1)`, falls
+    // on every refill of a deck of 4 cards). Of a state and its shifts, only one sits
+    // a whole number of refills after V8's own seeding (`murmur(seed)`,
+    // `murmur(!seed)`), which another state does by a chance of 2^-64: when exactly
+    // one does, it is the generator, and the program began dealing within
+    // REFILLS_BACK refills of its start.
+    let mut shifted_copies = 0;
+    if states.len() > 1 && states.iter().filter(|state| state.seeded.is_some()).count() == 1 {
+        shifted_copies = states.len() - 1;
+        states.retain(|state| state.seeded.is_some());
+    }
+    let candidates: Vec<Candidate> = states
+        .iter()
+        .map(|matching| matching.candidate(shifted_copies))
+        .collect();
+    if candidates.is_empty() && unsettled > 0 {
+        let (n, given) = (observed.n(), observed.deals.len());
+        return Err(format!(
+            "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown: \
+                 give more deals",
+            if given == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(Search {
+        deals_used: settled
+            .iter()
+            .map(|(_, _, settled)| settled.deals)
+            .max()
+            .unwrap_or(0),
+        candidates,
+        complete: unsettled == 0,
+        ..Search::default()
+    })
 }
 
 /// A state that deals the deals through one shuffle, and the seeding [`v8_seed`] traced

@@ -130,7 +130,7 @@ fn the_bits_a_draw_pins_hold_for_every_state_that_draws_it() {
             _ => u32::MAX,
         };
         for conversion in Conversion::ALL {
-            let value = (conversion.to_double(state0) * f64::from(bound)).floor() as u32;
+            let value = (conversion.to_double((state0, 0)) * f64::from(bound)).floor() as u32;
             let (known, bits) = known_top_bits(Draw { bound, value });
             let mask = if known == 0 { 0 } else { u64::MAX << (64 - known) };
             assert_eq!(
