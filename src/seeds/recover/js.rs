@@ -44,12 +44,20 @@ impl Runtime for Js {
         true
     }
 
+    /// The first engine with a state answers; when none has one, the answer is "no
+    /// state" with what each engine left out, or the deals are too few when no engine
+    /// could search them.
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
-        let mut first_reason = None;
+        let mut left_out: Vec<String> = Vec::new();
+        let mut searched = false;
         let mut deals_used = 0;
         for engine in ENGINES {
             let about = engine.about();
             if observed.n() < about.min_cards {
+                left_out.push(format!(
+                    "{} needs decks of {} cards or more",
+                    about.generator, about.min_cards
+                ));
                 continue;
             }
             let control = Control {
@@ -58,11 +66,16 @@ impl Runtime for Js {
                 window: None,
             };
             match engine.search(observed, &control) {
-                Err(reason) => {
-                    first_reason.get_or_insert(format!("{}: {reason}", about.generator));
-                }
+                Err(reason) => left_out.push(format!("{}: {reason}", about.generator)),
                 Ok(search) if search.candidates.is_empty() && search.complete => {
+                    searched = true;
                     deals_used = deals_used.max(search.deals_used);
+                    // "but V8's summed eras were not searched", said under this answer's "but".
+                    left_out.extend(
+                        search.caveat.map(|caveat| {
+                            format!("{}: {}", about.generator, caveat.trim_start_matches("but "))
+                        }),
+                    );
                 }
                 Ok(mut search) => {
                     for candidate in &mut search.candidates {
@@ -76,13 +89,15 @@ impl Runtime for Js {
                 }
             }
         }
-        match first_reason {
-            Some(reason) => Err(reason),
-            None => Ok(Search {
-                deals_used,
-                complete: true,
-                ..Search::default()
-            }),
+        if !searched {
+            return Err(left_out.join("; "));
         }
+        Ok(Search {
+            deals_used,
+            complete: true,
+            caveat: (!left_out.is_empty())
+                .then(|| format!("but not every engine was searched: {}", left_out.join("; "))),
+            ..Search::default()
+        })
     }
 }

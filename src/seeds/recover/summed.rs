@@ -97,6 +97,9 @@ pub enum Order {
     FreshCacheBackwards,
 }
 
+/// The smallest deck whose deals the search can use.
+const SMALLEST_DECK: usize = 40;
+
 /// Draws read at most by the search (the rest are checked): the openings of 3 deals of
 /// 52 cards, whose first draws, of bounds near 52, branch least.
 const MOST_DRAWS_SEARCHED: usize = 160;
@@ -136,11 +139,19 @@ pub fn search(
     }
     ranges.sort_unstable_by_key(|range| range.step);
     let Some(plan) = xorshift_sum::plan(&ranges, kept.width()) else {
-        return Err(format!(
-            "deals of {} cards are too small for the search of a summed xorshift128+ (its draws branch too \
-             widely below about 40 cards; one deal of 52 cards is enough)",
-            observed.n()
-        ));
+        let n = observed.n();
+        return Err(if n >= SMALLEST_DECK {
+            format!(
+                "the draws of {} of {n} cards branch too widely for the search of a summed xorshift128+ (about \
+                 1 deal in 40 does): give one more deal",
+                crate::format::counted(observed.deals.len() as u64, "deal")
+            )
+        } else {
+            format!(
+                "deals of {n} cards are too small for the search of a summed xorshift128+ (its draws branch too \
+                 widely below about {SMALLEST_DECK} cards; one deal of 52 cards is enough)"
+            )
+        });
     };
     let Some(states) = xorshift_sum::solve(&ranges, kept.width(), &plan, stop) else {
         return Ok(None);

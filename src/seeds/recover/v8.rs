@@ -512,12 +512,24 @@ impl Runtime for V8 {
             });
         }
         // No state: the first-word eras may not have been settled (too few deals), or the
-        // summed eras not searched (too small a deck); a "no state" says what it left out.
-        let mut search = linear?;
-        search.caveat = summed
-            .too_few
-            .map(|reason| format!("but V8's summed eras (2026 on) were not searched: {reason}"));
-        Ok(search)
+        // summed eras not searched (too small a deck); a "no state" says what it left out,
+        // and only when neither was searched are the deals too few.
+        match (linear, summed.too_few) {
+            (Err(reason), Some(_)) => Err(reason),
+            (Err(reason), None) => Ok(Search {
+                deals_used: observed.deals.len(),
+                complete: true,
+                caveat: Some(format!(
+                    "but V8's first-word eras (up to 2025) were not settled: {reason}"
+                )),
+                ..Search::default()
+            }),
+            (Ok(mut search), too_few) => {
+                search.caveat = too_few
+                    .map(|reason| format!("but V8's summed eras (2026 on) were not searched: {reason}"));
+                Ok(search)
+            }
+        }
     }
 }
 

@@ -114,11 +114,11 @@ impl Plan {
 }
 
 /// The most ways one chain may list (memory: 24 bytes each).
-const MOST_LISTED_LOG2: f64 = 26.0;
+const MOST_LISTED_LOG2: f64 = 27.0;
 
 /// The most pairs expected to share a key by chance (each is replayed, a few
 /// nanoseconds): beyond, the lists are too wide for the equations that join them.
-const MOST_FALSE_LOG2: f64 = 30.0;
+const MOST_FALSE_LOG2: f64 = 31.0;
 
 /// Longest chain considered.
 const LONGEST_CHAIN: usize = 48;
