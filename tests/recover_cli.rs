@@ -103,11 +103,12 @@ fn one_deal_of_a_fresh_node_gives_the_next_for_both_shuffles() {
 }
 
 /// Deals of real engines of 2026, each from a fresh page or process
-/// (`scripts/engines/fresh_deal.sh`): Chromium 156 and Deno 2.9.8 add V8's two words and
+/// (`scripts/engines/fresh_deal.sh`; jsc's from `scripts/engines/deal.js` after 1,000
+/// draws): Chromium 156 and Deno 2.9.8 add V8's two words and
 /// read its cache forwards, Firefox ESR 153 keeps the low 53 bits of the sum, Node 24
 /// still makes doubles from the first word. One deal of 52 cards gives the next three.
 #[test]
-fn one_deal_of_chromium_firefox_deno_and_node_24_gives_the_next_three() {
+fn one_deal_of_chromium_firefox_deno_node_24_and_a_drawn_jsc_gives_the_next_three() {
     for (runtime, name, era) in [
         (
             "chrome",
@@ -125,6 +126,13 @@ fn one_deal_of_chromium_firefox_deno_and_node_24_gives_the_next_three() {
             "the low 53 bits of s0 + s1",
         ),
         ("js", "node24-fisher-yates-52.txt", "64-value cache"),
+        // jsc 2.50 that drew 1,000 numbers before dealing: past its 32-bit seed, the same
+        // arithmetic as Firefox's.
+        (
+            "spidermonkey",
+            "jsc2.50-drawn1000-fisher-yates-52.txt",
+            "JavaScriptCore",
+        ),
     ] {
         let document = predicts_the_rest(runtime, name, 1);
         let note = document["note"].as_str().unwrap();

@@ -311,7 +311,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             ordered: raw.ordered.unwrap_or(false),
             skip_invalid: false,
             unpredictable: raw.unpredictable.unwrap_or(false),
-            predictability_budget: crate::ingest::predictability::BUDGET,
+            predictability_budget: crate::ingest::predictability::budget(raw.unpredictable.unwrap_or(false)),
             seed_search: Vec::new(),
             threads: settings.threads,
             alpha: settings.alpha,

@@ -108,7 +108,7 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         ordered: args.ordered,
         skip_invalid: args.skip_invalid,
         unpredictable: args.unpredictable,
-        predictability_budget: shuffle_audit::ingest::predictability::BUDGET,
+        predictability_budget: shuffle_audit::ingest::predictability::budget(args.unpredictable),
         seed_search: args.seed_search.clone(),
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,

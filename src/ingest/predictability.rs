@@ -35,10 +35,26 @@ pub const MIN_CARDS: usize = 8;
 /// few (V8) that pin a state, and enough for decks of 8 cards (Java takes 18 of them).
 pub const DEALS_EXAMINED: usize = 64;
 
-/// What every recovery together may take: the summed engines (Chrome, Firefox, Deno)
-/// take 1 to 4 s per era and shuffle on a 2-core machine (less with 3 deals or more),
-/// six searches a pass.
-pub const BUDGET: Duration = Duration::from_secs(20);
+/// What every recovery together may take, by default.
+pub const BUDGET: Duration = Duration::from_secs(2);
+
+/// What they may take with `--unpredictable`, whose users (card-game servers) asked for
+/// the answer: enough for the engines that add xorshift128+'s words (Chrome, Firefox,
+/// Deno), 1 to 4 s per era and shuffle on a 2-core machine, six searches a pass.
+pub const UNPREDICTABLE_BUDGET: Duration = Duration::from_secs(20);
+
+/// The budget for a check that `unpredictable` asks for, or not.
+pub fn budget(unpredictable: bool) -> Duration {
+    if unpredictable {
+        UNPREDICTABLE_BUDGET
+    } else {
+        BUDGET
+    }
+}
+
+/// What a search that takes seconds ([`Runtime::takes_seconds`]) needs left of the budget
+/// to be started: less, and it would be stopped before its end.
+const SECONDS_NEEDED: Duration = Duration::from_secs(8);
 
 /// Draws dealt again to name the deal after the input's last: about half a second.
 const MOST_DRAWS_FOLLOWED: u64 = 100_000_000;
@@ -170,6 +186,17 @@ pub fn check_predictability(
                     predictability.skipped.push(format!(
                         "{name}, {decks}: the budget of {} ran out",
                         seconds(budget)
+                    ));
+                    continue;
+                }
+                if runtime.takes_seconds()
+                    && deadline.saturating_duration_since(Instant::now()) < SECONDS_NEEDED
+                {
+                    predictability.skipped.push(format!(
+                        "{name}, {decks}: not tried, its search takes seconds and the budget of {} leaves too \
+                         little (--unpredictable gives the check {}; `seeds recover --runtime js` tries it)",
+                        seconds(budget),
+                        seconds(UNPREDICTABLE_BUDGET)
                     ));
                     continue;
                 }

@@ -251,3 +251,38 @@ fn a_spent_budget_skips_what_it_did_not_finish_and_never_says_no_state() {
         assert!(searched.contains(said), "{searched}");
     }
 }
+
+#[test]
+fn the_default_budget_lists_the_engines_that_take_seconds_as_not_tried_and_says_how() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(41);
+    let lines: Vec<Vec<String>> = (0..3)
+        .map(|_| {
+            let mut deck: Vec<u16> = (1..=52).collect();
+            deck.shuffle(&mut rng);
+            deck.iter().map(u16::to_string).collect()
+        })
+        .collect();
+    // 7 s can never leave the 8 s a summed search needs: skipped as not tried (Java's
+    // search of these deals, about 0.2 s, would have to slow 35-fold to spend the budget
+    // and make the line "ran out" instead).
+    assert!(BUDGET < Duration::from_secs(7));
+    let predictability = Deals::new(&lines, None)
+        .check_within(Duration::from_secs(7))
+        .unwrap();
+    assert!(predictability.found.is_none());
+    for name in ["v8, fresh", "spidermonkey, fresh"] {
+        let skipped = predictability
+            .skipped
+            .iter()
+            .find(|line| line.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {predictability:?}"));
+        assert!(
+            skipped.contains("not tried, its search takes seconds") && skipped.contains("--unpredictable"),
+            "{skipped}"
+        );
+    }
+    assert!(
+        !predictability.tried.iter().any(|line| line.starts_with("v8")),
+        "{predictability:?}"
+    );
+}
