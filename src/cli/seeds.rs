@@ -372,6 +372,7 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         stop,
         progress: &progress,
         window: args.window.clone(),
+        quick_only: false,
     };
     let recovery = engine.install(|| recover(runtime, &deals.observed, args.predict, &control))?;
     progress.finish();

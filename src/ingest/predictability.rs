@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use super::recovery::unshuffled_order;
 use super::settings::SeedSearch;
 use crate::run::{Predictability, Predictable};
-use crate::seeds::recover::{Control, Observed, RUNTIMES, Recovery, Runtime, recover};
+use crate::seeds::recover::{Control, NOT_TRIED, Observed, RUNTIMES, Recovery, Runtime, recover};
 use crate::simulate::{NoProgress, Progress};
 
 /// Decks smaller than this are not tried: below 8 cards Java needs more deals than most
@@ -146,6 +146,7 @@ pub fn check_predictability(
             stop: &stop,
             progress: &NoProgress,
             window: None,
+            quick_only: false,
         };
 
         'tries: for carried in [false, true] {
@@ -180,8 +181,8 @@ pub fn check_predictability(
                     stop: &cancelled,
                     progress: &NoProgress,
                     window,
+                    quick_only: false,
                 };
-                let control = if seeded { &unbudgeted } else { &budgeted };
                 if !seeded && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline) {
                     predictability.skipped.push(format!(
                         "{name}, {decks}: the budget of {} ran out",
@@ -189,18 +190,31 @@ pub fn check_predictability(
                     ));
                     continue;
                 }
-                if runtime.takes_seconds()
-                    && deadline.saturating_duration_since(Instant::now()) < SECONDS_NEEDED
-                {
-                    predictability.skipped.push(format!(
-                        "{name}, {decks}: not tried, its search takes seconds and the budget of {} leaves too \
-                         little (--unpredictable gives the check {}; `seeds recover --runtime js` tries it)",
-                        seconds(budget),
-                        seconds(UNPREDICTABLE_BUDGET)
-                    ));
-                    continue;
-                }
+                // Short of time, a search that takes seconds does only its quick part.
+                let short_of_time = !seeded
+                    && runtime.takes_seconds()
+                    && deadline.saturating_duration_since(Instant::now()) < SECONDS_NEEDED;
+                let quick = Control {
+                    stop: &stop,
+                    progress: &NoProgress,
+                    window: None,
+                    quick_only: true,
+                };
+                let how = format!(
+                    " (the budget of {} leaves too little; --unpredictable gives the check {}, and `seeds \
+                     recover --runtime js` tries it)",
+                    seconds(budget),
+                    seconds(UNPREDICTABLE_BUDGET)
+                );
+                let control = match (seeded, short_of_time) {
+                    (true, _) => &unbudgeted,
+                    (false, true) => &quick,
+                    (false, false) => &budgeted,
+                };
                 match recover(runtime, &observed, 0, control) {
+                    Err(error) if short_of_time && error.to_string() == NOT_TRIED => predictability
+                        .skipped
+                        .push(format!("{name}, {decks}: {error}{how}")),
                     Err(error) => predictability.skipped.push(format!("{name}, {decks}: {error}")),
                     Ok(recovery) if !recovery.complete && seeded => {
                         predictability.skipped.push(format!("{name}, {decks}: stopped"))
@@ -223,10 +237,9 @@ pub fn check_predictability(
                     }
                     Ok(recovery) if recovery.candidates.is_empty() => {
                         let none = if seeded { "no seed" } else { "no state" };
-                        let left_out = recovery
-                            .caveat
-                            .as_ref()
-                            .map_or(String::new(), |caveat| format!(", {caveat}"));
+                        let left_out = recovery.caveat.as_ref().map_or(String::new(), |caveat| {
+                            format!(", {caveat}{}", if short_of_time { how.as_str() } else { "" })
+                        });
                         predictability
                             .tried
                             .push(format!("{name}, {decks}: {none}{left_out}"));

@@ -64,6 +64,7 @@ impl Runtime for Js {
                 stop: control.stop,
                 progress: control.progress,
                 window: None,
+                quick_only: control.quick_only,
             };
             match engine.search(observed, &control) {
                 Err(reason) => left_out.push(format!("{}: {reason}", about.generator)),

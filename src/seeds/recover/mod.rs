@@ -119,7 +119,15 @@ pub struct Control<'a> {
     /// The seeds to search (`--window`), for a runtime searched seed by seed; `None`
     /// searches them all.
     pub window: Option<Range<u64>>,
+    /// Only what takes milliseconds (a budgeted check short of time): a runtime whose
+    /// search takes seconds ([`Runtime::takes_seconds`]) does what it can quickly and says
+    /// in its caveat what it left out, or refuses with [`NOT_TRIED`].
+    pub quick_only: bool,
 }
+
+/// The refusal of a runtime whose every search takes seconds, under
+/// [`Control::quick_only`].
+pub const NOT_TRIED: &str = "not tried, its search takes seconds";
 
 /// What a runtime's search found.
 #[derive(Default)]

@@ -42,6 +42,9 @@ impl Runtime for SpiderMonkey {
     }
 
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
+        if control.quick_only {
+            return Err(super::NOT_TRIED.to_string());
+        }
         let found = search_eras(observed, &[&LOW_53], control.stop);
         if found.candidates.is_empty() && found.complete {
             if let Some(reason) = found.too_few {

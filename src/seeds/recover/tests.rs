@@ -59,6 +59,7 @@ pub(super) fn searched_in(
         stop: &stop,
         progress: &NoProgress,
         window: Some(window),
+        quick_only: false,
     };
     crate::simulate::Engine::new(2)
         .unwrap()
@@ -77,6 +78,7 @@ fn recovered(runtime: &str, deals: &Observed, predict: usize) -> Result<Recovery
         stop: &stop,
         progress: &NoProgress,
         window: None,
+        quick_only: false,
     };
     recover(runtime_named(runtime).unwrap(), deals, predict, &control)
 }

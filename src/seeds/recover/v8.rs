@@ -502,6 +502,12 @@ impl Runtime for V8 {
         if linear.as_ref().is_ok_and(|search| !search.candidates.is_empty()) {
             return linear;
         }
+        if control.quick_only {
+            return linear.map(|search| Search {
+                caveat: Some("but V8's summed eras (2026 on) were not tried: they take seconds".to_string()),
+                ..search
+            });
+        }
         let summed = search_eras(observed, &[&V8_FORWARDS, &V8_BACKWARDS], control.stop);
         if !summed.candidates.is_empty() || !summed.complete {
             return Ok(Search {

@@ -71,6 +71,7 @@ fn searched(observed: &Observed, window: Option<Range<u64>>, threads: usize, sto
         stop: &stop,
         progress: &NoProgress,
         window,
+        quick_only: false,
     };
     Engine::new(threads)
         .unwrap()
@@ -100,6 +101,7 @@ fn a_window_without_the_seed_finds_none_and_one_outside_the_space_is_refused() {
         stop: &stop,
         progress: &NoProgress,
         window: Some(0..(1 << 20) + 1),
+        quick_only: false,
     };
     let refused = Seeded(Toy).search(&all, &control).err().unwrap();
     assert!(
