@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::draws::{Draw, Observed, values_drawing};
 use super::seeded::Draws;
-use super::v8::{CACHE, Conversion, JsShuffle, MathRandom};
+use super::v8::{self, CACHE, Conversion, JsShuffle, MathRandom};
 use super::xorshift_sum::{self, SumRange, step};
 
 /// Which 53 bits of the sum make the double.
@@ -128,7 +128,7 @@ pub fn search(
             let (low, high) = kept.sums(kept_range);
             let step = match order {
                 Order::Stream => at + 1,
-                Order::FreshCacheBackwards => step_of(at),
+                Order::FreshCacheBackwards => v8::step_of(at, CACHE - 1),
             };
             Some(SumRange { step, low, high })
         })
@@ -162,12 +162,6 @@ pub fn search(
             .filter(|&state| deals(generator(state, kept, order), &draws))
             .collect(),
     ))
-}
-
-/// The step of the draw numbered `draw` when the first is the last value of a fresh cache.
-fn step_of(draw: usize) -> usize {
-    let (refill, place) = (draw / CACHE, draw % CACHE);
-    CACHE * refill + CACHE - place
 }
 
 /// The generator dealing from `state`, positioned before the first draw.

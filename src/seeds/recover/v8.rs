@@ -240,7 +240,7 @@ const FREE_BITS_WITH_MORE_DEALS: u32 = 4;
 /// The generator step (1 for the first after the refill that precedes the first draw)
 /// whose value the draw numbered `draw` got, when the first draw took place `first` of
 /// its cache.
-fn step_of(draw: usize, first: usize) -> usize {
+pub(super) fn step_of(draw: usize, first: usize) -> usize {
     if draw <= first {
         first - draw + 1
     } else {
