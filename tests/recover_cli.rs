@@ -102,6 +102,20 @@ fn one_deal_of_a_fresh_node_gives_the_next_for_both_shuffles() {
     predicts_the_rest("node", "node-fisher-yates-seed-5-10.txt", 12);
 }
 
+/// Deno 2.6 to 2.8 (V8 14.5 to 14.9) add V8's two words and read a fresh cache backwards,
+/// the era between Node 24's and Chromium 156's; Deno 2.5 (V8 14.0) still makes doubles
+/// from the first word. Six deals of one fresh process each (PyPI's `deno`, as
+/// `scripts/engines/fresh_deal.sh` runs it): three shown give the next three.
+#[test]
+fn deno_2_8_reads_its_summed_cache_backwards_and_deno_2_5_its_first_word() {
+    let document = predicts_the_rest("deno", "deno2.8-fisher-yates-52.txt", 3);
+    let note = document["note"].as_str().unwrap();
+    assert!(note.contains("(s0 + s1) >> 11 read backwards"), "{note}");
+    let document = predicts_the_rest("js", "deno2.5-fisher-yates-52.txt", 3);
+    let note = document["note"].as_str().unwrap();
+    assert!(note.contains("64-value cache"), "{note}");
+}
+
 /// Deals of real engines of 2026, each from a fresh page or process
 /// (`scripts/engines/fresh_deal.sh`; jsc's from `scripts/engines/deal.js` after 1,000
 /// draws): Chromium 156 and Deno 2.9.8 add V8's two words and
@@ -582,4 +596,53 @@ fn two_real_fast_shuffle_deals_give_the_signed_seed_and_the_next_deals() {
     assert_eq!(document["seed"], -1_234_567);
     assert_eq!(document["shuffle"], "createShuffle(seed)");
     assert_eq!(predicted(&document), deals[2..]);
+}
+
+/// Ctrl-C in a search of the engines that add their words: it stops where it is, says
+/// how far it got (the eras searched to their end, the one it stopped in), and exits 130.
+/// (One deal of Firefox's is searched for V8's four summed eras and shuffles first, each
+/// taking seconds on one thread: the signal after 1.5 s comes in the first of them.)
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_a_summed_search_says_how_far_it_got() {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let deal = std::env::temp_dir().join(format!("summed-ctrl-c-{}.txt", std::process::id()));
+    std::fs::write(&deal, deals_of("firefox153-lodash-52.txt")[0].clone() + "\n").unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
+    // The child gets SIGINT's default disposition whatever the test's surroundings (see
+    // tests/seeded_cli.rs).
+    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command
+        .args(["seeds", "recover", "--runtime", "js", "-j", "1"])
+        .arg(&deal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child's pid, which is still ours (it has not been waited for).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    std::fs::remove_file(&deal).unwrap();
+    assert_eq!(status.code(), Some(130), "{out}{err}");
+    assert!(
+        out.contains("found before the search was stopped")
+            && out.contains("V8's first-word eras searched to their end, then stopped in the search of Fisher-Yates over V8"),
+        "{out}"
+    );
+    assert!(
+        err.starts_with("shuffle-audit: interrupted; V8's Math.random: "),
+        "{err}"
+    );
 }

@@ -356,14 +356,19 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
             let seeds = runtime.work(&deals.observed);
             TerminalProgress::new((seeds > 1 << 24).then_some(seeds), "seeds")
         }
+        // A search over eras that takes seconds counts the parts of its searches.
+        None if runtime.takes_seconds() || runtime.tries_others() => {
+            TerminalProgress::new(Some(runtime.work(&deals.observed)), "parts")
+        }
         None => {
             let work = runtime.work(&deals.observed);
             TerminalProgress::new((work > 1 << 28).then_some(work), "states")
         }
     };
-    // Ctrl-C stops a seed search where it is, so that it can say what it searched and
-    // the window that resumes it; a second Ctrl-C ends the process at once.
-    let stop = if runtime.seed_space().is_some() {
+    // Ctrl-C stops a seed search, or a search that takes seconds, where it is, so that it
+    // can say how far it got (and a seed search the window that resumes it); a second
+    // Ctrl-C ends the process at once.
+    let stop = if runtime.seed_space().is_some() || runtime.takes_seconds() || runtime.tries_others() {
         super::signals::interrupt_stops_search()
     } else {
         Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)))
@@ -399,6 +404,8 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
                 resume.start,
                 resume.end
             );
+        } else if let Some(caveat) = &recovery.caveat {
+            say!("shuffle-audit: interrupted; {caveat}");
         }
         return Ok(ExitCode::from(130));
     }

@@ -68,8 +68,12 @@ pub fn render(report: &RecoverReport) -> String {
                 .map_or(String::new(), |caveat| format!(", {caveat}"))
         )),
         0 => text.push_str(&format!(
-            "no {} {state} found before the search was stopped\n",
-            about.generator
+            "no {} {state} found before the search was stopped{}\n",
+            about.generator,
+            recovery
+                .caveat
+                .as_ref()
+                .map_or(String::new(), |caveat| format!(": {caveat}"))
         )),
         1 => {
             let candidate = &recovery.candidates[0];

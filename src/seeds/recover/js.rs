@@ -36,8 +36,14 @@ impl Runtime for Js {
         &ABOUT
     }
 
-    fn work(&self, _observed: &Observed) -> u64 {
-        0
+    /// The engines whose searches take seconds; the seeds of jsc (a few seconds) are not
+    /// counted in it.
+    fn work(&self, observed: &Observed) -> u64 {
+        ENGINES
+            .iter()
+            .filter(|engine| engine.takes_seconds())
+            .map(|engine| engine.work(observed))
+            .sum()
     }
 
     fn tries_others(&self) -> bool {
@@ -50,6 +56,7 @@ impl Runtime for Js {
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
         let mut left_out: Vec<String> = Vec::new();
         let mut searched = false;
+        let mut done: Vec<&str> = Vec::new();
         let mut deals_used = 0;
         for engine in ENGINES {
             let about = engine.about();
@@ -62,7 +69,11 @@ impl Runtime for Js {
             }
             let control = Control {
                 stop: control.stop,
-                progress: control.progress,
+                progress: if engine.takes_seconds() {
+                    control.progress
+                } else {
+                    &crate::simulate::NoProgress
+                },
                 window: None,
                 quick_only: control.quick_only,
             };
@@ -70,6 +81,7 @@ impl Runtime for Js {
                 Err(reason) => left_out.push(format!("{}: {reason}", about.generator)),
                 Ok(search) if search.candidates.is_empty() && search.complete => {
                     searched = true;
+                    done.push(about.generator);
                     deals_used = deals_used.max(search.deals_used);
                     // "but V8's summed eras were not searched", said under this answer's "but".
                     left_out.extend(
@@ -79,6 +91,18 @@ impl Runtime for Js {
                     );
                 }
                 Ok(mut search) => {
+                    if search.candidates.is_empty() {
+                        // Stopped: the engines searched before it, then how far it got.
+                        let before: String = done
+                            .iter()
+                            .map(|engine| format!("{engine} searched to its end; "))
+                            .collect();
+                        search.caveat = Some(format!(
+                            "{before}{}: {}",
+                            about.generator,
+                            search.caveat.as_deref().unwrap_or("stopped")
+                        ));
+                    }
                     for candidate in &mut search.candidates {
                         let engine = about.generator;
                         candidate.note = Some(match candidate.note.take() {

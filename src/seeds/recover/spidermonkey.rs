@@ -7,7 +7,7 @@
 //! random source, so there is no seed to find: the 128-bit state is recovered from the
 //! deals by [`super::xorshift_sum`].
 
-use super::summed::{LOW_53, search_eras};
+use super::summed::{LOW_53, progress_of, search_eras};
 use super::v8::JS_SHUFFLES;
 use super::{About, Control, Observed, Runtime, Search};
 
@@ -34,7 +34,7 @@ impl Runtime for SpiderMonkey {
     }
 
     fn work(&self, _observed: &Observed) -> u64 {
-        0
+        progress_of(&[&LOW_53])
     }
 
     fn takes_seconds(&self) -> bool {
@@ -45,7 +45,7 @@ impl Runtime for SpiderMonkey {
         if control.quick_only {
             return Err(super::NOT_TRIED.to_string());
         }
-        let found = search_eras(observed, &[&LOW_53], control.stop);
+        let found = search_eras(observed, &[&LOW_53], control.stop, control.progress);
         if found.candidates.is_empty() && found.complete {
             if let Some(reason) = found.too_few {
                 return Err(reason);
@@ -53,6 +53,7 @@ impl Runtime for SpiderMonkey {
         }
         Ok(Search {
             deals_used: observed.deals.len(),
+            caveat: found.how_far(),
             candidates: found.candidates,
             complete: found.complete,
             ..Search::default()

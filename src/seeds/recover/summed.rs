@@ -20,7 +20,8 @@ use std::sync::atomic::AtomicBool;
 use super::draws::{Draw, Observed, values_drawing};
 use super::seeded::Draws;
 use super::v8::{self, CACHE, Conversion, JsShuffle, MathRandom};
-use super::xorshift_sum::{self, SumRange, step};
+use super::xorshift_sum::{self, PROGRESS_PER_SOLVE, SumRange, step};
+use crate::simulate::Progress;
 
 /// Which 53 bits of the sum make the double.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,13 +108,15 @@ const MOST_DRAWS_SEARCHED: usize = 160;
 /// Every generator state that deals `observed` through `shuffle`, its double made by
 /// `kept`, its draws met in `order`: the state before the first draw (for
 /// [`Order::FreshCacheBackwards`], before the refill that made it). `Err` when the
-/// deals are too few; `Ok(None)` when stopped.
+/// deals are too few; `Ok(None)` when stopped. Reports [`PROGRESS_PER_SOLVE`] to
+/// `progress` by the end, whether it searched or not.
 pub fn search(
     observed: &Observed,
     shuffle: JsShuffle,
     kept: Kept,
     order: Order,
     stop: &AtomicBool,
+    progress: &dyn Progress,
 ) -> Result<Option<Vec<(u64, u64)>>, String> {
     let draws = observed.draws(shuffle.direction(), observed.deals.len());
     let mut ranges: Vec<SumRange> = draws
@@ -135,10 +138,12 @@ pub fn search(
         .collect();
     if ranges.len() < draws.len().min(MOST_DRAWS_SEARCHED) {
         // A draw no double makes: nothing deals these deals.
+        progress.advance(PROGRESS_PER_SOLVE);
         return Ok(Some(Vec::new()));
     }
     ranges.sort_unstable_by_key(|range| range.step);
     let Some(plan) = xorshift_sum::plan(&ranges, kept.width()) else {
+        progress.advance(PROGRESS_PER_SOLVE);
         let n = observed.n();
         return Err(if n >= SMALLEST_DECK {
             format!(
@@ -153,7 +158,7 @@ pub fn search(
             )
         });
     };
-    let Some(states) = xorshift_sum::solve(&ranges, kept.width(), &plan, stop) else {
+    let Some(states) = xorshift_sum::solve(&ranges, kept.width(), &plan, stop, progress) else {
         return Ok(None);
     };
     Ok(Some(
@@ -195,11 +200,12 @@ pub static V8_FORWARDS: Era = Era {
     label: "V8, (s0 + s1) >> 11 read forwards: Chrome 156 and later, Deno 2.9 (V8 15.0)",
 };
 
-/// V8 of early 2026, its cache read backwards, a fresh page's first draws.
+/// V8 of early 2026 (14.5 to 14.9, Deno 2.6 to 2.8), its cache read backwards, a fresh
+/// page's first draws.
 pub static V8_BACKWARDS: Era = Era {
     kept: Kept::Top53,
     order: Order::FreshCacheBackwards,
-    label: "V8, (s0 + s1) >> 11 read backwards: V8 of early 2026, a fresh page or process",
+    label: "V8, (s0 + s1) >> 11 read backwards: V8 14.5 to 14.9 (Deno 2.6 to 2.8), a fresh page or process",
 };
 
 /// SpiderMonkey, and JavaScriptCore past a page's first draws.
@@ -217,28 +223,61 @@ pub struct Found {
     pub complete: bool,
     /// The first era whose deals were too few, and why.
     pub too_few: Option<String>,
+    /// Each shuffle and era searched to its end, in order ("Fisher-Yates over …").
+    pub searched: Vec<String>,
+    /// The era and shuffle whose search was stopped.
+    pub stopped_in: Option<String>,
 }
 
-/// Searches each era under both JavaScript shuffles, in order, stopping at the first
+impl Found {
+    /// How far a stopped search got, for its answer: "stopped in the search of …; searched
+    /// to the end before it: …".
+    pub fn how_far(&self) -> Option<String> {
+        let stopped_in = self.stopped_in.as_ref()?;
+        Some(format!(
+            "stopped in the search of {stopped_in}; {}",
+            if self.searched.is_empty() {
+                "no summed era was searched to its end before it".to_string()
+            } else {
+                format!("searched to the end before it: {}", self.searched.join("; "))
+            }
+        ))
+    }
+}
+
+/// The progress [`search_eras`] reports for `eras`.
+pub fn progress_of(eras: &[&Era]) -> u64 {
+    (eras.len() * JsShuffle::ALL.len()) as u64 * PROGRESS_PER_SOLVE
+}
+
+/// Searches each era under both JavaScript shuffles, the loop first, stopping at the first
 /// that has a state: another shuffle or era dealing the same deals by chance would be a
 /// coincidence of about 2^-97 for one deal of 52 cards, and each search takes seconds.
-pub fn search_eras(observed: &Observed, eras: &[&Era], stop: &AtomicBool) -> Found {
+/// Reports [`progress_of`]`(eras)` by the end, unless it stops early.
+pub fn search_eras(observed: &Observed, eras: &[&Era], stop: &AtomicBool, progress: &dyn Progress) -> Found {
     let mut found = Found {
         candidates: Vec::new(),
         complete: true,
         too_few: None,
+        searched: Vec::new(),
+        stopped_in: None,
     };
-    for era in eras {
-        for (shuffle, code) in JsShuffle::ALL.into_iter().zip(&super::v8::JS_SHUFFLES) {
-            match search(observed, shuffle, era.kept, era.order, stop) {
+    // The loop first in every era, then lodash: a deal of the loop in the last era costs
+    // one search per era, not two.
+    for (shuffle, code) in JsShuffle::ALL.into_iter().zip(&super::v8::JS_SHUFFLES) {
+        for era in eras {
+            let what = format!("{} over {}", code.name, era.label);
+            match search(observed, shuffle, era.kept, era.order, stop, progress) {
                 Err(reason) => {
                     found.too_few.get_or_insert(reason);
                 }
                 Ok(None) => {
                     found.complete = false;
+                    found.stopped_in = Some(what);
                     return found;
                 }
                 Ok(Some(states)) => {
+                    found.searched.push(what);
                     found
                         .candidates
                         .extend(states.into_iter().map(|state| super::Candidate {

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use super::draws::{Direction, Draw, Observed, values_drawing};
 use super::gf2::System;
-use super::summed::{V8_BACKWARDS, V8_FORWARDS, search_eras};
+use super::summed::{Era, V8_BACKWARDS, V8_FORWARDS, progress_of, search_eras};
 use super::xorshift_sum::step;
 use super::{About, Candidate, Control, Generator, Runtime, Search, Seed, ShuffleCode};
 
@@ -67,8 +67,8 @@ impl Conversion {
     pub fn versions(self) -> &'static str {
         match self {
             Conversion::Mantissa52 => "V8 4.9 to 12.x: Node.js 6 to 22, Chrome 49 on",
-            Conversion::Divide53 => "V8 13 and later: Node.js 23 and later (Node.js 24 checked)",
-            Conversion::Sum53 => "V8 of early 2026, its cache read backwards",
+            Conversion::Divide53 => "V8 13 to 14.0: Node.js 23 and later (Node.js 24, Deno 2.5 checked)",
+            Conversion::Sum53 => "V8 14.5 to 14.9 (Deno 2.6 to 2.8), its cache read backwards",
         }
     }
 }
@@ -396,9 +396,9 @@ static ABOUT: About = About {
     shuffles: &JS_SHUFFLES,
     versions: "V8 4.9 and later (Node.js 6 and later, Chrome 49 and later, Deno, Electron): xorshift128+ \
                with a 64-value cache; doubles made from state0 >> 12 up to V8 12, as (state0 >> 11) / 2^53 in \
-               V8 13 and 14, and as (state0 + state1) >> 11 over 2^53 since 2026, the cache read backwards \
-               (early 2026, a fresh page) or forwards (Chrome 156, Deno 2.9), all tried; checked against \
-               Node.js 20.20 (V8 11.3), Node.js 24, Chromium 156 and Deno 2.9.8 (V8 15.0)",
+               V8 13 to 14.0, and as (state0 + state1) >> 11 over 2^53 since 2026, the cache read backwards \
+               (V8 14.5 to 14.9, a fresh page) or forwards (Chrome 156, Deno 2.9), all tried; checked against \
+               Node.js 20.20 (V8 11.3), Node.js 24, Deno 2.5 to 2.9.8, Chromium 156",
     instead: "crypto.getRandomValues or crypto.randomInt, which no output gives away",
     min_cards: 4,
 };
@@ -482,13 +482,17 @@ fn settle(observed: &Observed, shuffle: JsShuffle) -> Settled {
     last
 }
 
+/// The eras that add the two words, in the order they are searched.
+static SUMMED_ERAS: [&Era; 2] = [&V8_FORWARDS, &V8_BACKWARDS];
+
 impl Runtime for V8 {
     fn about(&self) -> &'static About {
         &ABOUT
     }
 
+    /// The summed eras' progress (the first-word eras take milliseconds).
     fn work(&self, _observed: &Observed) -> u64 {
-        0
+        progress_of(&SUMMED_ERAS)
     }
 
     fn takes_seconds(&self) -> bool {
@@ -508,10 +512,13 @@ impl Runtime for V8 {
                 ..search
             });
         }
-        let summed = search_eras(observed, &[&V8_FORWARDS, &V8_BACKWARDS], control.stop);
+        let summed = search_eras(observed, &SUMMED_ERAS, control.stop, control.progress);
         if !summed.candidates.is_empty() || !summed.complete {
             return Ok(Search {
                 deals_used: observed.deals.len(),
+                caveat: summed
+                    .how_far()
+                    .map(|how_far| format!("V8's first-word eras searched to their end, then {how_far}")),
                 candidates: summed.candidates,
                 complete: summed.complete,
                 ..Search::default()

@@ -27,6 +27,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use crate::simulate::Progress;
+
+/// The progress a whole [`solve`] reports: its two lists, then its buckets' joins, each
+/// half of it, so that a bar over several searches moves evenly.
+pub const PROGRESS_PER_SOLVE: u64 = 2 * BUCKETS as u64;
+
 /// One observed output: after `step` steps (1 for the first), the sum of the two words,
 /// kept to its low `width` bits, lies in `low..=high`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,8 +289,15 @@ fn algebra(rows: &[u128]) -> Option<Algebra> {
 }
 
 /// Every state (`(w_0, w_1)`) whose sums, kept to `width` bits, lie in every range, by
-/// `plan`; `None` when the search was stopped.
-pub fn solve(ranges: &[SumRange], width: u32, plan: &Plan, stop: &AtomicBool) -> Option<Vec<(u64, u64)>> {
+/// `plan`; `None` when the search was stopped. Reports [`PROGRESS_PER_SOLVE`] to
+/// `progress` by the end.
+pub fn solve(
+    ranges: &[SumRange],
+    width: u32,
+    plan: &Plan,
+    stop: &AtomicBool,
+    progress: &dyn Progress,
+) -> Option<Vec<(u64, u64)>> {
     let last_word = plan.b.start + plan.b.len + 1;
     let words = symbolic_words(last_word + 1);
     let words = &words;
@@ -335,12 +348,11 @@ pub fn solve(ranges: &[SumRange], width: u32, plan: &Plan, stop: &AtomicBool) ->
     };
     let a_rows = (plan.a.len + 1) * plan.bits_a as usize;
     let (a, b) = rayon::join(
-        || list(&tables(plan.a, plan.bits_a, 0), stop),
-        || list(&tables(plan.b, plan.bits_b, a_rows), stop),
+        || list(&tables(plan.a, plan.bits_a, 0), stop, progress),
+        || list(&tables(plan.b, plan.bits_b, a_rows), stop, progress),
     );
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
+    // A list cut short by `stop` is `None`; one finished before it is whole.
+    let (a, b) = (a?, b?);
     let mask = if width == 64 { u64::MAX } else { (1 << width) - 1 };
     let matches = |state: (u64, u64)| -> bool {
         let mut words = state;
@@ -357,20 +369,24 @@ pub fn solve(ranges: &[SumRange], width: u32, plan: &Plan, stop: &AtomicBool) ->
         }
         true
     };
-    let mut found: Vec<(u64, u64)> = (0..BUCKETS)
+    let joined: Option<Vec<Vec<(u64, u64)>>> = (0..BUCKETS)
         .into_par_iter()
         .map_init(Join::default, |join, bucket| {
-            join.pairs(
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            progress.advance(1);
+            Some(join.pairs(
                 &a,
                 &b,
                 bucket,
                 |state| {
                     if matches(state) { Some(state) } else { None }
                 },
-            )
+            ))
         })
-        .flatten_iter()
         .collect();
+    let mut found: Vec<(u64, u64)> = joined?.into_iter().flatten().collect();
     found.sort_unstable();
     found.dedup();
     Some(found)
@@ -450,9 +466,11 @@ const PARTS: usize = 8;
 
 /// Every way a chain's windows can be, as leaves grouped by bucket. Each part walks its
 /// first windows twice: once counting the leaves of each bucket, once writing each leaf
-/// in its place (every leaf is stored once, already grouped).
-fn list(tables: &Tables, stop: &AtomicBool) -> Bucketed {
+/// in its place (every leaf is stored once, already grouped). Reports half of
+/// [`BUCKETS`] to `progress` as the leaves are written. `None` when `stop` cut it short.
+fn list(tables: &Tables, stop: &AtomicBool, progress: &dyn Progress) -> Option<Bucketed> {
     let firsts = 1usize << tables.bits;
+    let share = |first: usize| (first * BUCKETS / 2 / firsts) as u64;
     let parts = (0..PARTS.min(firsts))
         .into_par_iter()
         .map(|part| {
@@ -460,7 +478,7 @@ fn list(tables: &Tables, stop: &AtomicBool) -> Bucketed {
             let mut starts = vec![0usize; BUCKETS + 1];
             for first in range.clone() {
                 if stop.load(Ordering::Relaxed) {
-                    return (Vec::new(), vec![0; BUCKETS + 1]);
+                    return None;
                 }
                 walk_from(tables, first, &mut |leaf| starts[bucket_of(&leaf) + 1] += 1);
             }
@@ -475,11 +493,12 @@ fn list(tables: &Tables, stop: &AtomicBool) -> Bucketed {
                     leaves[*at] = leaf;
                     *at += 1;
                 });
+                progress.advance(share(first + 1) - share(first));
             }
-            (leaves, starts)
+            Some((leaves, starts))
         })
-        .collect();
-    Bucketed { parts }
+        .collect::<Option<_>>()?;
+    Some(Bucketed { parts })
 }
 
 /// Every leaf under the first window `first`.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::seeds::recover::draws::Direction;
+use crate::simulate::NoProgress;
 
 /// `deals` deals of `n` cards from `generator` through `shuffle` (cards from 0).
 fn dealt(mut generator: Box<dyn Draws>, shuffle: JsShuffle, n: usize, deals: usize) -> Observed {
@@ -27,7 +28,7 @@ fn each_era_is_recovered_from_one_deal_of_52_cards_and_no_other_era_deals_it() {
         (&LOW_53, JsShuffle::FisherYates),
     ] {
         let observed = dealt(generator(STATE, era.kept, era.order), shuffle, 52, 1);
-        let found = search(&observed, shuffle, era.kept, era.order, &stop)
+        let found = search(&observed, shuffle, era.kept, era.order, &stop, &NoProgress)
             .unwrap()
             .unwrap();
         assert_eq!(found, vec![STATE], "{}", era.label);
@@ -51,6 +52,7 @@ fn a_deal_from_another_generator_finds_no_state() {
         Kept::Top53,
         Order::Stream,
         &stop,
+        &NoProgress,
     )
     .unwrap()
     .unwrap();
@@ -74,7 +76,65 @@ fn too_few_cards_are_refused_with_a_reason() {
         Kept::Low53,
         Order::Stream,
         &stop,
+        &NoProgress,
     )
     .unwrap_err();
     assert!(reason.contains("deals of 10 cards are too small"), "{reason}");
+}
+
+/// Counts the progress reported and sets `stop` once it reaches `stop_at`.
+struct Counted<'a> {
+    reported: std::sync::atomic::AtomicU64,
+    stop_at: u64,
+    stop: &'a AtomicBool,
+}
+
+impl Progress for Counted<'_> {
+    fn advance(&self, parts: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.reported.fetch_add(parts, Relaxed) + parts >= self.stop_at {
+            self.stop.store(true, Relaxed);
+        }
+    }
+}
+
+#[test]
+fn every_search_reports_its_share_of_the_progress_and_a_stopped_one_says_how_far_it_got() {
+    let eras = [&V8_FORWARDS, &V8_BACKWARDS];
+    // Lodash over the backwards era is searched last: all four searches run.
+    let observed = dealt(
+        generator(STATE, Kept::Top53, Order::FreshCacheBackwards),
+        JsShuffle::Lodash,
+        52,
+        3,
+    );
+    let stop = AtomicBool::new(false);
+    let counted = Counted {
+        reported: Default::default(),
+        stop_at: u64::MAX,
+        stop: &stop,
+    };
+    let found = search_eras(&observed, &eras, &stop, &counted);
+    assert_eq!(found.candidates.len(), 1);
+    assert_eq!(counted.reported.into_inner(), progress_of(&eras));
+    assert_eq!(found.searched.len(), 4);
+    assert!(found.how_far().is_none(), "not stopped");
+
+    // Stopped once the first search is done: the second says it was stopped, after the first.
+    let stop = AtomicBool::new(false);
+    let counted = Counted {
+        reported: Default::default(),
+        stop_at: PROGRESS_PER_SOLVE,
+        stop: &stop,
+    };
+    let found = search_eras(&observed, &eras, &stop, &counted);
+    assert!(!found.complete && found.candidates.is_empty());
+    let how_far = found.how_far().unwrap();
+    assert_eq!(
+        how_far,
+        format!(
+            "stopped in the search of Fisher-Yates over {}; searched to the end before it: Fisher-Yates over {}",
+            V8_BACKWARDS.label, V8_FORWARDS.label
+        )
+    );
 }

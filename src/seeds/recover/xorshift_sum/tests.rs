@@ -1,4 +1,5 @@
 use super::*;
+use crate::simulate::NoProgress;
 
 /// The range of 64-bit sums whose top 53 bits `m` draw `floor(m / 2^53 · bound) = value`
 /// (exact integer arithmetic).
@@ -51,7 +52,7 @@ fn one_deal_of_52_gives_the_state_back() {
             plan.log_a <= MOST_LISTED_LOG2 && plan.log_b <= MOST_LISTED_LOG2,
             "{plan:?}"
         );
-        let found = solve(&ranges, width, &plan, &AtomicBool::new(false)).unwrap();
+        let found = solve(&ranges, width, &plan, &AtomicBool::new(false), &NoProgress).unwrap();
         assert_eq!(found, vec![state]);
     }
 }
