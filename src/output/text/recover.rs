@@ -77,14 +77,26 @@ pub fn render(report: &RecoverReport) -> String {
         )),
         1 => {
             let candidate = &recovery.candidates[0];
+            let all = if recovery.deals == 1 {
+                "this deal".to_string()
+            } else {
+                format!("all {} deals", group_thousands(recovery.deals as u64))
+            };
+            // A search that did not end (stopped, or bits left unsettled) found one, but
+            // has not ruled out others: nothing is known of the next deals yet.
+            let found = if recovery.complete {
+                format!("1 {state} deals {all}: every later deal is known")
+            } else {
+                format!(
+                    "1 {state} found that deals {all}, {}",
+                    recovery.caveat.as_deref().map_or_else(
+                        || format!("but the search was stopped before every other {state} was ruled out"),
+                        str::to_string
+                    )
+                )
+            };
             text.push_str(&format!(
-                "{} {state} deals {}: every later deal is known\n  shuffle: {}\n  state: {}{}\n",
-                if recovery.complete { "1" } else { "at least 1" },
-                if recovery.deals == 1 {
-                    "this deal".to_string()
-                } else {
-                    format!("all {} deals", group_thousands(recovery.deals as u64))
-                },
+                "{found}\n  shuffle: {}\n  state: {}{}\n",
                 candidate.shuffle.name,
                 candidate.state,
                 candidate.seed.as_ref().map_or(String::new(), |seed| format!(

@@ -41,9 +41,9 @@ static ABOUT: About = About {
     }],
     versions: "numpy's legacy seeding, np.random.seed(s) and RandomState(s) with 0 <= s < 2^32 \
                (the legacy stream is frozen); checked against numpy 2.4.6",
-    instead: "np.random.default_rng() without a seed (PCG64 from 128 bits of the system): \
-              rng.shuffle(deck); secrets.SystemRandom().shuffle(deck) where deals must stay \
-              unpredictable",
+    instead: "secrets.SystemRandom().shuffle(deck) (the OS's generator, which no output gives away); \
+              np.random.default_rng() without a seed only where deals need not stay unpredictable (PCG64 \
+              is not built to keep its state)",
     min_cards: 2,
 };
 

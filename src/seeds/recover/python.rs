@@ -34,7 +34,8 @@ static ABOUT: About = About {
         code: "random.seed(s); random.shuffle(deck)",
     }],
     versions: "CPython 3.2 and later (random.shuffle's _randbelow path); checked against CPython 3.11.7",
-    instead: "secrets.SystemRandom().shuffle(deck), or random.shuffle(deck) without random.seed (seeded from the OS)",
+    instead: "secrets.SystemRandom().shuffle(deck) (or random.SystemRandom()), which no output gives away; \
+              random.shuffle without random.seed is still a Mersenne Twister whose draws give its state away",
     min_cards: 3,
 };
 

@@ -586,20 +586,31 @@ fn linear_search(observed: &Observed) -> std::result::Result<Search, String> {
         .iter()
         .map(|matching| matching.candidate(shifted_copies))
         .collect();
+    let deals_used = settled
+        .iter()
+        .map(|(_, _, settled)| settled.deals)
+        .max()
+        .unwrap_or(0);
+    // The deals settled 128 - `unsettled` bits between them: as many more per deal settle
+    // the rest (at least one more deal).
+    let (n, given) = (observed.n(), observed.deals.len());
+    let settled_per_deal = (128 - unsettled) as f64 / deals_used.max(1) as f64;
+    let more = ((f64::from(unsettled) / settled_per_deal.max(1.0)).ceil() as usize).max(1);
+    let unknown = format!(
+        "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown",
+        if given == 1 { "" } else { "s" }
+    );
     if candidates.is_empty() && unsettled > 0 {
-        let (n, given) = (observed.n(), observed.deals.len());
-        return Err(format!(
-            "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown: \
-                 give more deals",
-            if given == 1 { "" } else { "s" }
-        ));
+        return Err(format!("{unknown}: give about {more} more deals"));
     }
     Ok(Search {
-        deals_used: settled
-            .iter()
-            .map(|(_, _, settled)| settled.deals)
-            .max()
-            .unwrap_or(0),
+        deals_used,
+        // A state found while bits are unsettled may have others beside it.
+        caveat: (!candidates.is_empty() && unsettled > 0).then(|| {
+            format!(
+                "but {unknown}: other states may deal them too, and about {more} more deals tell them apart"
+            )
+        }),
         candidates,
         complete: unsettled == 0,
         ..Search::default()
