@@ -686,3 +686,51 @@ fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
     );
     predicts_the_rest("node", "node20-fisher-yates-5.txt", 26);
 }
+
+/// Three deals of 3 cards from CPython's `random.seed(5)`, `random.shuffle`: thousands of
+/// seeds in a window deal them, and each more deal divides them by at most 3! = 6, so the
+/// answer asks for about as many more deals as that takes, and the text and the JSON say
+/// how many they list.
+#[test]
+fn several_seeds_of_a_small_deck_ask_for_as_many_deals_as_tell_them_apart() {
+    let input = "1 2 3\n1 2 3\n2 1 3\n";
+    let output = shuffle_audit()
+        .args([
+            "seeds",
+            "recover",
+            "--runtime",
+            "python",
+            "-",
+            "--window",
+            "0..2000000",
+        ])
+        .args(["--predict", "1"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    let matching: f64 = out
+        .lines()
+        .find_map(|line| {
+            line.strip_suffix(" seeds deal these 3 deals: give about 6 more deals to tell them apart")
+        })
+        .unwrap_or_else(|| panic!("{out}"))
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    // 6^5 < matching <= 6^6: five more deals cannot tell them apart, six may.
+    assert!(matching > 6f64.powi(5) && matching <= 6f64.powi(6), "{out}");
+    assert!(out.contains("more (--json lists the first 1,000)"), "{out}");
+    assert!(
+        err.contains("give about 6 more deals to predict the next"),
+        "{err}"
+    );
+    let (document, _) = recover("python", input, 0, &["--window", "0..2000000"]);
+    let states = document["states"].as_array().unwrap();
+    assert_eq!(states.len(), 1000);
+    assert!(states.iter().any(|state| state["seed"] == 5), "random.seed(5) is among the first");
+}

@@ -397,10 +397,14 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     let generator = recovery.runtime.generator;
     let deals = recovery.deals;
     if interrupted {
-        if let Some(resume) = recovery.seeds.as_ref().and_then(|seeds| seeds.resume()) {
+        if let Some((seeds, resume)) = recovery
+            .seeds
+            .as_ref()
+            .and_then(|seeds| Some((seeds, seeds.resume()?)))
+        {
             say!(
-                "shuffle-audit: interrupted; every seed below {} was searched: resume with --window {}..{}",
-                resume.start,
+                "shuffle-audit: interrupted; {} were searched: resume with --window {}..{}",
+                seeds.searched_so_far(),
                 resume.start,
                 resume.end
             );
@@ -430,8 +434,12 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     }
     if args.predict > 0 && !recovery.predictable() {
         say!(
-            "shuffle-audit: {} {generator} {states}s deal {these}: give one more deal to predict the next",
-            group_thousands(recovery.matching())
+            "shuffle-audit: {} {generator} {states}s deal {these}: give {} to predict the next",
+            group_thousands(recovery.matching()),
+            match recovery.more_deals_to_tell_apart() {
+                1 => "one more deal".to_string(),
+                more => format!("about {more} more deals"),
+            }
         );
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }

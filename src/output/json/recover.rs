@@ -9,8 +9,10 @@ use serde::Serialize;
 
 use crate::ingest::recovery::RecoverReport;
 
-/// States listed when several deal the deals.
-pub const LISTED: usize = 16;
+/// States listed when several deal the deals: every one the search kept (a seed search
+/// keeps the first [`MOST_LISTED`](crate::seeds::recover::seeded::MOST_LISTED)), as the text
+/// says.
+pub const LISTED: usize = crate::seeds::recover::seeded::MOST_LISTED;
 
 #[derive(Serialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]

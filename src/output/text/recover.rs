@@ -109,6 +109,10 @@ pub fn render(report: &RecoverReport) -> String {
             }
         }
         _ => {
+            let tell_apart = match recovery.more_deals_to_tell_apart() {
+                1 => ": give one more deal to tell them apart".to_string(),
+                more => format!(": give about {more} more deals to tell them apart"),
+            };
             text.push_str(&format!(
                 "{} {} deal {these}{}\n",
                 group_thousands(recovery.matching()),
@@ -121,7 +125,7 @@ pub fn render(report: &RecoverReport) -> String {
                     ", and all deal the same next deals (they differ only in numbers the shuffle never \
                      shows): every later deal is known"
                 } else {
-                    ": give one more deal to tell them apart"
+                    &tell_apart
                 }
             ));
             for candidate in recovery.candidates.iter().take(SHOWN) {
@@ -137,8 +141,9 @@ pub fn render(report: &RecoverReport) -> String {
             }
             if recovery.matching() > SHOWN as u64 {
                 text.push_str(&format!(
-                    "  … and {} more\n",
-                    group_thousands(recovery.matching() - SHOWN as u64)
+                    "  … and {} more (--json lists the first {})\n",
+                    group_thousands(recovery.matching() - SHOWN as u64),
+                    group_thousands(crate::output::json::recover::LISTED as u64)
                 ));
             }
         }
@@ -175,10 +180,10 @@ fn seeds_line(seeds: &crate::seeds::recover::SeedsSearched, seconds: f64) -> Str
             group_thousands(seeds.window.end - seeds.window.start),
         ),
         Some(resume) => format!(
-            "stopped after {} of {} seeds: every seed below {} was searched; resume with --window {}..{}\n",
+            "stopped after {} of {} seeds: {} were searched; resume with --window {}..{}\n",
             group_thousands(seeds.searched),
             group_thousands(seeds.window.end - seeds.window.start),
-            resume.start,
+            seeds.searched_so_far(),
             resume.start,
             resume.end
         ),

@@ -289,6 +289,14 @@ impl Recovery {
         self.candidates.len() as u64 + self.unlisted
     }
 
+    /// About how many more deals tell the matching states apart: each deal of `n` cards
+    /// divides them by at most `n!` (by 6 for 3 cards), so at least one, and
+    /// `log2(matching) / log2(n!)` of them.
+    pub fn more_deals_to_tell_apart(&self) -> u64 {
+        let bits = (self.matching().max(1) as f64).log2();
+        ((bits / bits_per_deal(self.n)).ceil() as u64).max(1)
+    }
+
     /// Every later deal is known: one state deals the deals, or every state that does
     /// deals the same next deals (in every version of the runtime).
     pub fn predictable(&self) -> bool {

@@ -111,6 +111,17 @@ impl SeedsSearched {
     pub fn resume(&self) -> Option<Range<u64>> {
         (self.searched_until < self.window.end).then_some(self.searched_until..self.window.end)
     }
+
+    /// The seeds a stopped search went through, as its answer says it: "every seed below
+    /// N" from the space's first, "the seeds A..N" from a window's start (a resumed search
+    /// did not search the seeds before it).
+    pub fn searched_so_far(&self) -> String {
+        if self.window.start == self.space.start {
+            format!("every seed below {}", self.searched_until)
+        } else {
+            format!("the seeds {}..{}", self.window.start, self.searched_until)
+        }
+    }
 }
 
 /// Refuses a window of seeds that is empty or reaches outside `space`, the seeds of the
