@@ -605,37 +605,15 @@ fn two_real_fast_shuffle_deals_give_the_signed_seed_and_the_next_deals() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_a_summed_search_says_how_far_it_got() {
-    use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
     let deal = std::env::temp_dir().join(format!("summed-ctrl-c-{}.txt", std::process::id()));
     std::fs::write(&deal, deals_of("firefox153-lodash-52.txt")[0].clone() + "\n").unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
-    // The child gets SIGINT's default disposition whatever the test's surroundings (see
-    // tests/seeded_cli.rs).
-    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let mut child = command
-        .args(["seeds", "recover", "--runtime", "js", "-j", "1"])
-        .arg(&deal)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: kill(2) on the child's pid, which is still ours (it has not been waited for).
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let args = ["seeds", "recover", "--runtime", "js", "-j", "1"].map(std::ffi::OsStr::new);
+    let (status, out, err) = binary::interrupted_after(
+        &[&args[..], &[deal.as_os_str()]].concat(),
+        std::time::Duration::from_millis(1500),
+    );
     std::fs::remove_file(&deal).unwrap();
-    assert_eq!(status.code(), Some(130), "{out}{err}");
+    assert_eq!(status, Some(130), "{out}{err}");
     assert!(
         out.contains("found before the search was stopped")
             && out.contains("V8's first-word eras searched to their end, then stopped in the search of Fisher-Yates over V8"),
@@ -654,16 +632,10 @@ fn ctrl_c_in_a_summed_search_says_how_far_it_got() {
 #[test]
 fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
     let deals = deals_of("node20-fisher-yates-5.txt");
-    let output = shuffle_audit()
-        .args(["seeds", "recover", "--runtime", "node", "-", "--predict", "6"])
-        .write_stdin(deals[..24].join("\n") + "\n")
-        .output()
-        .unwrap();
-    let (out, err) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    let mut command = shuffle_audit();
+    command.args(["seeds", "recover", "--runtime", "node", "-", "--predict", "6"]);
+    let (status, out, err) = binary::text_of(command, &(deals[..24].join("\n") + "\n"));
+    assert_eq!(status, 1, "{out}{err}");
     assert!(
         !out.contains("every later deal is known") && !out.contains("next 6 deals"),
         "{out}"
@@ -694,25 +666,19 @@ fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
 #[test]
 fn several_seeds_of_a_small_deck_ask_for_as_many_deals_as_tell_them_apart() {
     let input = "1 2 3\n1 2 3\n2 1 3\n";
-    let output = shuffle_audit()
-        .args([
-            "seeds",
-            "recover",
-            "--runtime",
-            "python",
-            "-",
-            "--window",
-            "0..2000000",
-        ])
-        .args(["--predict", "1"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let (out, err) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    let mut command = shuffle_audit();
+    command.args([
+        "seeds",
+        "recover",
+        "--runtime",
+        "python",
+        "-",
+        "--window",
+        "0..2000000",
+    ]);
+    command.args(["--predict", "1"]);
+    let (status, out, err) = binary::text_of(command, input);
+    assert_eq!(status, 1, "{out}{err}");
     let matching: f64 = out
         .lines()
         .find_map(|line| {
@@ -732,5 +698,8 @@ fn several_seeds_of_a_small_deck_ask_for_as_many_deals_as_tell_them_apart() {
     let (document, _) = recover("python", input, 0, &["--window", "0..2000000"]);
     let states = document["states"].as_array().unwrap();
     assert_eq!(states.len(), 1000);
-    assert!(states.iter().any(|state| state["seed"] == 5), "random.seed(5) is among the first");
+    assert!(
+        states.iter().any(|state| state["seed"] == 5),
+        "random.seed(5) is among the first"
+    );
 }

@@ -91,36 +91,13 @@ fn a_narrow_window_names_the_seed_and_one_without_it_finds_none() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_says_the_window_that_resumes_the_search() {
-    use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
-    // The program keeps SIGINT ignored when it started ignored, and a test run as a
-    // shell's background job (`.ci/run &`) passes that on: the child gets the default
-    // disposition, so that what is tested is the handler and not the test's surroundings
-    // (as `tests/cli.rs` does for its interrupted export).
-    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let mut child = command
-        .args(["seeds", "recover", "--runtime", "php", "-j", "1"])
-        .arg(fixture(PHP_FIXTURE))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: kill(2) on the child's pid, which is still ours (it has not been waited for).
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    assert_eq!(status.code(), Some(130), "{out}{err}");
+    let deals = fixture(PHP_FIXTURE);
+    let args = ["seeds", "recover", "--runtime", "php", "-j", "1"].map(std::ffi::OsStr::new);
+    let (status, out, err) = binary::interrupted_after(
+        &[&args[..], &[deals.as_os_str()]].concat(),
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(status, Some(130), "{out}{err}");
     let resume = err
         .split("resume with --window ")
         .nth(1)
@@ -266,9 +243,11 @@ fn a_small_deck_counts_every_seed_that_deals_it_and_lists_the_first() {
     assert_eq!(document["seeds_searched"]["searched"], 100_000);
     assert_eq!(document["predicted"], serde_json::json!([]));
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // Each deal of 2 cards halves them at most: log2(matching) more deals tell them apart.
     let said = format!(
-        "{} PHP's mt_rand (MT19937) seeds deal this deal: give one more deal",
-        shuffle_audit::format::group_thousands(matching)
+        "{} PHP's mt_rand (MT19937) seeds deal this deal: give about {} more deals to predict the next",
+        shuffle_audit::format::group_thousands(matching),
+        (matching as f64).log2().ceil()
     );
     assert!(stderr.contains(&said), "{stderr}");
 }

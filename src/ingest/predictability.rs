@@ -170,7 +170,14 @@ pub fn check_predictability(
                 .copied()
                 .filter(|runtime| runtime.seed_space().is_none() && !runtime.tries_others())
                 .collect();
-            runtimes.sort_by_key(|runtime| (runtime.takes_seconds(), runtime.work(&observed)));
+            // Those that take seconds keep the registry's order: V8 first, whose first-word
+            // eras take milliseconds.
+            runtimes.sort_by_key(|runtime| {
+                (
+                    runtime.takes_seconds(),
+                    (!runtime.takes_seconds()).then(|| runtime.work(&observed)),
+                )
+            });
             let windows = std::iter::repeat_n(None, runtimes.len())
                 .chain(seed_search.iter().map(|search| search.window.clone()));
             runtimes.extend(seed_search.iter().map(|search| search.runtime));

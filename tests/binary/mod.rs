@@ -202,3 +202,51 @@ pub fn usage_error_of(mut command: Command) -> String {
     assert!(stderr.starts_with("shuffle-audit: "), "{stderr}");
     stderr.trim_end().to_string()
 }
+
+/// Runs the binary with `args`, sends it SIGINT after `after`, and returns its exit
+/// status, standard output and standard error. The child gets SIGINT's default
+/// disposition whatever the test's surroundings: the program keeps SIGINT ignored when it
+/// started ignored, and a test run as a shell's background job (`.ci/run &`) passes that
+/// on, so what is tested is the program's handler and not the test's surroundings.
+#[cfg(unix)]
+pub fn interrupted_after(
+    args: &[&std::ffi::OsStr],
+    after: std::time::Duration,
+) -> (Option<i32>, String, String) {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shuffle-audit"));
+    // SAFETY: only signal(2), which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // SAFETY: kill(2) on the child's pid, which is still ours (it has not been waited for).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    (status.code(), out, err)
+}
+
+/// Runs `command` with `stdin` and returns its exit status, standard output and
+/// standard error as text.
+pub fn text_of(mut command: Command, stdin: &str) -> (i32, String, String) {
+    let output = command.write_stdin(stdin.to_string()).output().unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
