@@ -628,7 +628,7 @@ fn ctrl_c_in_a_summed_search_says_how_far_it_got() {
 /// Real Node 20 deals of 5 cards (the Fisher-Yates loop, a fresh process): 24 of them
 /// leave bits of the state unsettled. The state found is said to be one of possibly
 /// several, in the text, the JSON and the exit status alike, with about how many more
-/// deals settle it; 26 settle it and give the next four.
+/// deals settle it (at least one: 25 still leave 17 bits); 26 give the next four.
 #[test]
 fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
     let deals = deals_of("node20-fisher-yates-5.txt");
@@ -642,10 +642,11 @@ fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
     );
     assert!(
         out.contains("1 state found that deals all 24 deals, but 24 deals of 5 cards leave")
-            && out.contains("other states may deal them too, and about"),
+            && out
+                .contains("other states may deal them too, and at least one more deal would tell them apart"),
         "{out}"
     );
-    assert!(err.contains("these deals do not rule out every other"), "{err}");
+    assert!(err.contains("other states may deal them too"), "{err}");
     let (document, status) = recover("node", &(deals[..24].join("\n") + "\n"), 6, &[]);
     assert_eq!(status, 1);
     assert_eq!(document["complete"], false);
@@ -654,7 +655,7 @@ fn a_state_found_while_bits_are_unsettled_is_not_called_known() {
         document["caveat"]
             .as_str()
             .unwrap()
-            .contains("more deals tell them apart")
+            .contains("would tell them apart")
     );
     predicts_the_rest("node", "node20-fisher-yates-5.txt", 26);
 }

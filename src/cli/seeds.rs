@@ -381,7 +381,8 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     };
     let recovery = engine.install(|| recover(runtime, &deals.observed, args.predict, &control))?;
     progress.finish();
-    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
+    // A Ctrl-C that came after the search had ended changes nothing.
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && !recovery.complete;
     let report = RecoverReport {
         recovery,
         labels: deals.labels,
@@ -400,13 +401,11 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         if let Some((seeds, resume)) = recovery
             .seeds
             .as_ref()
-            .and_then(|seeds| Some((seeds, seeds.resume()?)))
+            .and_then(|seeds| Some((seeds, seeds.resume_with(recovery.runtime.name)?)))
         {
             say!(
-                "shuffle-audit: interrupted; {} were searched: resume with --window {}..{}",
-                seeds.searched_so_far(),
-                resume.start,
-                resume.end
+                "shuffle-audit: interrupted; {}: resume with {resume}",
+                seeds.searched_so_far()
             );
         } else if let Some(caveat) = &recovery.caveat {
             say!("shuffle-audit: interrupted; {caveat}");
@@ -426,10 +425,13 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
     }
     // Interrupted searches returned above: an incomplete one here left bits unsettled.
     if args.predict > 0 && !recovery.complete {
-        say!(
-            "shuffle-audit: these deals do not rule out every other {generator} {states}: give more deals to \
-             predict the next"
-        );
+        match &recovery.caveat {
+            Some(caveat) => say!("shuffle-audit: {}", caveat.trim_start_matches("but ")),
+            None => say!(
+                "shuffle-audit: other {states}s of {generator} may deal {these}: give more deals to predict \
+                 the next"
+            ),
+        }
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }
     if args.predict > 0 && !recovery.predictable() {

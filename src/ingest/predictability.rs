@@ -226,20 +226,16 @@ pub fn check_predictability(
                     Ok(recovery) if !recovery.complete && seeded => {
                         predictability.skipped.push(format!("{name}, {decks}: stopped"))
                     }
-                    // Found, but with bits the deals leave unsettled: not stopped.
-                    Ok(recovery)
-                        if !recovery.complete
-                            && !recovery.candidates.is_empty()
-                            && !stop.load(Ordering::Relaxed) =>
-                    {
-                        predictability.tried.push(format!(
-                            "{name}, {decks}: a state found, {}",
-                            recovery
-                                .caveat
-                                .as_deref()
-                                .unwrap_or("but not every other state was ruled out")
-                        ))
-                    }
+                    // Found, but with bits the deals leave unsettled (the caveat says how
+                    // many): not stopped, even when the budget ran out meanwhile.
+                    Ok(Recovery {
+                        complete: false,
+                        candidates,
+                        caveat: Some(caveat),
+                        ..
+                    }) if !candidates.is_empty() => predictability
+                        .tried
+                        .push(format!("{name}, {decks}: a state found, {caveat}")),
                     Ok(recovery) if !recovery.complete => predictability.skipped.push(format!(
                         "{name}, {decks}: stopped when the budget of {} ran out",
                         seconds(budget)

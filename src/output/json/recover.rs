@@ -40,9 +40,11 @@ pub(crate) struct RecoverJson<'a> {
     /// The seeds searched, for a runtime started from a small seed (`seeds list` names
     /// them); null for the others.
     seeds_searched: Option<SeedsJson>,
-    /// Every matching state was found (false: the search was stopped first).
+    /// Every matching state was found (false: the search was stopped first, or the deals
+    /// leave bits of the state unsettled, so that others may deal them too).
     complete: bool,
-    /// What an answer of no state does not rule out, when the search left a rare case out.
+    /// What the answer does not rule out: for no state, a case the search left out; for
+    /// a search that did not end, how far it got or how many more deals settle it.
     caveat: Option<&'a str>,
     /// The shuffle, state (hexadecimal), seed and note of the one state; null otherwise.
     shuffle: Option<&'static str>,

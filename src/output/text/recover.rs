@@ -52,7 +52,7 @@ pub fn render(report: &RecoverReport) -> String {
         recovery.elapsed.as_secs_f64(),
     ));
     if let Some(seeds) = &recovery.seeds {
-        text.push_str(&seeds_line(seeds, recovery.elapsed.as_secs_f64()));
+        text.push_str(&seeds_line(seeds, about.name, recovery.elapsed.as_secs_f64()));
     }
     // A runtime started from a small seed is searched seed by seed: say seeds.
     let state = if recovery.seeds.is_some() { "seed" } else { "state" };
@@ -140,10 +140,15 @@ pub fn render(report: &RecoverReport) -> String {
                 ));
             }
             if recovery.matching() > SHOWN as u64 {
+                let listed = crate::output::json::recover::LISTED as u64;
                 text.push_str(&format!(
-                    "  … and {} more (--json lists the first {})\n",
+                    "  … and {} more (--json lists {})\n",
                     group_thousands(recovery.matching() - SHOWN as u64),
-                    group_thousands(crate::output::json::recover::LISTED as u64)
+                    if recovery.matching() <= listed {
+                        "them all".to_string()
+                    } else {
+                        format!("the first {}", group_thousands(listed))
+                    }
                 ));
             }
         }
@@ -168,10 +173,10 @@ pub fn render(report: &RecoverReport) -> String {
 
 /// What a seed search covered, and how fast: "searched seeds 0..4294967296 (all of
 /// php's), 68.2 M seeds/s", or where a stopped one got to.
-fn seeds_line(seeds: &crate::seeds::recover::SeedsSearched, seconds: f64) -> String {
+fn seeds_line(seeds: &crate::seeds::recover::SeedsSearched, asked: &str, seconds: f64) -> String {
     let whole = seeds.window == seeds.space;
     let rate = seeds.searched as f64 / seconds.max(1e-9) / 1e6;
-    match seeds.resume() {
+    match seeds.resume_with(asked) {
         None => format!(
             "searched seeds {}..{} ({}{} seeds), {rate:.1} M seeds/s\n",
             seeds.window.start,
@@ -180,12 +185,10 @@ fn seeds_line(seeds: &crate::seeds::recover::SeedsSearched, seconds: f64) -> Str
             group_thousands(seeds.window.end - seeds.window.start),
         ),
         Some(resume) => format!(
-            "stopped after {} of {} seeds: {} were searched; resume with --window {}..{}\n",
+            "stopped after {} of {} seeds: {}; resume with {resume}\n",
             group_thousands(seeds.searched),
             group_thousands(seeds.window.end - seeds.window.start),
             seeds.searched_so_far(),
-            resume.start,
-            resume.end
         ),
     }
 }

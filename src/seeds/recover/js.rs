@@ -6,11 +6,14 @@
 //! and JavaScriptCore's fresh pages a search of 2^32 seeds ([`super::jsc`]); the first
 //! engine with a state answers.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::jsc::Jsc;
 use super::seeded::Seeded;
 use super::spidermonkey::SpiderMonkey;
 use super::v8::{JS_SHUFFLES, V8};
 use super::{About, Control, Observed, Runtime, Search};
+use crate::simulate::Progress;
 
 /// Every JavaScript engine's `Math.random`.
 pub struct Js;
@@ -36,13 +39,17 @@ impl Runtime for Js {
         &ABOUT
     }
 
-    /// The engines whose searches take seconds; the seeds of jsc (a few seconds) are not
-    /// counted in it.
+    /// Every engine's, in the summed searches' parts; jsc's seeds count as [`SEED_PARTS`].
     fn work(&self, observed: &Observed) -> u64 {
         ENGINES
             .iter()
-            .filter(|engine| engine.takes_seconds())
-            .map(|engine| engine.work(observed))
+            .map(|engine| {
+                if engine.takes_seconds() {
+                    engine.work(observed)
+                } else {
+                    SEED_PARTS
+                }
+            })
             .sum()
     }
 
@@ -67,12 +74,17 @@ impl Runtime for Js {
                 ));
                 continue;
             }
+            let seeds = InParts {
+                inner: control.progress,
+                of: engine.work(observed).max(1),
+                done: AtomicU64::new(0),
+            };
             let control = Control {
                 stop: control.stop,
                 progress: if engine.takes_seconds() {
                     control.progress
                 } else {
-                    &crate::simulate::NoProgress
+                    &seeds
                 },
                 window: None,
                 quick_only: control.quick_only,
@@ -124,5 +136,30 @@ impl Runtime for Js {
                 .then(|| format!("but not every engine was searched: {}", left_out.join("; "))),
             ..Search::default()
         })
+    }
+}
+
+/// The parts of the progress a seed search counts as (about the time of three summed
+/// searches: jsc's 2^33 seeds take 10 to 25 s on 2 cores).
+const SEED_PARTS: u64 = 3 * super::xorshift_sum::PROGRESS_PER_SOLVE;
+
+/// A seed search's progress, `of` seeds in all, reported as [`SEED_PARTS`] parts.
+struct InParts<'a> {
+    inner: &'a dyn Progress,
+    of: u64,
+    done: AtomicU64,
+}
+
+impl Progress for InParts<'_> {
+    fn advance(&self, seeds: u64) {
+        let before = self.done.fetch_add(seeds, Ordering::Relaxed);
+        let parts = |seeds: u64| {
+            (u128::from(seeds.min(self.of)) * u128::from(SEED_PARTS) / u128::from(self.of)) as u64
+        };
+        self.inner.advance(parts(before + seeds) - parts(before));
+    }
+
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled()
     }
 }

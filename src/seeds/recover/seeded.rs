@@ -104,6 +104,9 @@ pub struct SeedsSearched {
     pub searched: u64,
     /// Every seed the runtime can start from.
     pub space: Range<u64>,
+    /// The runtime searched seed by seed (`jsc` under `js`), for the `--runtime` that
+    /// resumes it.
+    pub runtime: &'static str,
 }
 
 impl SeedsSearched {
@@ -112,15 +115,32 @@ impl SeedsSearched {
         (self.searched_until < self.window.end).then_some(self.searched_until..self.window.end)
     }
 
-    /// The seeds a stopped search went through, as its answer says it: "every seed below
-    /// N" from the space's first, "the seeds A..N" from a window's start (a resumed search
-    /// did not search the seeds before it).
+    /// What a stopped search went through, as its answer says it: "every seed below N was
+    /// searched" from the space's first, "the seeds A..N were searched" from a window's
+    /// start (a resumed search did not search the seeds before it).
     pub fn searched_so_far(&self) -> String {
-        if self.window.start == self.space.start {
-            format!("every seed below {}", self.searched_until)
+        if self.searched_until == self.window.start {
+            "no seed was searched to its end".to_string()
+        } else if self.window.start == self.space.start {
+            format!("every seed below {} was searched", self.searched_until)
         } else {
-            format!("the seeds {}..{}", self.window.start, self.searched_until)
+            format!(
+                "the seeds {}..{} were searched",
+                self.window.start, self.searched_until
+            )
         }
+    }
+
+    /// The options that resume a stopped search: `--window A..B`, after `--runtime NAME`
+    /// when `asked` (the runtime the user named) is not the one searched.
+    pub fn resume_with(&self, asked: &str) -> Option<String> {
+        let resume = self.resume()?;
+        let runtime = if asked == self.runtime {
+            String::new()
+        } else {
+            format!("--runtime {} ", self.runtime)
+        };
+        Some(format!("{runtime}--window {}..{}", resume.start, resume.end))
     }
 }
 
@@ -166,6 +186,7 @@ impl<R: SeededRuntime> Runtime for Seeded<R> {
             searched: 0,
             window: window.clone(),
             space,
+            runtime: about.name,
         };
         for shuffle in 0..about.shuffles.len() {
             let direction = runtime.direction(shuffle);

@@ -67,7 +67,9 @@ impl Conversion {
     pub fn versions(self) -> &'static str {
         match self {
             Conversion::Mantissa52 => "V8 4.9 to 12.x: Node.js 6 to 22, Chrome 49 on",
-            Conversion::Divide53 => "V8 13 to 14.0: Node.js 23 and later (Node.js 24, Deno 2.5 checked)",
+            Conversion::Divide53 => {
+                "V8 13 to 14.0: Node.js 23 and 24, Deno 2.5 (Node.js 24, Deno 2.5 checked)"
+            }
             Conversion::Sum53 => "V8 14.5 to 14.9 (Deno 2.6 to 2.8), its cache read backwards",
         }
     }
@@ -514,11 +516,15 @@ impl Runtime for V8 {
         }
         let summed = search_eras(observed, &SUMMED_ERAS, control.stop, control.progress);
         if !summed.candidates.is_empty() || !summed.complete {
+            let first_word = match &linear {
+                Ok(_) => "V8's first-word eras searched to their end".to_string(),
+                Err(reason) => format!("V8's first-word eras not settled ({reason})"),
+            };
             return Ok(Search {
                 deals_used: observed.deals.len(),
                 caveat: summed
                     .how_far()
-                    .map(|how_far| format!("V8's first-word eras searched to their end, then {how_far}")),
+                    .map(|how_far| format!("{first_word}, then {how_far}")),
                 candidates: summed.candidates,
                 complete: summed.complete,
                 ..Search::default()
@@ -594,22 +600,28 @@ fn linear_search(observed: &Observed) -> std::result::Result<Search, String> {
     // The deals settled 128 - `unsettled` bits between them: as many more per deal settle
     // the rest (at least one more deal).
     let (n, given) = (observed.n(), observed.deals.len());
+    // A place with MOST_FREE_BITS or fewer free bits is listed and replayed: only the bits
+    // above that need more deals.
     let settled_per_deal = (128 - unsettled) as f64 / deals_used.max(1) as f64;
-    let more = ((f64::from(unsettled) / settled_per_deal.max(1.0)).ceil() as usize).max(1);
+    let more = ((f64::from(unsettled.saturating_sub(MOST_FREE_BITS)) / settled_per_deal.max(1.0)).ceil()
+        as usize)
+        .max(1);
+    let more = match more {
+        1 => "at least one more deal".to_string(),
+        more => format!("about {more} more deals"),
+    };
     let unknown = format!(
         "{given} deal{} of {n} cards leave {unsettled} bits of Math.random's 128-bit state unknown",
         if given == 1 { "" } else { "s" }
     );
     if candidates.is_empty() && unsettled > 0 {
-        return Err(format!("{unknown}: give about {more} more deals"));
+        return Err(format!("{unknown}: give {more}"));
     }
     Ok(Search {
         deals_used,
         // A state found while bits are unsettled may have others beside it.
         caveat: (!candidates.is_empty() && unsettled > 0).then(|| {
-            format!(
-                "but {unknown}: other states may deal them too, and about {more} more deals tell them apart"
-            )
+            format!("but {unknown}: other states may deal them too, and {more} would tell them apart")
         }),
         candidates,
         complete: unsettled == 0,

@@ -139,3 +139,33 @@ fn a_stopped_search_says_the_window_that_resumes_it() {
     assert_eq!(seeds.resume(), Some(1000..500_000));
     assert_eq!(seeds.searched, 0);
 }
+
+#[test]
+fn a_stopped_search_says_what_it_searched_from_where_it_began_and_how_to_resume() {
+    let stopped_at = |window: Range<u64>, searched_until: u64| SeedsSearched {
+        window,
+        searched_until,
+        searched: 0,
+        space: 0..1 << 32,
+        runtime: "jsc",
+    };
+    let whole = stopped_at(0..1 << 32, 1 << 20);
+    assert_eq!(whole.searched_so_far(), "every seed below 1048576 was searched");
+    assert_eq!(whole.resume_with("jsc").unwrap(), "--window 1048576..4294967296");
+    // Under `js`, which refuses --window, the resume names the runtime searched.
+    assert_eq!(
+        whole.resume_with("js").unwrap(),
+        "--runtime jsc --window 1048576..4294967296"
+    );
+    // A resumed window did not search the seeds before it.
+    let resumed = stopped_at(1000..5000, 3000);
+    assert_eq!(resumed.searched_so_far(), "the seeds 1000..3000 were searched");
+    assert_eq!(
+        stopped_at(1000..5000, 1000).searched_so_far(),
+        "no seed was searched to its end"
+    );
+    assert!(
+        stopped_at(1000..5000, 5000).resume_with("jsc").is_none(),
+        "not stopped"
+    );
+}
