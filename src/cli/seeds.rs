@@ -438,10 +438,7 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         say!(
             "shuffle-audit: {} {generator} {states}s deal {these}: give {} to predict the next",
             group_thousands(recovery.matching()),
-            match recovery.more_deals_to_tell_apart() {
-                1 => "one more deal".to_string(),
-                more => format!("about {more} more deals"),
-            }
+            recovery.more_deals_to_tell_apart()
         );
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }

@@ -109,10 +109,10 @@ pub fn render(report: &RecoverReport) -> String {
             }
         }
         _ => {
-            let tell_apart = match recovery.more_deals_to_tell_apart() {
-                1 => ": give one more deal to tell them apart".to_string(),
-                more => format!(": give about {more} more deals to tell them apart"),
-            };
+            let tell_apart = format!(
+                ": give {} to tell them apart",
+                recovery.more_deals_to_tell_apart()
+            );
             text.push_str(&format!(
                 "{} {} deal {these}{}\n",
                 group_thousands(recovery.matching()),

@@ -289,12 +289,15 @@ impl Recovery {
         self.candidates.len() as u64 + self.unlisted
     }
 
-    /// About how many more deals tell the matching states apart: each deal of `n` cards
-    /// divides them by at most `n!` (by 6 for 3 cards), so at least one, and
-    /// `log2(matching) / log2(n!)` of them.
-    pub fn more_deals_to_tell_apart(&self) -> u64 {
+    /// About how many more deals tell the matching states apart, as the answer asks for
+    /// them ("one more deal", "about 6 more deals"): each deal of `n` cards divides them by
+    /// at most `n!` (by 6 for 3 cards), so at least one, and `log2(matching) / log2(n!)`.
+    pub fn more_deals_to_tell_apart(&self) -> String {
         let bits = (self.matching().max(1) as f64).log2();
-        ((bits / bits_per_deal(self.n)).ceil() as u64).max(1)
+        match ((bits / bits_per_deal(self.n)).ceil() as u64).max(1) {
+            1 => "one more deal".to_string(),
+            more => format!("about {more} more deals"),
+        }
     }
 
     /// Every later deal is known: one state deals the deals, or every state that does

@@ -598,10 +598,9 @@ fn linear_search(observed: &Observed) -> std::result::Result<Search, String> {
         .max()
         .unwrap_or(0);
     // The deals settled 128 - `unsettled` bits between them: as many more per deal settle
-    // the rest (at least one more deal).
+    // the rest, but only the bits above MOST_FREE_BITS (a place with that many free bits or
+    // fewer is listed and replayed), and at least one more deal.
     let (n, given) = (observed.n(), observed.deals.len());
-    // A place with MOST_FREE_BITS or fewer free bits is listed and replayed: only the bits
-    // above that need more deals.
     let settled_per_deal = (128 - unsettled) as f64 / deals_used.max(1) as f64;
     let more = ((f64::from(unsettled.saturating_sub(MOST_FREE_BITS)) / settled_per_deal.max(1.0)).ceil()
         as usize)
