@@ -34,7 +34,7 @@ use crate::tally::{PermutationRecorder, PermutationTally, SelectionRecorder, Sel
 mod identity;
 mod predictability;
 pub use identity::RunIdentity;
-pub use predictability::{Predictability, Predictable};
+pub use predictability::{GeneratorCheck, Outcome, Predictability, Predictable, Reseeded, Verdict};
 
 /// The largest deck `run` accepts ([`crate::tally::MAX_N`]).
 pub use crate::tally::MAX_N;

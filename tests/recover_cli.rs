@@ -449,6 +449,89 @@ fn ingest_flags_real_java_and_node_deals_and_not_fair_ones() {
     let predictability = &document["input"]["predictability"];
     assert_eq!(predictability["predictable"], false, "{document}");
     assert_eq!(predictability["found"], Value::Null);
+    // Not "not predictable": the runtimes searched seed by seed were not asked for, and
+    // each says how to search it.
+    assert_eq!(predictability["verdict"], "unknown", "{document}");
+    let generators = predictability["generators"].as_array().unwrap();
+    let python = generators
+        .iter()
+        .find(|check| check["runtime"] == "python" && check["decks"] == "fresh")
+        .unwrap();
+    assert_eq!(python["result"], "not tried", "{python}");
+    assert_eq!(python["how"], "--seed-search python", "{python}");
+    let java = generators
+        .iter()
+        .find(|check| check["runtime"] == "java" && check["decks"] == "fresh")
+        .unwrap();
+    assert_eq!(java["result"], "none", "{java}");
+}
+
+/// Issue 42: real Node 20 deals of 5 cards (2,000 of them, one `node` process) are
+/// predictable, and `--unpredictable` fails them; a Java program that reseeds after its
+/// third deal is named with the deal and both seeds; a seeded Python program is found by
+/// the seed search it was asked for, and the record says which runtimes were tried.
+#[test]
+fn ingest_checks_every_deck_size_names_reseeds_and_says_what_it_tried() {
+    let output = shuffle_audit()
+        .arg("ingest")
+        .arg(fixture("node20-fisher-yates-5-2000.txt"))
+        .args(["--unpredictable", "--json", "-"])
+        .output()
+        .unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Fair by the tests, predictable all the same: exit 1 under --unpredictable.
+    assert_eq!(document["results"][0]["verdict"], "pass", "{document}");
+    assert_eq!(output.status.code(), Some(1));
+    let predictability = &document["input"]["predictability"];
+    assert_eq!(predictability["verdict"], "predictable");
+    assert_eq!(predictability["found"]["runtime"], "v8");
+    assert_eq!(predictability["deals_examined"], 149);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("predictable: these deals are V8's Math.random's"),
+        "{stderr}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let reseeded = dir.path().join("reseeded.txt");
+    let after = java_lines(2, 52, 4);
+    let mut deals = java_lines(1, 52, 3);
+    deals.extend_from_slice(&after[..3]);
+    std::fs::write(&reseeded, deals.join("\n") + "\n").unwrap();
+    let (document, _) = ingested(&reseeded, &[]);
+    let found = &document["input"]["predictability"]["found"];
+    assert_eq!(found["seed"], "new Random(1L)", "{document}");
+    assert_eq!(found["reseeded"]["at_deal"], 4);
+    assert_eq!(found["reseeded"]["seed"], "new Random(2L)");
+    assert_eq!(found["next_deal"].as_array().unwrap().len(), 52);
+    let next: Vec<&str> = found["next_deal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|card| card.as_str().unwrap())
+        .collect();
+    assert_eq!(next.join(" "), after[3]);
+
+    // random.seed(0): 6 deals of 13 cards; the seed search asked for finds it, and the
+    // text says what was tried.
+    let output = shuffle_audit()
+        .arg("ingest")
+        .arg(fixture("python-seed0-13.txt"))
+        .args(["--seed-search", "python:0..1000"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("predictability: predictable, found on the first 6 deals"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|line| line.starts_with("  tried python (CPython's random")
+                && line.ends_with("fresh: predictable, its seed found")),
+        "{stdout}"
+    );
 }
 
 /// A `check` command case that prints Java's deals: the report says they are

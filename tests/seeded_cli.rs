@@ -112,6 +112,38 @@ fn ctrl_c_says_the_window_that_resumes_the_search() {
     );
 }
 
+/// Ctrl-C in `ingest --seed-search`: the seed search stops, the report is still written
+/// and lists the search as interrupted, with the `--seed-search NAME:A..B` that resumes
+/// it, and the exit status is 130. (The 2^32 seeds take a minute or more on one thread:
+/// the search is still running, or not yet started, when the signal comes after 3 s; either
+/// way the window resumes it.)
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_ingest_seed_search_writes_the_report_and_the_window_that_resumes_it() {
+    // mt_srand(1635753968): far beyond where one thread gets in 3 s.
+    let deals = fixture("php-seed1635753968-52.txt");
+    let args = ["ingest", "--seed-search", "php", "-j", "1"].map(std::ffi::OsStr::new);
+    let (status, out, err) = binary::interrupted_after(
+        &[&args[..], &[deals.as_os_str()]].concat(),
+        std::time::Duration::from_secs(3),
+    );
+    assert_eq!(status, Some(130), "{out}{err}");
+    let resume = err
+        .split("resume it with --seed-search php:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no resume window in: {err}"));
+    let (start, end) = resume.trim().split_once("..").unwrap();
+    assert!(start.parse::<u64>().unwrap() < 1_635_753_968, "{err}");
+    assert_eq!(end, "4294967296");
+    assert!(
+        out.lines()
+            .any(|line| line.starts_with("  not tried php, fresh: interrupted: ")
+                && line.ends_with(&format!("to search it: --seed-search php:{start}..4294967296"))),
+        "{out}"
+    );
+    assert!(out.contains("predictability: unknown: "), "{out}");
+}
+
 #[test]
 fn ingest_seed_search_names_the_seed_and_the_next_deal() {
     let deals = fixture(PHP_FIXTURE);

@@ -313,6 +313,7 @@ fn parse_case(value: &toml::Value, settings: &CheckSettings) -> std::result::Res
             unpredictable: raw.unpredictable.unwrap_or(false),
             predictability_budget: crate::ingest::predictability::budget(raw.unpredictable.unwrap_or(false)),
             seed_search: Vec::new(),
+            seed_search_stop: None,
             threads: settings.threads,
             alpha: settings.alpha,
         };

@@ -110,6 +110,9 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         unpredictable: args.unpredictable,
         predictability_budget: shuffle_audit::ingest::predictability::budget(args.unpredictable),
         seed_search: args.seed_search.clone(),
+        // The first Ctrl-C stops a seed search, which then says how to resume it.
+        seed_search_stop: (!args.seed_search.is_empty())
+            .then(|| shuffle_audit::ingest::SeedSearchStop(super::signals::interrupt_stops_search())),
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };
@@ -150,6 +153,39 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
     match &ingested {
         IngestReport::Samples(report) => deliver_run(exports, None, report)?,
         IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
+    }
+    if let Some(stop) = settings.seed_search_stop
+        && stop.0.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        // Ctrl-C stopped a seed search: the report is written, and says how far it got.
+        // One window per runtime, its fresh decks' (a window is searched on both).
+        let mut resume: Vec<(&str, &str)> = Vec::new();
+        for check in ingested
+            .input()
+            .predictability
+            .iter()
+            .flat_map(|found| &found.checks)
+        {
+            let interrupted = check
+                .detail
+                .as_deref()
+                .is_some_and(|detail| detail.starts_with("interrupted"));
+            if let Some(how) = check.how.as_ref().filter(|_| interrupted)
+                && !resume.iter().any(|(runtime, _)| *runtime == check.runtime)
+            {
+                resume.push((check.runtime, how));
+            }
+        }
+        let resume: Vec<&str> = resume.into_iter().map(|(_, how)| how).collect();
+        say!(
+            "shuffle-audit: interrupted: the seed search was stopped{}",
+            if resume.is_empty() {
+                String::new()
+            } else {
+                format!("; resume it with {}", resume.join(" "))
+            }
+        );
+        return Ok(ExitCode::from(130));
     }
     let verdict = ingested.verdict();
     let smallest = ingested

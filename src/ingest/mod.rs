@@ -68,7 +68,7 @@ use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
 use sequence::{BlockDeals, InputSequence, Reread};
 use settings::seen_items_note;
-pub use settings::{IngestSettings, SampleKind, SeedSearch, parse_deck, parse_weights};
+pub use settings::{IngestSettings, SampleKind, SeedSearch, SeedSearchStop, parse_deck, parse_weights};
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.
@@ -376,6 +376,7 @@ pub fn ingest(
                     },
                     settings.predictability_budget,
                     &seed_search,
+                    settings.seed_search_stop.map(|stop| stop.0),
                     progress,
                 )
             });

@@ -23,17 +23,29 @@ use std::time::{Duration, Instant};
 
 use super::recovery::unshuffled_order;
 use super::settings::SeedSearch;
-use crate::run::{Predictability, Predictable};
+use crate::run::{GeneratorCheck, Outcome, Predictability, Predictable, Reseeded};
 use crate::seeds::recover::{Control, NOT_TRIED, Observed, RUNTIMES, Recovery, Runtime, recover};
 use crate::simulate::{NoProgress, Progress};
 
-/// Decks smaller than this are not tried: below 8 cards Java needs more deals than most
-/// inputs open with, and the issue that asked for the check drew the line there.
-pub const MIN_CARDS: usize = 8;
-
-/// The first deals handed to the recoveries: far more than one 52-card deal (Java) or a
-/// few (V8) that pin a state, and enough for decks of 8 cards (Java takes 18 of them).
+/// The fewest deals handed to the recoveries: far more than one 52-card deal (Java) or a
+/// few (V8) that pin a state.
 pub const DEALS_EXAMINED: usize = 64;
+
+/// Bits of draws the deals examined should show, at least: 8 times the 128 bits of the
+/// largest state whose every bit a deal can show (V8's), for the small decks whose deals
+/// each show a few bits (a deal of 5 cards shows 6.9 bits; Node's state took 26 of them
+/// on real deals, `tests/fixtures/recover/node20-fisher-yates-5.txt`).
+const BITS_EXAMINED: f64 = 1024.0;
+
+/// The first deals examined for decks of `n` cards: [`DEALS_EXAMINED`], or more for
+/// decks whose deals show fewer than 16 bits each (1,024 deals of 2 cards, 149 of 5).
+pub fn deals_to_examine(n: usize) -> usize {
+    let bits_per_deal: f64 = (2..=n).map(|cards| (cards as f64).log2()).sum();
+    if bits_per_deal <= 0.0 {
+        return DEALS_EXAMINED;
+    }
+    ((BITS_EXAMINED / bits_per_deal).ceil() as usize).max(DEALS_EXAMINED)
+}
 
 /// What every recovery together may take, by default.
 pub const BUDGET: Duration = Duration::from_secs(2);
@@ -77,28 +89,41 @@ pub struct IngestedDeals<'a> {
 }
 
 /// Tries each runtime's recovery on the first deals within `budget` (`ingest` gives
-/// [`BUDGET`]); `None` for decks below [`MIN_CARDS`]. Stops early when `progress` is
-/// cancelled (the caller then stops).
+/// [`BUDGET`]), and lists every runtime of the registry with what came of it; `None`
+/// when there is no deal, or decks of one card. Stops early when `progress` is cancelled
+/// (the caller then stops).
 pub fn check_predictability(
     ingested: &IngestedDeals<'_>,
     budget: Duration,
     seed_search: &[SeedSearch],
+    seed_search_stop: Option<&AtomicBool>,
     progress: &dyn Progress,
 ) -> Option<Predictability> {
     let n = ingested.n;
-    if n < MIN_CARDS || ingested.first.is_empty() {
+    if n < 2 || ingested.first.is_empty() {
         return None;
     }
     let mut predictability = Predictability {
         deals_examined: 0,
-        tried: Vec::new(),
-        skipped: Vec::new(),
+        checks: Vec::new(),
         found: None,
     };
+    // The runtimes whose state is recovered whole, the cheapest first (V8's first-word
+    // eras take milliseconds, Java's up to a second); then those that take seconds, in
+    // the registry's order (V8 first, whose first-word eras are quick); then those
+    // searched seed by seed, which take minutes and run only when `--seed-search` names
+    // them. `js` only tries the others.
+    let kept: Vec<&[u16]> = ingested.first.chunks_exact(n).collect();
+    let examined = kept.len().min(deals_to_examine(n));
     let unshuffled = match unshuffled_order(ingested.labels, ingested.deck_given.then_some(ingested.labels)) {
         Ok(unshuffled) => unshuffled,
         Err(reason) => {
-            predictability.skipped.push(format!("every runtime: {reason}"));
+            predictability.checks = registry()
+                .into_iter()
+                .flat_map(|runtime| {
+                    [false, true].map(|carried| not_tried(runtime, carried, reason.clone(), None))
+                })
+                .collect();
             return Some(predictability);
         }
     };
@@ -115,8 +140,6 @@ pub fn check_predictability(
         .collect();
     let in_places =
         |deal: &[u16]| -> Vec<u16> { deal.iter().map(|&card| place_of[usize::from(card)]).collect() };
-    let kept: Vec<&[u16]> = ingested.first.chunks_exact(n).collect();
-    let examined = kept.len().min(DEALS_EXAMINED);
     predictability.deals_examined = examined;
     let fresh = Observed {
         deals: kept[..examined].iter().map(|deal| in_places(deal)).collect(),
@@ -128,6 +151,22 @@ pub fn check_predictability(
     let cancelled = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     let deadline = Instant::now() + budget;
+    let more_time = || {
+        if budget < UNPREDICTABLE_BUDGET {
+            format!(
+                "--unpredictable, which gives the check {}",
+                seconds(UNPREDICTABLE_BUDGET)
+            )
+        } else {
+            String::new()
+        }
+    };
+    let following = Following {
+        ingested,
+        kept: &kept,
+        unshuffled: &unshuffled,
+        in_places: &in_places,
+    };
     std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
@@ -139,6 +178,10 @@ pub fn check_predictability(
                     cancelled.store(true, Ordering::Relaxed);
                     return;
                 }
+                if seed_search_stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                    // Ctrl-C: the seed searches stop where they are, and say so.
+                    cancelled.store(true, Ordering::Relaxed);
+                }
                 std::thread::sleep(WATCH_EVERY);
             }
         });
@@ -148,83 +191,148 @@ pub fn check_predictability(
             window: None,
             quick_only: false,
         };
+        let quick = Control {
+            stop: &stop,
+            progress: &NoProgress,
+            window: None,
+            quick_only: true,
+        };
 
-        'tries: for carried in [false, true] {
-            if carried && examined < 2 {
-                // One deal starts from the unshuffled deck either way: nothing more to try.
-                continue;
-            }
+        // The budgeted searches on fresh and carried decks first, then the seed searches
+        // asked for, which have no budget and would otherwise spend the others'.
+        for (seed_searches, carried) in [(false, false), (false, true), (true, false), (true, true)] {
             let observed = Observed {
                 carried,
                 ..fresh.clone()
             };
-            // As `seeds recover` says it: `--carried` decks each shuffle the deal before.
-            let decks = if carried { "carried" } else { "fresh" };
-            // The cheapest search first (V8's first-word eras take milliseconds, Java's up
-            // to a second, the summed engines seconds), so that a budget spent on one never
-            // keeps a quick answer from another.
-            // Runtimes started from a small seed are searched only when named: 2^32 seeds
-            // take a minute or more.
-            let mut runtimes: Vec<&dyn Runtime> = RUNTIMES
-                .iter()
-                .copied()
-                .filter(|runtime| runtime.seed_space().is_none() && !runtime.tries_others())
-                .collect();
-            // Those that take seconds keep the registry's order: V8 first, whose first-word
-            // eras take milliseconds.
+            let mut runtimes = registry();
+            runtimes.retain(|runtime| runtime.seed_space().is_some() == seed_searches);
             runtimes.sort_by_key(|runtime| {
                 (
                     runtime.takes_seconds(),
                     (!runtime.takes_seconds()).then(|| runtime.work(&observed)),
                 )
             });
-            let windows = std::iter::repeat_n(None, runtimes.len())
-                .chain(seed_search.iter().map(|search| search.window.clone()));
-            runtimes.extend(seed_search.iter().map(|search| search.runtime));
-            for (runtime, window) in runtimes.into_iter().zip(windows) {
+            for runtime in runtimes {
                 let name = runtime.about().name;
-                let seeded = runtime.seed_space().is_some();
-                let unbudgeted = Control {
-                    stop: &cancelled,
-                    progress: &NoProgress,
-                    window,
-                    quick_only: false,
+                let check = |outcome, detail: Option<String>, how: Option<String>| GeneratorCheck {
+                    runtime: name,
+                    generator: runtime.about().generator,
+                    carried,
+                    outcome,
+                    detail,
+                    how,
                 };
-                if !seeded && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline) {
-                    predictability.skipped.push(format!(
-                        "{name}, {decks}: the budget of {} ran out",
-                        seconds(budget)
+                if let Some(found) = &predictability.found {
+                    predictability.checks.push(not_tried(
+                        runtime,
+                        carried,
+                        format!("not needed: the deals are {}'s", found.generator),
+                        None,
+                    ));
+                    continue;
+                }
+                if carried && examined < 2 {
+                    // One deal starts from the unshuffled deck either way.
+                    predictability.checks.push(not_tried(
+                        runtime,
+                        carried,
+                        "one deal is the same fresh or carried".to_string(),
+                        None,
+                    ));
+                    continue;
+                }
+                let seeded = runtime.seed_space().map(|seeds| seeds.end - seeds.start);
+                // By name: the runtimes are zero-sized, so their addresses may all be one.
+                let asked = seed_search
+                    .iter()
+                    .find(|search| search.runtime.about().name == name);
+                if let (Some(seeds), None) = (seeded, asked) {
+                    predictability.checks.push(not_tried(
+                        runtime,
+                        carried,
+                        format!(
+                            "{} seeds, a search of minutes, run only when asked",
+                            crate::format::group_thousands(seeds)
+                        ),
+                        Some(format!("--seed-search {name}")),
+                    ));
+                    continue;
+                }
+                if seeded.is_none() && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline) {
+                    predictability.checks.push(not_tried(
+                        runtime,
+                        carried,
+                        format!("the budget of {} ran out before it", seconds(budget)),
+                        Some(format!(
+                            "{}{}",
+                            more_time(),
+                            or_recover(name, !more_time().is_empty())
+                        )),
                     ));
                     continue;
                 }
                 // Short of time, a search that takes seconds does only its quick part.
-                let short_of_time = !seeded
+                let short_of_time = seeded.is_none()
                     && runtime.takes_seconds()
+                    && crate::seeds::recover::summed::too_small(n).is_none()
                     && deadline.saturating_duration_since(Instant::now()) < SECONDS_NEEDED;
-                let quick = Control {
-                    stop: &stop,
-                    progress: &NoProgress,
-                    window: None,
-                    quick_only: true,
+                let how_more = || {
+                    Some(format!(
+                        "{}{}",
+                        more_time(),
+                        or_recover(name, !more_time().is_empty())
+                    ))
                 };
-                let how = format!(
-                    " (the budget of {} leaves too little; --unpredictable gives the check {}, and `seeds \
-                     recover --runtime js` tries it)",
-                    seconds(budget),
-                    seconds(UNPREDICTABLE_BUDGET)
-                );
-                let control = match (seeded, short_of_time) {
+                let unbudgeted = Control {
+                    stop: &cancelled,
+                    progress: &NoProgress,
+                    window: asked.and_then(|search| search.window.clone()),
+                    quick_only: false,
+                };
+                let control = match (seeded.is_some(), short_of_time) {
                     (true, _) => &unbudgeted,
                     (false, true) => &quick,
                     (false, false) => &budgeted,
                 };
-                match recover(runtime, &observed, 0, control) {
-                    Err(error) if short_of_time && error.to_string() == NOT_TRIED => predictability
-                        .skipped
-                        .push(format!("{name}, {decks}: {error}{how}")),
-                    Err(error) => predictability.skipped.push(format!("{name}, {decks}: {error}")),
-                    Ok(recovery) if !recovery.complete && seeded => {
-                        predictability.skipped.push(format!("{name}, {decks}: stopped"))
+                let outcome = match recover(runtime, &observed, 0, control) {
+                    Err(error) if short_of_time && error.to_string() == NOT_TRIED => check(
+                        Outcome::NotTried,
+                        Some(format!(
+                            "its search takes seconds, and the budget of {} left too little",
+                            seconds(budget)
+                        )),
+                        how_more(),
+                    ),
+                    Err(error) => check(Outcome::NotTried, Some(error.to_string()), None),
+                    Ok(recovery) if !recovery.complete && seeded.is_some() => {
+                        let seeds = recovery.seeds.as_ref();
+                        // A seed found before the stop deals every deal examined: found,
+                        // though the seeds after it were not all searched.
+                        let seed_found = recovery.candidates.len() == 1;
+                        if seed_found {
+                            let found =
+                                follow(&recovery, &observed, 0, ingested, &kept, &unshuffled, &in_places);
+                            predictability.found = Some(found);
+                        }
+                        check(
+                            if seed_found {
+                                Outcome::Seed
+                            } else {
+                                Outcome::NotTried
+                            },
+                            Some(format!(
+                                "interrupted: {}",
+                                seeds.map_or_else(|| "stopped".to_string(), |seeds| seeds.searched_so_far())
+                            )),
+                            Some(format!(
+                                "--seed-search {name}{}",
+                                seeds.and_then(|seeds| seeds.resume()).map_or_else(
+                                    String::new,
+                                    |rest| format!(":{}..{}", rest.start, rest.end)
+                                )
+                            )),
+                        )
                     }
                     // Found, but with bits the deals leave unsettled (the caveat says how
                     // many): not stopped, even when the budget ran out meanwhile.
@@ -233,40 +341,65 @@ pub fn check_predictability(
                         candidates,
                         caveat: Some(caveat),
                         ..
-                    }) if !candidates.is_empty() => predictability
-                        .tried
-                        .push(format!("{name}, {decks}: a state found, {caveat}")),
-                    Ok(recovery) if !recovery.complete => predictability.skipped.push(format!(
-                        "{name}, {decks}: stopped when the budget of {} ran out",
-                        seconds(budget)
-                    )),
+                    }) if !candidates.is_empty() => {
+                        check(Outcome::Several(candidates.len() as u64), Some(caveat), None)
+                    }
+                    Ok(recovery) if !recovery.complete => check(
+                        Outcome::NotTried,
+                        Some(format!("stopped when the budget of {} ran out", seconds(budget))),
+                        how_more(),
+                    ),
                     Ok(recovery) if recovery.predictable() => {
-                        predictability.tried.push(format!("{name}, {decks}: predictable"));
-                        predictability.found = Some(follow(
-                            &recovery,
-                            &observed,
-                            ingested,
-                            &kept,
-                            &unshuffled,
-                            &in_places,
-                        ));
-                        break 'tries;
+                        let found = follow(&recovery, &observed, 0, ingested, &kept, &unshuffled, &in_places);
+                        predictability.found = Some(restarted(found, runtime, &observed, &quick, &following));
+                        check(
+                            if seeded.is_some() {
+                                Outcome::Seed
+                            } else {
+                                Outcome::State
+                            },
+                            None,
+                            None,
+                        )
                     }
-                    Ok(recovery) if recovery.candidates.is_empty() => {
-                        let none = if seeded { "no seed" } else { "no state" };
-                        let left_out = recovery.caveat.as_ref().map_or(String::new(), |caveat| {
-                            format!(", {caveat}{}", if short_of_time { how.as_str() } else { "" })
-                        });
-                        predictability
-                            .tried
-                            .push(format!("{name}, {decks}: {none}{left_out}"));
+                    // No state deals them all: perhaps the first deals, up to a reseed.
+                    Ok(recovery)
+                        if recovery.candidates.is_empty()
+                            && let Some((first, prefix)) = (seeded.is_none())
+                                .then(|| reseeded_prefix(runtime, &observed, &quick))
+                                .flatten() =>
+                    {
+                        let found = follow(&first, &prefix, 0, ingested, &kept, &unshuffled, &in_places);
+                        let found = restarted(found, runtime, &observed, &quick, &following);
+                        let detail = match &found.reseeded {
+                            Some(again) => {
+                                format!("seeded again at deal {}, both states found", again.at_deal)
+                            }
+                            None => format!(
+                                "the first {} are its, deal {} is not",
+                                crate::format::counted(found.deals_matched, "deal"),
+                                found.deals_matched + 1
+                            ),
+                        };
+                        predictability.found = Some(found);
+                        check(Outcome::State, Some(detail), None)
                     }
-                    Ok(recovery) => predictability.tried.push(format!(
-                        "{name}, {decks}: {} {} deal them, and more deals would tell them apart",
-                        crate::format::group_thousands(recovery.matching()),
-                        if seeded { "seeds" } else { "states" }
-                    )),
-                }
+                    Ok(recovery) if recovery.candidates.is_empty() => check(
+                        Outcome::None,
+                        recovery.caveat.clone(),
+                        if short_of_time && recovery.caveat.is_some() {
+                            how_more()
+                        } else {
+                            None
+                        },
+                    ),
+                    Ok(recovery) => check(
+                        Outcome::Several(recovery.matching()),
+                        Some(format!("give {}", recovery.more_deals_to_tell_apart())),
+                        None,
+                    ),
+                };
+                predictability.checks.push(outcome);
             }
         }
         done.store(true, Ordering::Relaxed);
@@ -274,16 +407,126 @@ pub fn check_predictability(
     Some(predictability)
 }
 
+/// Every runtime of the registry that has a search of its own (`js` only tries the others).
+fn registry() -> Vec<&'static dyn Runtime> {
+    RUNTIMES
+        .iter()
+        .copied()
+        .filter(|runtime| !runtime.tries_others())
+        .collect()
+}
+
+/// A check not run, and why.
+fn not_tried(runtime: &dyn Runtime, carried: bool, why: String, how: Option<String>) -> GeneratorCheck {
+    GeneratorCheck {
+        runtime: runtime.about().name,
+        generator: runtime.about().generator,
+        carried,
+        outcome: Outcome::NotTried,
+        detail: Some(why),
+        how,
+    }
+}
+
+/// `, or `shuffle-audit seeds recover --runtime v8`, which has no budget`.
+fn or_recover(name: &str, after: bool) -> String {
+    format!(
+        "{}`shuffle-audit seeds recover --runtime {name}`, which has no budget",
+        if after { ", or " } else { "" }
+    )
+}
+
 /// `2 s`, `0.5 s`.
 fn seconds(budget: Duration) -> String {
     format!("{} s", budget.as_secs_f64())
 }
 
-/// The recovered generator followed through the kept deals and on to the deal after the
-/// input's last.
+/// What following a recovered generator through the input needs.
+struct Following<'a> {
+    ingested: &'a IngestedDeals<'a>,
+    kept: &'a [&'a [u16]],
+    unshuffled: &'a [String],
+    in_places: &'a dyn Fn(&[u16]) -> Vec<u16>,
+}
+
+/// The first deals that one state of `runtime` deals, when no state deals all of
+/// `observed`: a program that reseeded among the deals examined. The first half, then the
+/// first quarter, and so on, down to the fewest deals the runtime's quick search takes.
+fn reseeded_prefix(
+    runtime: &dyn Runtime,
+    observed: &Observed,
+    quick: &Control<'_>,
+) -> Option<(Recovery, Observed)> {
+    let mut count = observed.deals.len() / 2;
+    while count >= 1 {
+        let prefix = Observed {
+            deals: observed.deals[..count].to_vec(),
+            carried: observed.carried,
+        };
+        match recover(runtime, &prefix, 0, quick) {
+            Ok(recovery) if recovery.predictable() => return Some((recovery, prefix)),
+            Ok(recovery) if recovery.complete => {}
+            // Too few deals to search, or the budget spent.
+            _ => return None,
+        }
+        count /= 2;
+    }
+    None
+}
+
+/// `found`, and when its deals stop being the generator's on fresh decks, the state that
+/// starts at the deal where they stop (a reseed), followed on in turn.
+fn restarted(
+    mut found: Predictable,
+    runtime: &dyn Runtime,
+    observed: &Observed,
+    quick: &Control<'_>,
+    following: &Following<'_>,
+) -> Predictable {
+    let at = found.deals_matched as usize;
+    if observed.carried || at >= following.kept.len() {
+        return found;
+    }
+    let rest = Observed {
+        deals: following.kept[at..(at + observed.deals.len()).min(following.kept.len())]
+            .iter()
+            .map(|deal| (following.in_places)(deal))
+            .collect(),
+        carried: false,
+    };
+    let (again, rest) = match recover(runtime, &rest, 0, quick) {
+        Ok(recovery) if recovery.predictable() => (recovery, rest),
+        _ => match reseeded_prefix(runtime, &rest, quick) {
+            Some(found_again) => found_again,
+            None => return found,
+        },
+    };
+    let second = follow(
+        &again,
+        &rest,
+        at,
+        following.ingested,
+        following.kept,
+        following.unshuffled,
+        following.in_places,
+    );
+    found.next_deal = second.next_deal.clone();
+    found.reseeded = Some(Reseeded {
+        at_deal: at as u64 + 1,
+        state: second.state,
+        seed: second.seed,
+        deals_matched: second.deals_matched,
+    });
+    found
+}
+
+/// The recovered generator followed through the kept deals from deal `start` (0 for the
+/// first; the deals `observed` holds are those from `start` on), and on to the deal after
+/// the input's last.
 fn follow(
     recovery: &Recovery,
     observed: &Observed,
+    start: usize,
     ingested: &IngestedDeals<'_>,
     kept: &[&[u16]],
     unshuffled: &[String],
@@ -291,7 +534,7 @@ fn follow(
 ) -> Predictable {
     let candidate = &recovery.candidates[0];
     let mut dealer = candidate.dealer(observed);
-    let examined = observed.deals.len();
+    let examined = start + observed.deals.len();
     let mut matched = examined as u64;
     for deal in &kept[examined..] {
         if dealer.next_deal() != in_places(deal) {
@@ -324,6 +567,7 @@ fn follow(
         seed: candidate.seed.as_ref().map(|seed| seed.usage.clone()),
         next_deal,
         instead: recovery.runtime.instead,
+        reseeded: None,
     }
 }
 

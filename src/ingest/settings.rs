@@ -48,6 +48,9 @@ pub struct IngestSettings {
     /// (`--seed-search`), beyond the budgeted check; a search of 2^32 seeds takes a minute
     /// or more, so none is run unless named.
     pub seed_search: Vec<String>,
+    /// Set (by the first Ctrl-C) to stop those seed searches where they are: the check then
+    /// says which `--seed-search NAME:A..B` resumes each, and the report is written.
+    pub seed_search_stop: Option<SeedSearchStop>,
     /// Worker threads.
     pub threads: usize,
     /// Significance level for `fail`.
@@ -68,6 +71,7 @@ impl IngestSettings {
             unpredictable: false,
             predictability_budget: super::predictability::BUDGET,
             seed_search: Vec::new(),
+            seed_search_stop: None,
             threads,
             alpha,
         }
@@ -132,8 +136,7 @@ impl IngestSettings {
                 let runtime = crate::seeds::recover::runtime_named(name).map_err(bad)?;
                 let Some(space) = runtime.seed_space() else {
                     return Err(bad(format!(
-                        "{} is not started from a small seed; ingest already tries it on every input of 8 \
-                         cards or more",
+                        "{} is not started from a small seed; ingest already tries it on every input",
                         runtime.about().name
                     )));
                 };
@@ -254,4 +257,15 @@ pub fn parse_weights(spec: &str) -> Result<Items> {
 pub struct SeedSearch {
     pub runtime: &'static dyn crate::seeds::recover::Runtime,
     pub window: Option<std::ops::Range<u64>>,
+}
+
+/// The flag that stops `--seed-search`'s searches (set by the first Ctrl-C): settings
+/// that hold the same flag are equal.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedSearchStop(pub &'static std::sync::atomic::AtomicBool);
+
+impl PartialEq for SeedSearchStop {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
 }

@@ -358,6 +358,7 @@ fn short_seeds_part(
     let settings = IngestSettings {
         predictability_budget: std::time::Duration::from_secs(3600),
         seed_search: Vec::new(),
+        seed_search_stop: None,
         ..IngestSettings::permutations(threads, DEFAULT_ALPHA)
     };
     let name = format!("deals from {bits}-bit seeds");

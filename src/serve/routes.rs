@@ -340,6 +340,7 @@ pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::err
         unpredictable: false,
         predictability_budget: crate::ingest::predictability::BUDGET,
         seed_search: Vec::new(),
+        seed_search_stop: None,
         threads,
         alpha,
     })

@@ -6,6 +6,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
 use super::*;
+use crate::run::Verdict;
 use crate::seeds::recover::Direction;
 use crate::seeds::recover::java::JavaRandom;
 
@@ -53,6 +54,7 @@ impl Deals {
             },
             budget,
             &[],
+            None,
             &NoProgress,
         )
     }
@@ -114,11 +116,20 @@ fn real_java_and_node_deals_are_predictable_and_the_next_deal_is_theirs() {
     }
 }
 
+/// The check of `runtime` on fresh or carried decks.
+fn check_of<'a>(predictability: &'a Predictability, runtime: &str, carried: bool) -> &'a GeneratorCheck {
+    predictability
+        .checks
+        .iter()
+        .find(|check| check.runtime == runtime && check.carried == carried)
+        .unwrap_or_else(|| panic!("no check of {runtime}: {predictability:?}"))
+}
+
 #[test]
-fn fair_deals_are_not_predictable_by_either_runtime_fresh_or_carried() {
+fn fair_deals_are_not_predictable_and_every_runtime_is_listed_with_what_came_of_it() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(31);
     for n in [8u16, 52] {
-        let lines: Vec<Vec<String>> = (0..64)
+        let lines: Vec<Vec<String>> = (0..100)
             .map(|_| {
                 let mut deck: Vec<u16> = (1..=n).collect();
                 deck.shuffle(&mut rng);
@@ -127,53 +138,150 @@ fn fair_deals_are_not_predictable_by_either_runtime_fresh_or_carried() {
             .collect();
         let predictability = Deals::new(&lines, None).check().unwrap();
         assert!(predictability.found.is_none(), "{predictability:?}");
-        assert_eq!(predictability.deals_examined, 64);
-        // Every recovery ran to its end and found no state; none was skipped. At 8 cards
-        // the summed engines' search cannot run, and the lines say so.
-        let expected: Vec<String> = if n == 8 {
-            let too_small = "deals of 8 cards are too small for the search of a summed xorshift128+";
-            vec![
-                "java, fresh: no state".to_string(),
-                format!("v8, fresh: no state, but V8's summed eras (2026 on) were not searched: {too_small}"),
-                "java, carried: no state".to_string(),
-                format!(
-                    "v8, carried: no state, but V8's summed eras (2026 on) were not searched: {too_small}"
-                ),
-            ]
-        } else {
-            [
-                "java, fresh: no state",
-                "v8, fresh: no state",
-                "spidermonkey, fresh: no state",
-                "java, carried: no state",
-                "v8, carried: no state",
-                "spidermonkey, carried: no state",
-            ]
-            .map(str::to_string)
-            .to_vec()
-        };
-        // (Each line may go on with what its search left out: Java's rejection loop.)
-        assert_eq!(
-            predictability.tried.len(),
-            expected.len(),
-            "n = {n}: {predictability:?}"
-        );
-        for (tried, expected) in predictability.tried.iter().zip(&expected) {
-            assert!(tried.starts_with(expected.as_str()), "n = {n}: {tried}");
+        // 64 deals of 8 cards show 64 × 15.3 bits; 67 show the 1,024 asked for.
+        assert_eq!(predictability.deals_examined, if n == 8 { 67 } else { 64 });
+        // Every runtime of the registry but `js` (which only tries the others), on fresh
+        // and on carried decks.
+        let runtimes = RUNTIMES.iter().filter(|runtime| !runtime.tries_others()).count();
+        assert_eq!(predictability.checks.len(), 2 * runtimes, "{predictability:?}");
+        for carried in [false, true] {
+            // Java's and V8's searches ran to their end and found no state (Java's
+            // rejection loop, V8's summed eras at 8 cards: each says what it left out).
+            for runtime in ["java", "v8"] {
+                assert_eq!(check_of(&predictability, runtime, carried).outcome, Outcome::None);
+            }
+            let spidermonkey = check_of(&predictability, "spidermonkey", carried);
+            if n == 8 {
+                assert_eq!(spidermonkey.outcome, Outcome::NotTried);
+                assert!(
+                    spidermonkey.detail.as_ref().unwrap().contains("too small"),
+                    "{spidermonkey:?}"
+                );
+                assert!(
+                    check_of(&predictability, "v8", carried)
+                        .detail
+                        .as_ref()
+                        .unwrap()
+                        .contains("summed eras (2026 on) were not searched: deals of 8 cards are too small")
+                );
+            } else {
+                assert_eq!(spidermonkey.outcome, Outcome::None);
+            }
+            // The runtimes searched seed by seed are not tried unless asked, and say how.
+            for runtime in ["php", "python", "numpy", "dotnet", "jsc"] {
+                let seeded = check_of(&predictability, runtime, carried);
+                assert_eq!(seeded.outcome, Outcome::NotTried);
+                assert_eq!(
+                    seeded.how.as_deref(),
+                    Some(format!("--seed-search {runtime}").as_str())
+                );
+            }
         }
-        let skipped_at_8 = [
-            "spidermonkey, fresh: deals of 8 cards",
-            "spidermonkey, carried: deals of 8 cards",
-        ];
-        assert_eq!(
-            predictability.skipped.len(),
-            if n == 8 { 2 } else { 0 },
-            "{predictability:?}"
+        // So the verdict is unknown, never "not predictable", and the headline says why.
+        assert_eq!(predictability.verdict(), Verdict::Unknown);
+        let lines = predictability.lines();
+        assert!(
+            lines[0].starts_with("predictability: unknown: no state found, but "),
+            "{lines:?}"
         );
-        for (skipped, expected) in predictability.skipped.iter().zip(skipped_at_8) {
-            assert!(skipped.starts_with(expected), "{skipped}");
+        assert!(!lines[0].contains("not predictable"), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("  tried java (java.util.Random), fresh and carried: no state")),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.contains("php") && line.ends_with("to search it: --seed-search NAME")),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn decks_of_every_size_are_checked_and_a_small_decks_runtimes_say_what_they_need() {
+    // 30 real Node 20 deals of 5 cards (26 pin the state): V8's, with Java, which needs 6
+    // cards, said not tried and why.
+    let lines = lines_of(include_str!(
+        "../../../tests/fixtures/recover/node20-fisher-yates-5.txt"
+    ));
+    let predictability = Deals::new(&lines[..29], None).check().unwrap();
+    assert_eq!(predictability.deals_examined, 29);
+    let found = predictability
+        .found
+        .as_ref()
+        .unwrap_or_else(|| panic!("{predictability:?}"));
+    assert_eq!(found.runtime, "v8");
+    assert_eq!(found.next_deal.as_ref(), Some(&lines[29]));
+    let java = check_of(&predictability, "java", false);
+    assert_eq!(java.outcome, Outcome::NotTried);
+    assert!(
+        java.detail.as_ref().unwrap().contains("at least 6 cards"),
+        "{java:?}"
+    );
+    // Too few of them to pin it: more deals asked for, as a count.
+    let predictability = Deals::new(&lines[..12], None).check().unwrap();
+    assert!(predictability.found.is_none());
+    let v8 = check_of(&predictability, "v8", false);
+    assert_eq!(v8.outcome, Outcome::NotTried);
+    assert!(
+        v8.detail.as_ref().unwrap().contains("give about 13 more deals"),
+        "{v8:?}"
+    );
+    assert_eq!(predictability.verdict(), Verdict::Unknown);
+    // Decks of 2 and 3 cards: examined by the thousand and hundreds, no runtime that
+    // recovers a state whole can search them, and each says so.
+    for (n, examined) in [(2u16, 1024), (3, 397)] {
+        let deals = java_deals(5, n, 1500, false);
+        let predictability = Deals::new(&deals, None).check().unwrap();
+        assert_eq!(predictability.deals_examined, examined);
+        for runtime in ["java", "v8", "spidermonkey"] {
+            assert_eq!(
+                check_of(&predictability, runtime, false).outcome,
+                Outcome::NotTried
+            );
         }
     }
+    // One card is no deal: nothing to check.
+    assert!(Deals::new(&[vec!["1".to_string()]], None).check().is_none());
+}
+
+#[test]
+fn a_reseed_among_the_first_deals_is_named_and_both_states_found() {
+    // Three deals of new Random(1), then three of new Random(2): no state deals all six.
+    let mut deals = java_deals(1, 52, 3, false);
+    let second = java_deals(2, 52, 4, false);
+    deals.extend_from_slice(&second[..3]);
+    let predictability = Deals::new(&deals, None).check().unwrap();
+    let found = predictability
+        .found
+        .as_ref()
+        .unwrap_or_else(|| panic!("{predictability:?}"));
+    assert_eq!(found.seed.as_deref(), Some("new Random(1L)"));
+    assert_eq!(found.deals_matched, 3);
+    let again = found.reseeded.as_ref().unwrap();
+    assert_eq!((again.at_deal, again.deals_matched), (4, 6));
+    assert_eq!(again.seed.as_deref(), Some("new Random(2L)"));
+    assert_eq!(found.next_deal.as_ref(), Some(&second[3]));
+    assert!(
+        found
+            .sentence()
+            .contains("up to deal 3, then seeded again: deal 4 starts a new state"),
+        "{}",
+        found.sentence()
+    );
+    assert!(
+        found.evidence().contains("from deal 4, state "),
+        "{}",
+        found.evidence()
+    );
+    let java = check_of(&predictability, "java", false);
+    assert_eq!(
+        java.detail.as_deref(),
+        Some("seeded again at deal 4, both states found")
+    );
 }
 
 #[test]
@@ -195,11 +303,14 @@ fn a_long_java_stream_is_followed_to_the_deal_after_its_last() {
 
 #[test]
 fn a_deal_the_generator_did_not_deal_ends_what_it_predicts() {
+    // Deal 151 shuffled by a fair generator: no Java state deals it.
     let mut all = java_deals(99, 52, 200, false);
-    all[150] = java_deals(100, 52, 1, false).remove(0);
+    let mut fair: Vec<u16> = (1..=52).collect();
+    fair.shuffle(&mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(151));
+    all[150] = fair.iter().map(u16::to_string).collect();
     let found = Deals::new(&all, None).check().unwrap().found.unwrap();
     assert_eq!((found.deals_checked, found.deals_matched), (200, 150));
-    assert_eq!(found.next_deal, None);
+    assert_eq!((&found.next_deal, &found.reseeded), (&None, &None));
     assert!(
         found
             .sentence()
@@ -207,10 +318,25 @@ fn a_deal_the_generator_did_not_deal_ends_what_it_predicts() {
         "{}",
         found.sentence()
     );
+    // Deal 151 by new Random(100), then new Random(99)'s again: its state is found too,
+    // and it deals only that deal.
+    all[150] = java_deals(100, 52, 1, false).remove(0);
+    let found = Deals::new(&all, None).check().unwrap().found.unwrap();
+    let again = found.reseeded.as_ref().unwrap();
+    assert_eq!((again.at_deal, again.deals_matched), (151, 151));
+    assert_eq!(again.seed.as_deref(), Some("new Random(100L)"));
+    assert!(
+        found.sentence().contains(
+            "up to deal 150, then seeded again: deal 151 starts a new state, found too up to deal 151; deal 152 is \
+             not the generator's next"
+        ),
+        "{}",
+        found.sentence()
+    );
 }
 
 #[test]
-fn names_need_the_unshuffled_order_and_small_decks_are_not_tried() {
+fn names_need_the_unshuffled_order() {
     let named: Vec<String> = "A B C D E F G H I J".split(' ').map(str::to_string).collect();
     let numbers = java_deals(5, 10, 30, false);
     let relabelled: Vec<Vec<String>> = numbers
@@ -221,35 +347,63 @@ fn names_need_the_unshuffled_order_and_small_decks_are_not_tried() {
                 .collect()
         })
         .collect();
-    // Without --deck the order of names is not known: skipped, and said why.
+    // Without --deck the order of names is not known: not tried, and said why.
     let predictability = Deals::new(&relabelled, None).check().unwrap();
-    assert!(predictability.found.is_none() && predictability.tried.is_empty());
-    assert!(predictability.skipped[0].contains("--deck"), "{predictability:?}");
+    assert!(predictability.found.is_none());
+    assert!(
+        predictability
+            .checks
+            .iter()
+            .all(|check| check.outcome == Outcome::NotTried
+                && check.detail.as_ref().unwrap().contains("--deck")),
+        "{predictability:?}"
+    );
     // With it, the same deals are Java's.
     let found = Deals::new(&relabelled, Some(&named)).check().unwrap().found;
     assert_eq!(found.map(|found| found.runtime), Some("java"));
-    // Decks under 8 cards are not tried at all.
-    assert!(Deals::new(&java_deals(5, 7, 40, false), None).check().is_none());
 }
 
 #[test]
 fn a_spent_budget_skips_what_it_did_not_finish_and_never_says_no_state() {
     let deals = Deals::new(&java_deals(3, 52, 10, false), None);
     let predictability = deals.check_within(Duration::ZERO).unwrap();
-    assert!(predictability.found.is_none() && predictability.tried.is_empty());
-    assert_eq!(predictability.skipped.len(), 6, "{predictability:?}");
-    for skipped in &predictability.skipped {
-        assert!(skipped.contains("the budget of 0 s ran out"), "{skipped}");
+    assert!(predictability.found.is_none());
+    assert!(
+        predictability
+            .checks
+            .iter()
+            .all(|check| check.outcome == Outcome::NotTried)
+    );
+    for runtime in ["java", "v8", "spidermonkey"] {
+        for carried in [false, true] {
+            let check = check_of(&predictability, runtime, carried);
+            assert!(
+                check
+                    .detail
+                    .as_ref()
+                    .unwrap()
+                    .contains("the budget of 0 s ran out"),
+                "{check:?}"
+            );
+            assert!(
+                check.how.as_ref().unwrap().contains("--unpredictable"),
+                "{check:?}"
+            );
+        }
     }
-    let searched = predictability.searched();
-    for said in [
-        "no recovery of a runtime's generator was run; skipped: ",
-        "java, fresh: the budget of 0 s ran out",
-        "v8, carried: the budget of 0 s ran out",
-        "spidermonkey, fresh: the budget of 0 s ran out",
-    ] {
-        assert!(searched.contains(said), "{searched}");
-    }
+    let lines = predictability.lines();
+    let runtimes = RUNTIMES.iter().filter(|runtime| !runtime.tries_others()).count();
+    assert!(
+        lines[0].starts_with(&format!(
+            "predictability: unknown: no state found, but {runtimes} of {runtimes}"
+        )),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|line| line
+            .starts_with("  not tried java, v8, spidermonkey, fresh and carried: the budget of 0 s ran out")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -272,17 +426,26 @@ fn the_default_budget_tries_only_the_quick_part_of_the_engines_that_take_seconds
     assert!(predictability.found.is_none());
     // V8's first-word eras take milliseconds and are tried; its 2026 eras and
     // SpiderMonkey are not, and the lines say how to try them.
-    let how = "--unpredictable gives the check 20 s";
-    let v8 = &predictability.tried[1];
+    let how = "--unpredictable, which gives the check 20 s";
+    let v8 = check_of(&predictability, "v8", false);
+    assert_eq!(v8.outcome, Outcome::None);
     assert!(
-        v8.starts_with("v8, fresh: no state, but V8's summed eras (2026 on) were not tried")
-            && v8.contains(how),
+        v8.detail
+            .as_ref()
+            .unwrap()
+            .starts_with("but V8's summed eras (2026 on) were not tried")
+            && v8.how.as_ref().unwrap().contains(how),
         "{predictability:?}"
     );
-    let spidermonkey = &predictability.skipped[0];
+    let spidermonkey = check_of(&predictability, "spidermonkey", false);
+    assert_eq!(spidermonkey.outcome, Outcome::NotTried);
     assert!(
-        spidermonkey.starts_with("spidermonkey, fresh: not tried, its search takes seconds")
-            && spidermonkey.contains(how),
+        spidermonkey
+            .detail
+            .as_ref()
+            .unwrap()
+            .starts_with("its search takes seconds")
+            && spidermonkey.how.as_ref().unwrap().contains(how),
         "{predictability:?}"
     );
 }

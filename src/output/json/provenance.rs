@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::run::{Predictability, Predictable, RunReport, SampleInput, SeedOrigin};
+use crate::run::{Outcome, Predictability, Predictable, RunReport, SampleInput, SeedOrigin};
 
 /// What every export opens with: the tool, the command, and the seed with its origin.
 #[derive(Serialize, schemars::JsonSchema)]
@@ -76,8 +76,8 @@ pub(crate) struct InputJson<'a> {
     lines_skipped: u64,
     skipped: Vec<SkippedJson>,
     command: &'a str,
-    /// Whether the deals give away the generator that dealt them: decks of 8 or more
-    /// cards only (absent otherwise).
+    /// Whether the deals give away the generator that dealt them: ingested deals of 2
+    /// cards or more (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     predictability: Option<PredictabilityJson<'a>>,
 }
@@ -88,14 +88,50 @@ pub(crate) struct InputJson<'a> {
 struct PredictabilityJson<'a> {
     /// A runtime's generator deals the deals examined: every later deal is known.
     predictable: bool,
-    /// The input's first deals the recoveries were run on.
+    /// `predictable`; `not-predictable` when every generator this version models was
+    /// searched to its end and none deals them; `unknown` when one was not (see
+    /// `generators`), or several states or seeds are left.
+    verdict: &'static str,
+    /// The one line that says it (`predictability: unknown: no state found, but …`).
+    headline: String,
+    /// The input's first deals the recoveries were run on (64, more for decks under 16
+    /// cards: 149 of 5 cards).
     deals_examined: usize,
+    /// Every generator this version models, on fresh decks and on carried ones: what its
+    /// recovery found, or why it was not run and how to run it.
+    generators: Vec<GeneratorJson>,
     /// Each recovery run, with what came of it (`java, fresh: no state`).
-    tried: &'a [String],
-    /// Each recovery not run or not finished, with why (`node, carried: the 2 s budget ran out`).
-    skipped: &'a [String],
+    tried: Vec<String>,
+    /// Each recovery not run or not finished, with why and how to run it (`spidermonkey,
+    /// carried: the budget of 2 s ran out before it; to search it: --unpredictable …`).
+    skipped: Vec<String>,
     /// The generator, when one was recovered (`null` otherwise).
     found: Option<PredictableJson<'a>>,
+}
+
+/// One generator's recovery on fresh or carried decks.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct GeneratorJson {
+    /// As `seeds recover --runtime` names it.
+    runtime: &'static str,
+    generator: &'static str,
+    /// `fresh` or `carried` (each deal shuffling the one before).
+    decks: &'static str,
+    /// `state` or `seed` (found: every later deal is known), `several` (more deals would
+    /// tell them apart), `none` (searched, nothing deals them, but see `detail`), or
+    /// `not tried` (not run, or stopped before its end).
+    result: &'static str,
+    /// Searched to its end over the whole model, and its answer rules the generator in or
+    /// out (`several` does not).
+    settled: bool,
+    /// For `several`: how many states or seeds deal the deals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    /// What the search left out, or why it was not run.
+    detail: Option<String>,
+    /// How to run what was left out (`--seed-search php`).
+    how: Option<String>,
 }
 
 /// A recovered generator.
@@ -123,15 +159,50 @@ struct PredictableJson<'a> {
     next_deal: Option<&'a [String]>,
     /// What to use instead.
     instead: &'static str,
+    /// When the generator was seeded again among the deals: the deal its new state starts
+    /// at, found too (`next_deal` is then the new state's).
+    reseeded: Option<ReseededJson<'a>>,
+}
+
+/// A new state of the same generator, from the deal where the first one's deals stop.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct ReseededJson<'a> {
+    /// The deal it starts at (1 for the first).
+    at_deal: u64,
+    /// The new state, in hexadecimal, and how the runtime is given its seed.
+    state: &'a str,
+    seed: Option<&'a str>,
+    /// The input's deals, from the first, that the two states deal exactly.
+    deals_matched: u64,
 }
 
 impl<'a> PredictabilityJson<'a> {
     fn new(predictability: &'a Predictability) -> Self {
         Self {
             predictable: predictability.found.is_some(),
+            verdict: predictability.verdict().word(),
+            headline: predictability.headline(),
             deals_examined: predictability.deals_examined,
-            tried: &predictability.tried,
-            skipped: &predictability.skipped,
+            generators: predictability
+                .checks
+                .iter()
+                .map(|check| GeneratorJson {
+                    runtime: check.runtime,
+                    generator: check.generator,
+                    decks: if check.carried { "carried" } else { "fresh" },
+                    result: check.outcome.word(),
+                    settled: check.settled(),
+                    count: match check.outcome {
+                        Outcome::Several(count) => Some(count),
+                        _ => None,
+                    },
+                    detail: check.detail.clone(),
+                    how: check.how.clone(),
+                })
+                .collect(),
+            tried: predictability.tried(),
+            skipped: predictability.skipped(),
             found: predictability.found.as_ref().map(PredictableJson::new),
         }
     }
@@ -152,6 +223,12 @@ impl<'a> PredictableJson<'a> {
             seed: found.seed.as_deref(),
             next_deal: found.next_deal.as_deref(),
             instead: found.instead,
+            reseeded: found.reseeded.as_ref().map(|again| ReseededJson {
+                at_deal: again.at_deal,
+                state: &again.state,
+                seed: again.seed.as_deref(),
+                deals_matched: again.deals_matched,
+            }),
         }
     }
 }

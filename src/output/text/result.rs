@@ -28,7 +28,9 @@ pub(crate) fn render_input_details(out: &mut String, input: &SampleInput, noun: 
             writeln!(out, "{}", found.sentence()).unwrap();
             writeln!(out, "  {}", found.evidence()).unwrap();
         }
-        writeln!(out, "{}", predictability.searched()).unwrap();
+        for line in predictability.lines() {
+            writeln!(out, "{line}").unwrap();
+        }
     }
     if !input.skipped.is_empty() {
         let reasons: Vec<String> = input

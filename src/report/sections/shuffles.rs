@@ -208,7 +208,12 @@ fn predictability_notes(predictability: &Predictability) -> Vec<String> {
             format!("PREDICTABLE{sentence}. {}", found.evidence())
         })
         .collect();
-    notes.push(predictability.searched());
+    notes.extend(
+        predictability
+            .lines()
+            .into_iter()
+            .map(|line| line.trim_start().to_string()),
+    );
     notes
 }
 

@@ -42,6 +42,9 @@ impl Runtime for SpiderMonkey {
     }
 
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
+        if let Some(reason) = super::summed::too_small(observed.n()) {
+            return Err(reason);
+        }
         if control.quick_only {
             return Err(super::NOT_TRIED.to_string());
         }

@@ -101,6 +101,16 @@ pub enum Order {
 /// The smallest deck whose deals the search can use.
 const SMALLEST_DECK: usize = 40;
 
+/// Why decks of `n` cards are too small for the search, when they are.
+pub fn too_small(n: usize) -> Option<String> {
+    (n < SMALLEST_DECK).then(|| {
+        format!(
+            "deals of {n} cards are too small for the search of a summed xorshift128+ (its draws branch too \
+             widely below about {SMALLEST_DECK} cards; one deal of 52 cards is enough)"
+        )
+    })
+}
+
 /// Draws read at most by the search (the rest are checked): the openings of 3 deals of
 /// 52 cards, whose first draws, of bounds near 52, branch least.
 const MOST_DRAWS_SEARCHED: usize = 160;
@@ -144,19 +154,14 @@ pub fn search(
     ranges.sort_unstable_by_key(|range| range.step);
     let Some(plan) = xorshift_sum::plan(&ranges, kept.width()) else {
         progress.advance(PROGRESS_PER_SOLVE);
-        let n = observed.n();
-        return Err(if n >= SMALLEST_DECK {
+        return Err(too_small(observed.n()).unwrap_or_else(|| {
             format!(
-                "the draws of {} of {n} cards branch too widely for the search of a summed xorshift128+ (about \
+                "the draws of {} of {} cards branch too widely for the search of a summed xorshift128+ (about \
                  1 deal in 40 does): give one more deal",
-                crate::format::counted(observed.deals.len() as u64, "deal")
+                crate::format::counted(observed.deals.len() as u64, "deal"),
+                observed.n()
             )
-        } else {
-            format!(
-                "deals of {n} cards are too small for the search of a summed xorshift128+ (its draws branch too \
-                 widely below about {SMALLEST_DECK} cards; one deal of 52 cards is enough)"
-            )
-        });
+        }));
     };
     let Some(states) = xorshift_sum::solve(&ranges, kept.width(), &plan, stop, progress) else {
         return Ok(None);

@@ -508,7 +508,7 @@ impl Runtime for V8 {
         if linear.as_ref().is_ok_and(|search| !search.candidates.is_empty()) {
             return linear;
         }
-        if control.quick_only {
+        if control.quick_only && super::summed::too_small(observed.n()).is_none() {
             return linear.map(|search| Search {
                 caveat: Some("but V8's summed eras (2026 on) were not tried: they take seconds".to_string()),
                 ..search
