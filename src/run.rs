@@ -380,7 +380,7 @@ pub struct SampleInput {
     pub command: String,
     /// How the deck was fixed (`the first line`, `--deck`).
     pub deck_from: &'static str,
-    /// Whether the deals give away the generator that dealt them (decks of 8 or more
+    /// Whether the deals give away the generator that dealt them (decks of any size
     /// cards; `None` for smaller decks, selections and streams).
     pub predictability: Option<Predictability>,
 }

@@ -114,9 +114,10 @@ fn ctrl_c_says_the_window_that_resumes_the_search() {
 
 /// Ctrl-C in `ingest --seed-search`: the seed search stops, the report is still written
 /// and lists the search as interrupted, with the `--seed-search NAME:A..B` that resumes
-/// it, and the exit status is 130. (The 2^32 seeds take a minute or more on one thread:
-/// the search is still running, or not yet started, when the signal comes after 3 s; either
-/// way the window resumes it.)
+/// it (the smallest of its fresh and carried decks' windows: a window is searched on
+/// both), and the exit status is 130. (The 2^32 seeds take a minute or more on one
+/// thread: the search is still running, or not yet started, when the signal comes after
+/// 3 s; either way the window resumes it.)
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_ingest_seed_search_writes_the_report_and_the_window_that_resumes_it() {
@@ -136,9 +137,10 @@ fn ctrl_c_in_ingest_seed_search_writes_the_report_and_the_window_that_resumes_it
     assert!(start.parse::<u64>().unwrap() < 1_635_753_968, "{err}");
     assert_eq!(end, "4294967296");
     assert!(
-        out.lines()
-            .any(|line| line.starts_with("  not tried php, fresh: interrupted: ")
-                && line.ends_with(&format!("to search it: --seed-search php:{start}..4294967296"))),
+        out.lines().any(
+            |line| line.starts_with("  stopped php (PHP's mt_rand (MT19937)), ")
+                && line.ends_with(&format!("to search it: --seed-search php:{start}..4294967296"))
+        ),
         "{out}"
     );
     assert!(out.contains("predictability: unknown: "), "{out}");

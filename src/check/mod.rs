@@ -183,7 +183,7 @@ pub struct Findings {
     /// What the whole-sample test needed to catch a bias of total variation 0.05, and the
     /// samples it had; `None` when no such test ran.
     pub power: Option<Power>,
-    /// For a command's decks of 8 or more cards, the generator its deals give away:
+    /// For a command's decks, the generator its deals give away:
     /// `predictable: these deals are java.util.Random's (…): the next deal will be …`.
     pub predictable: Option<String>,
 }

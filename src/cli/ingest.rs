@@ -111,8 +111,9 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         predictability_budget: shuffle_audit::ingest::predictability::budget(args.unpredictable),
         seed_search: args.seed_search.clone(),
         // The first Ctrl-C stops a seed search, which then says how to resume it.
-        seed_search_stop: (!args.seed_search.is_empty())
-            .then(|| shuffle_audit::ingest::SeedSearchStop(super::signals::interrupt_stops_search())),
+        seed_search_stop: (!args.seed_search.is_empty()).then_some(shuffle_audit::ingest::SeedSearchStop(
+            super::signals::interrupt_stops_search,
+        )),
         threads: args.analysis.threads.unwrap_or_else(default_threads),
         alpha: args.analysis.alpha,
     };
@@ -154,36 +155,42 @@ pub fn execute(args: IngestArgs) -> Result<ExitCode> {
         IngestReport::Samples(report) => deliver_run(exports, None, report)?,
         IngestReport::Stream(report) => deliver_stream(exports, None, report)?,
     }
-    if let Some(stop) = settings.seed_search_stop
-        && stop.0.load(std::sync::atomic::Ordering::Relaxed)
+    // Ctrl-C stopped a seed search: the report is written, and says how far it got. The
+    // window that resumes each runtime is its smallest (fresh decks are searched first).
+    let mut resume: Vec<(&str, u64, &str)> = Vec::new();
+    for check in ingested
+        .input()
+        .predictability
+        .iter()
+        .flat_map(|found| &found.checks)
     {
-        // Ctrl-C stopped a seed search: the report is written, and says how far it got.
-        // One window per runtime, its fresh decks' (a window is searched on both).
-        let mut resume: Vec<(&str, &str)> = Vec::new();
-        for check in ingested
-            .input()
-            .predictability
-            .iter()
-            .flat_map(|found| &found.checks)
-        {
-            let interrupted = check
+        let interrupted = check.outcome == shuffle_audit::run::Outcome::Stopped
+            && check
                 .detail
                 .as_deref()
                 .is_some_and(|detail| detail.starts_with("interrupted"));
-            if let Some(how) = check.how.as_ref().filter(|_| interrupted)
-                && !resume.iter().any(|(runtime, _)| *runtime == check.runtime)
-            {
-                resume.push((check.runtime, how));
-            }
+        let Some(how) = check.how.as_deref().filter(|_| interrupted) else {
+            continue;
+        };
+        let start = how
+            .rsplit_once(':')
+            .and_then(|(_, window)| window.split_once(".."))
+            .and_then(|(start, _)| start.parse().ok())
+            .unwrap_or(0);
+        match resume
+            .iter_mut()
+            .find(|(runtime, _, _)| *runtime == check.runtime)
+        {
+            Some(known) if start < known.1 => *known = (check.runtime, start, how),
+            Some(_) => {}
+            None => resume.push((check.runtime, start, how)),
         }
-        let resume: Vec<&str> = resume.into_iter().map(|(_, how)| how).collect();
+    }
+    if !resume.is_empty() {
+        let windows: Vec<&str> = resume.iter().map(|(_, _, how)| *how).collect();
         say!(
-            "shuffle-audit: interrupted: the seed search was stopped{}",
-            if resume.is_empty() {
-                String::new()
-            } else {
-                format!("; resume it with {}", resume.join(" "))
-            }
+            "shuffle-audit: interrupted: the seed search was stopped; resume it with {}",
+            windows.join(" ")
         );
         return Ok(ExitCode::from(130));
     }

@@ -2,19 +2,22 @@
 //!
 //! Why in `ingest`: the statistical verdict cannot see it. `Collections.shuffle` and the
 //! JavaScript Fisher–Yates pass every test, yet one deal or a few give away every later
-//! one ([`crate::seeds::recover`]). So whatever the verdict, the first deals of a deck of
-//! [`MIN_CARDS`] or more are handed to each runtime's recovery (the cheapest search
-//! first), fresh decks first, then
-//! decks that each deal shuffles again, all within [`BUDGET`]: a recovery that the
-//! budget stops, or never reaches, is said to be skipped, never taken for "no state".
-//! A state found is followed through every deal kept for the guessing game (up to
+//! one ([`crate::seeds::recover`]). So whatever the verdict, the first deals of every deck
+//! size (more of them for small decks, [`deals_to_examine`]) are handed to each runtime's
+//! recovery (the cheapest search first), fresh decks first, then decks that each deal
+//! shuffles again, all within [`BUDGET`]; the seed searches `--seed-search` names come
+//! last, without a budget. Every runtime of the registry gets a line in the record: what
+//! its search found, or why it was not run or not finished (a deck too small for it, the
+//! budget spent, a seed search not asked for) and how to run it, so that "no state" is
+//! never said of a generator that was not searched. When no state deals every deal
+//! examined, the first half, quarter, … are searched for a reseed. A state found is followed through every deal kept for the guessing game (up to
 //! [`GAME_DEALS`]), and on through the input to name the deal after its last.
 //!
 //! The deals are numbered as `ingest` numbers them (by the first line, or `--deck`); a
 //! recovery needs them numbered by the unshuffled deck, which is `--deck` when given
 //! and otherwise the cards taken in ascending numeric order
 //! ([`super::recovery::unshuffled_order`]); cards that are not all numbers, without
-//! `--deck`, are skipped with that reason.
+//! `--deck`, cannot be searched, and every runtime's line says why.
 //!
 //! [`GAME_DEALS`]: crate::tally::guessing::GAME_DEALS
 
@@ -96,7 +99,7 @@ pub fn check_predictability(
     ingested: &IngestedDeals<'_>,
     budget: Duration,
     seed_search: &[SeedSearch],
-    seed_search_stop: Option<&AtomicBool>,
+    seed_search_stop: Option<fn() -> &'static AtomicBool>,
     progress: &dyn Progress,
 ) -> Option<Predictability> {
     let n = ingested.n;
@@ -146,6 +149,10 @@ pub fn check_predictability(
         carried: false,
     };
 
+    // Armed now, when the searches are about to start (not while the input was read).
+    let seed_search_stop = seed_search_stop
+        .filter(|_| !seed_search.is_empty())
+        .map(|arm| arm());
     let stop = AtomicBool::new(false);
     // A seed search named by `--seed-search` has no budget: only a reader who went stops it.
     let cancelled = AtomicBool::new(false);
@@ -233,13 +240,18 @@ pub fn check_predictability(
                     continue;
                 }
                 if carried && examined < 2 {
-                    // One deal starts from the unshuffled deck either way.
-                    predictability.checks.push(not_tried(
-                        runtime,
-                        carried,
-                        "one deal is the same fresh or carried".to_string(),
-                        None,
-                    ));
+                    // One deal starts from the unshuffled deck either way: the fresh answer.
+                    if let Some(fresh) = predictability
+                        .checks
+                        .iter()
+                        .find(|check| check.runtime == name && !check.carried)
+                    {
+                        let same = GeneratorCheck {
+                            carried: true,
+                            ..fresh.clone()
+                        };
+                        predictability.checks.push(same);
+                    }
                     continue;
                 }
                 let seeded = runtime.seed_space().map(|seeds| seeds.end - seeds.start);
@@ -319,7 +331,7 @@ pub fn check_predictability(
                             if seed_found {
                                 Outcome::Seed
                             } else {
-                                Outcome::NotTried
+                                Outcome::Stopped
                             },
                             Some(format!(
                                 "interrupted: {}",
@@ -345,7 +357,7 @@ pub fn check_predictability(
                         check(Outcome::Several(candidates.len() as u64), Some(caveat), None)
                     }
                     Ok(recovery) if !recovery.complete => check(
-                        Outcome::NotTried,
+                        Outcome::Stopped,
                         Some(format!("stopped when the budget of {} ran out", seconds(budget))),
                         how_more(),
                     ),
@@ -362,37 +374,55 @@ pub fn check_predictability(
                             None,
                         )
                     }
-                    // No state deals them all: perhaps the first deals, up to a reseed.
+                    // No state deals them all: perhaps the first deals, up to a reseed (fresh
+                    // decks, the runtimes whose state is recovered whole).
                     Ok(recovery)
                         if recovery.candidates.is_empty()
-                            && let Some((first, prefix)) = (seeded.is_none())
-                                .then(|| reseeded_prefix(runtime, &observed, &quick))
-                                .flatten() =>
+                            && seeded.is_none()
+                            && !carried
+                            && let Reseed::Found(first, prefix) =
+                                reseeded_prefix(runtime, &observed, &quick) =>
                     {
                         let found = follow(&first, &prefix, 0, ingested, &kept, &unshuffled, &in_places);
                         let found = restarted(found, runtime, &observed, &quick, &following);
-                        let detail = match &found.reseeded {
-                            Some(again) => {
+                        let detail = match (&found.reseeded, found.deals_matched) {
+                            (Some(again), _) => {
                                 format!("seeded again at deal {}, both states found", again.at_deal)
                             }
-                            None => format!(
-                                "the first {} are its, deal {} is not",
-                                crate::format::counted(found.deals_matched, "deal"),
-                                found.deals_matched + 1
+                            (None, 1) => "the first deal is its, deal 2 is not".to_string(),
+                            (None, matched) => format!(
+                                "the first {} deals are its, deal {} is not",
+                                crate::format::group_thousands(matched),
+                                matched + 1
                             ),
                         };
                         predictability.found = Some(found);
                         check(Outcome::State, Some(detail), None)
                     }
-                    Ok(recovery) if recovery.candidates.is_empty() => check(
-                        Outcome::None,
-                        recovery.caveat.clone(),
-                        if short_of_time && recovery.caveat.is_some() {
+                    Ok(recovery) if recovery.candidates.is_empty() => {
+                        // The search for a reseed among the deals, cut by the budget, leaves
+                        // them not ruled out.
+                        let cut = seeded.is_none()
+                            && !carried
+                            && examined >= 2
+                            && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline);
+                        let detail = match (recovery.caveat.clone(), cut) {
+                            (caveat, false) => caveat,
+                            (None, true) => Some(
+                                "but the search for a reseed among the deals was stopped by the budget"
+                                    .to_string(),
+                            ),
+                            (Some(caveat), true) => Some(format!(
+                                "{caveat}; and the search for a reseed among the deals was stopped by the budget"
+                            )),
+                        };
+                        let how = if (short_of_time && recovery.caveat.is_some()) || cut {
                             how_more()
                         } else {
                             None
-                        },
-                    ),
+                        };
+                        check(Outcome::None, detail, how)
+                    }
                     Ok(recovery) => check(
                         Outcome::Several(recovery.matching()),
                         Some(format!("give {}", recovery.more_deals_to_tell_apart())),
@@ -449,14 +479,19 @@ struct Following<'a> {
     in_places: &'a dyn Fn(&[u16]) -> Vec<u16>,
 }
 
+/// What the search for a reseed among the deals found.
+enum Reseed {
+    /// A state that deals the first deals (the recovery, and those deals).
+    Found(Box<Recovery>, Observed),
+    /// None: every prefix searched had no state, was too short to search, or the budget
+    /// stopped it (the caller says so).
+    None,
+}
+
 /// The first deals that one state of `runtime` deals, when no state deals all of
 /// `observed`: a program that reseeded among the deals examined. The first half, then the
 /// first quarter, and so on, down to the fewest deals the runtime's quick search takes.
-fn reseeded_prefix(
-    runtime: &dyn Runtime,
-    observed: &Observed,
-    quick: &Control<'_>,
-) -> Option<(Recovery, Observed)> {
+fn reseeded_prefix(runtime: &dyn Runtime, observed: &Observed, quick: &Control<'_>) -> Reseed {
     let mut count = observed.deals.len() / 2;
     while count >= 1 {
         let prefix = Observed {
@@ -464,14 +499,14 @@ fn reseeded_prefix(
             carried: observed.carried,
         };
         match recover(runtime, &prefix, 0, quick) {
-            Ok(recovery) if recovery.predictable() => return Some((recovery, prefix)),
+            Ok(recovery) if recovery.predictable() => return Reseed::Found(Box::new(recovery), prefix),
             Ok(recovery) if recovery.complete => {}
             // Too few deals to search, or the budget spent.
-            _ => return None,
+            _ => return Reseed::None,
         }
         count /= 2;
     }
-    None
+    Reseed::None
 }
 
 /// `found`, and when its deals stop being the generator's on fresh decks, the state that
@@ -484,7 +519,8 @@ fn restarted(
     following: &Following<'_>,
 ) -> Predictable {
     let at = found.deals_matched as usize;
-    if observed.carried || at >= following.kept.len() {
+    // Seed searches take minutes, not a budget's seconds: not run again here.
+    if observed.carried || at >= following.kept.len() || runtime.seed_space().is_some() {
         return found;
     }
     let rest = Observed {
@@ -497,8 +533,8 @@ fn restarted(
     let (again, rest) = match recover(runtime, &rest, 0, quick) {
         Ok(recovery) if recovery.predictable() => (recovery, rest),
         _ => match reseeded_prefix(runtime, &rest, quick) {
-            Some(found_again) => found_again,
-            None => return found,
+            Reseed::Found(recovery, prefix) => (*recovery, prefix),
+            Reseed::None => return found,
         },
     };
     let second = follow(

@@ -36,7 +36,7 @@ pub struct IngestSettings {
     pub ordered: bool,
     /// Count and skip malformed lines instead of stopping at the first.
     pub skip_invalid: bool,
-    /// A deck whose deals give away their generator (decks of 8 or more cards:
+    /// A deck whose deals give away their generator (decks of every size:
     /// [`super::predictability`]) counts as not wanted, whatever the tests say: for
     /// card-game servers (`--unpredictable`).
     pub unpredictable: bool,
@@ -136,7 +136,7 @@ impl IngestSettings {
                 let runtime = crate::seeds::recover::runtime_named(name).map_err(bad)?;
                 let Some(space) = runtime.seed_space() else {
                     return Err(bad(format!(
-                        "{} is not started from a small seed; ingest already tries it on every input",
+                        "{} is not started from a small seed; ingest already tries it on every input its search fits",
                         runtime.about().name
                     )));
                 };
@@ -259,13 +259,14 @@ pub struct SeedSearch {
     pub window: Option<std::ops::Range<u64>>,
 }
 
-/// The flag that stops `--seed-search`'s searches (set by the first Ctrl-C): settings
-/// that hold the same flag are equal.
+/// What stops `--seed-search`'s searches: a function that, called when they are about to
+/// start, hands back the flag that stops them (the CLI's makes the first Ctrl-C set it
+/// from then on, rather than end the process). Settings that hold the same are equal.
 #[derive(Clone, Copy, Debug)]
-pub struct SeedSearchStop(pub &'static std::sync::atomic::AtomicBool);
+pub struct SeedSearchStop(pub fn() -> &'static std::sync::atomic::AtomicBool);
 
 impl PartialEq for SeedSearchStop {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
+        std::ptr::fn_addr_eq(self.0, other.0)
     }
 }

@@ -9,7 +9,7 @@
 //! stays the tests'; this finding stands next to it (and `ingest --unpredictable` makes it
 //! decide the exit status).
 
-/// What `ingest` tried, skipped and found ([`crate::ingest`] decides; this only holds it).
+/// What `ingest` tried, did not try, and found ([`crate::ingest`] decides; this only holds it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Predictability {
     /// The input's first deals the recoveries were run on.
@@ -52,8 +52,10 @@ pub enum Outcome {
     /// Searched, and nothing deals them (but see [`GeneratorCheck::detail`] for what the
     /// search left out).
     None,
-    /// Not run, or stopped before its end.
+    /// Not run.
     NotTried,
+    /// Started, and stopped before its end (the budget spent, Ctrl-C).
+    Stopped,
 }
 
 impl Outcome {
@@ -65,6 +67,7 @@ impl Outcome {
             Outcome::Several(_) => "several",
             Outcome::None => "none",
             Outcome::NotTried => "not tried",
+            Outcome::Stopped => "stopped",
         }
     }
 }
@@ -74,7 +77,7 @@ impl GeneratorCheck {
     /// generator in or out: several states left do not.
     pub fn settled(&self) -> bool {
         match self.outcome {
-            Outcome::NotTried | Outcome::Several(_) => false,
+            Outcome::NotTried | Outcome::Stopped | Outcome::Several(_) => false,
             Outcome::None => self.detail.is_none(),
             Outcome::State | Outcome::Seed => true,
         }
@@ -91,7 +94,7 @@ impl GeneratorCheck {
                 crate::format::group_thousands(count)
             ),
             Outcome::None => "no state".to_string(),
-            Outcome::NotTried => String::new(),
+            Outcome::NotTried | Outcome::Stopped => String::new(),
         };
         match (&self.detail, result.is_empty()) {
             (Some(detail), true) => detail.clone(),
@@ -276,7 +279,7 @@ impl Predictability {
         }
     }
 
-    /// The runtimes not searched to their end, each once, in the registry's order.
+    /// The runtimes not searched to their end, each once, in the order they were tried.
     pub fn untried(&self) -> Vec<&'static str> {
         let mut untried: Vec<&'static str> = Vec::new();
         for check in self.checks.iter().filter(|check| !check.settled()) {
@@ -303,10 +306,13 @@ impl Predictability {
     /// version models (12, on the first 64 deals)`, or `predictability: unknown: no state
     /// found, but 9 of 12 generators were not searched to their end (…)`.
     pub fn headline(&self) -> String {
-        let deals = crate::format::counted(self.deals_examined as u64, "deal");
+        let deals = match self.deals_examined {
+            1 => "deal".to_string(),
+            examined => format!("{} deals", crate::format::group_thousands(examined as u64)),
+        };
         let all = self.runtimes().len();
         match self.verdict() {
-            Verdict::Predictable => format!("predictability: predictable, found on the first {deals}"),
+            Verdict::Predictable => format!("predictability: predictable (the first {deals} examined)"),
             Verdict::NotPredictable => format!(
                 "predictability: not predictable by any generator this version models ({all} searched to \
                  their end on the first {deals}: {})",
@@ -327,7 +333,7 @@ impl Predictability {
                     .any(|check| matches!(check.outcome, Outcome::Several(_)));
                 format!(
                     "predictability: unknown: {}{} of {all} generators this version models {} not ruled out on \
-                     the first {deals} ({}); see below for why, and how to search {}",
+                     the first {deals} ({}); see below for why, and how to search {} where there is a way",
                     if several {
                         "several states or seeds deal them, and "
                     } else {
@@ -376,23 +382,27 @@ impl Predictability {
                     .how
                     .as_ref()
                     .map_or_else(String::new, |how| format!("; to search it: {how}"));
-                if check.outcome == Outcome::NotTried {
-                    if self.found.is_some() {
-                        // Not needed, or not a generator of these deals.
-                        continue;
-                    }
+                match check.outcome {
                     // Runtimes not tried for the same reason share a line.
-                    let why = format!("{decks}: {}{}", check.said(), how.replace(runtime, "NAME"));
-                    match untried.iter_mut().find(|(known, _)| *known == why) {
-                        Some((_, runtimes)) => runtimes.push(runtime),
-                        None => untried.push((why, vec![runtime])),
+                    Outcome::NotTried if self.found.is_none() => {
+                        let why = format!("({decks}): {}{}", check.said(), how.replace(runtime, "NAME"));
+                        match untried.iter_mut().find(|(known, _)| *known == why) {
+                            Some((_, runtimes)) => runtimes.push(runtime),
+                            None => untried.push((why, vec![runtime])),
+                        }
                     }
-                } else {
-                    tried.push(format!(
+                    // Not needed once one was found, or not a generator of these deals.
+                    Outcome::NotTried => {}
+                    Outcome::Stopped => tried.push(format!(
+                        "  stopped {runtime} ({}), {decks}: {}{how}",
+                        check.generator,
+                        check.said()
+                    )),
+                    _ => tried.push(format!(
                         "  tried {runtime} ({}), {decks}: {}{how}",
                         check.generator,
                         check.said()
-                    ));
+                    )),
                 }
             }
         }
@@ -400,9 +410,11 @@ impl Predictability {
         lines.extend(untried.into_iter().map(|(why, runtimes)| {
             let why = match runtimes[..] {
                 [one] => why.replace("NAME", one),
-                _ => why,
+                _ => why
+                    .replace("to search it: ", "to search them: ")
+                    .replace("NAME", "NAME, one of them"),
             };
-            format!("  not tried {}, {why}", runtimes.join(", "))
+            format!("  not tried {} {why}", runtimes.join(", "))
         }));
         lines
     }
@@ -412,7 +424,7 @@ impl Predictability {
     pub fn tried(&self) -> Vec<String> {
         self.checks
             .iter()
-            .filter(|check| check.outcome != Outcome::NotTried)
+            .filter(|check| !matches!(check.outcome, Outcome::NotTried | Outcome::Stopped))
             .map(|check| check.one_line())
             .collect()
     }
@@ -421,7 +433,7 @@ impl Predictability {
     pub fn skipped(&self) -> Vec<String> {
         self.checks
             .iter()
-            .filter(|check| check.outcome == Outcome::NotTried)
+            .filter(|check| matches!(check.outcome, Outcome::NotTried | Outcome::Stopped))
             .map(|check| check.one_line())
             .collect()
     }

@@ -64,7 +64,7 @@ struct CaseJson<'a> {
     /// Whether an underpowered pass stands (`--allow-underpowered`, or the case's
     /// `allow_underpowered`).
     underpowered_allowed: bool,
-    /// For a command's decks of 8 or more cards, the generator its deals give away, in one
+    /// For a command's decks, the generator its deals give away, in one
     /// sentence (with the next deal); null when none was recovered.
     predictable: Option<&'a str>,
     /// The case's `unpredictable`: predictable deals make it not as expected.

@@ -94,8 +94,8 @@ struct PredictabilityJson<'a> {
     verdict: &'static str,
     /// The one line that says it (`predictability: unknown: no state found, but …`).
     headline: String,
-    /// The input's first deals the recoveries were run on (64, more for decks under 16
-    /// cards: 149 of 5 cards).
+    /// The input's first deals the recoveries were run on (64, more for decks of 8 cards
+    /// or fewer, whose deals show fewer bits: 149 of 5 cards).
     deals_examined: usize,
     /// Every generator this version models, on fresh decks and on carried ones: what its
     /// recovery found, or why it was not run and how to run it.
@@ -119,8 +119,8 @@ struct GeneratorJson {
     /// `fresh` or `carried` (each deal shuffling the one before).
     decks: &'static str,
     /// `state` or `seed` (found: every later deal is known), `several` (more deals would
-    /// tell them apart), `none` (searched, nothing deals them, but see `detail`), or
-    /// `not tried` (not run, or stopped before its end).
+    /// tell them apart), `none` (searched, nothing deals them, but see `detail`), `not
+    /// tried` (not run), or `stopped` (started, and stopped before its end).
     result: &'static str,
     /// Searched to its end over the whole model, and its answer rules the generator in or
     /// out (`several` does not).
