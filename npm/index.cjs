@@ -382,10 +382,19 @@ function readResult({ status, json, stderr }, label) {
       : "too few samples for every test to run";
   }
 
+  // The predictability record: whether the first deals give their generator away.
+  const predictability = json.input?.predictability ?? null;
+  const predictable = predictability?.found?.sentence ?? null;
+  // --unpredictable turned a pass into exit 1: the verdict of the tests stays a pass.
+  if (status === 1 && result.verdict === "pass" && predictable && last?.endsWith("(--unpredictable)")) {
+    verdict = "pass";
+  }
   const trials = result.trials ?? result.length ?? json.trials ?? null;
   const totalVariation = typeof result.total_variation === "number" ? result.total_variation : null;
   const lines = [headline];
   if (reason) lines.push(`  ${reason}`);
+  if (predictable) lines.push(`  ${predictable}`);
+  else if (predictability?.headline) lines.push(`  ${predictability.headline}`);
   if (smallest && verdict === "pass") {
     lines.push(
       `  smallest adjusted p-value ${formatP(smallest.p_adjusted, smallest.log10_p_adjusted)} (${smallest.name})`,
@@ -408,7 +417,9 @@ function readResult({ status, json, stderr }, label) {
     trials,
     headline,
     reason,
-    notes: Array.isArray(json.notes) ? json.notes : [],
+    notes: [...(Array.isArray(json.notes) ? json.notes : []), ...(predictable ? [predictable] : [])],
+    predictable,
+    predictability,
     text: lines.join("\n"),
     json,
   };
@@ -624,7 +635,33 @@ async function dealAll(shuffle, { n, trials, timeLimit }, write) {
 // ---------------------------------------------------------------------------------------
 // The two exports
 
-const ASSERT_OPTIONS = ["n", "trials", "alpha", "timeLimit"];
+const ASSERT_OPTIONS = ["n", "trials", "alpha", "timeLimit", "unpredictable", "seedSearch"];
+
+/**
+ * The ingest options of the predictability check: `unpredictable` (a boolean) and
+ * `seedSearch` (a runtime's name such as "python" or "php:0..100000", or an array of
+ * them), as `--unpredictable` and `--seed-search` take them.
+ */
+function predictabilityArgs(where, given) {
+  const args = [];
+  if (given.unpredictable !== undefined && typeof given.unpredictable !== "boolean") {
+    throw new TypeError(
+      `${where}: unpredictable must be true or false, got ${util.inspect(given.unpredictable)}`,
+    );
+  }
+  if (given.unpredictable) args.push("--unpredictable");
+  if (given.seedSearch !== undefined) {
+    const names = typeof given.seedSearch === "string" ? [given.seedSearch] : given.seedSearch;
+    if (!Array.isArray(names) || names.some((name) => typeof name !== "string")) {
+      throw new TypeError(
+        `${where}: seedSearch must be a runtime's name such as "python" or "php:0..100000", or an array of them, ` +
+          `got ${util.inspect(given.seedSearch)}`,
+      );
+    }
+    for (const name of names) args.push("--seed-search", name);
+  }
+  return args;
+}
 
 /**
  * Calls `shuffle` `trials` times on a fresh [0, 1, ..., n-1], streams the deals to
@@ -682,7 +719,7 @@ async function assertFairShuffle(shuffle, options) {
   const trialsFrom = given.trials === undefined ? "--deals-needed" : "option";
   const trials = given.trials ?? (await dealsNeeded(binary, n, alpha));
   const label = shuffle.name || "shuffle";
-  const args = ["--deck", template(n), "--powered"];
+  const args = ["--deck", template(n), "--powered", ...predictabilityArgs(where, given)];
   if (alpha !== undefined) args.push("--alpha", String(alpha));
 
   let how = null;
@@ -732,18 +769,26 @@ async function assertFairShuffle(shuffle, options) {
     trialsFrom,
     firstRun: confirmed ? first : null,
   };
-  if (result.verdict === "pass") return result;
+  const predictableFails = result.verdict === "pass" && result.predictable && given.unpredictable;
+  if (result.verdict === "pass" && !predictableFails) {
+    if (result.predictable) {
+      process.emitWarning(`${label}: passes, but ${result.predictable}`, { type: "PredictableWarning" });
+    }
+    return result;
+  }
 
   const call = `assertFairShuffle(${shuffle.name || "shuffle"}, { n: ${n}, trials: ${trials}${
     alpha !== undefined ? `, alpha: ${alpha}` : ""
+  }${given.unpredictable ? ", unpredictable: true" : ""}${
+    given.seedSearch !== undefined ? `, seedSearch: ${util.inspect(given.seedSearch)}` : ""
   } })`;
   const message = [
-    text,
+    predictableFails ? `${label}: predictable (unpredictable: true)\n${text}` : text,
     `reproduce: ${call} (the shuffle's own randomness deals new cards on each run)`,
   ].join("\n");
   const error = new assert.AssertionError({
     message,
-    actual: result.verdict,
+    actual: predictableFails ? "predictable" : result.verdict,
     expected: "pass",
     operator: "assertFairShuffle",
   });
@@ -756,7 +801,7 @@ function template(n) {
   return Array.from({ length: n }, (_, card) => card).join(" ");
 }
 
-const AUDIT_OPTIONS = ["deck", "kind", "alpha", "ordered", "powered"];
+const AUDIT_OPTIONS = ["deck", "kind", "alpha", "ordered", "powered", "unpredictable", "seedSearch"];
 
 /** A card as ingest reads it, or an error saying why it cannot be one. */
 function token(card) {
@@ -835,6 +880,7 @@ async function audit(deals, options) {
   if (alpha !== undefined) args.push("--alpha", String(alpha));
   if (given.ordered) args.push("--ordered");
   if (given.powered) args.push("--powered");
+  args.push(...predictabilityArgs(where, given));
 
   const binary = findBinary();
   const answer = await runIngest(binary, args, async (write) => {

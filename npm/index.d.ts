@@ -66,8 +66,19 @@ export interface AuditResult {
    * binary's own reason. Null on a pass.
    */
   reason: string | null;
-  /** Notes the binary made about the input (the JSON's `notes`). */
+  /** Notes the binary made about the input (the JSON's `notes`), and `predictable` when set. */
   notes: string[];
+  /**
+   * `predictable: these deals are V8's Math.random's (Fisher-Yates): the next deal will be …`
+   * when the first deals give their generator away (a pass can be predictable); null otherwise.
+   */
+  predictable: string | null;
+  /**
+   * What the predictability check tried (the JSON's `input.predictability`): its `verdict`
+   * (`predictable`, `not-predictable` or `unknown`), `headline`, and each generator in
+   * `generators`, tried or not, with why and how. Null when the input was not checked.
+   */
+  predictability: (Record<string, unknown> & { verdict: string; headline: string }) | null;
   /** A short text summary: the headline, the reason, p-value and total variation. */
   text: string;
   /** The whole JSON `shuffle-audit ingest --json -` wrote (schema: `schemas/run.schema.json`; `stream.schema.json` for kind `stream`). */
@@ -114,6 +125,17 @@ export interface AssertFairShuffleOptions {
    * through the shuffle in a debugger). Keep it below your test runner's own timeout.
    */
   timeLimit?: number;
+  /**
+   * Fail a pass whose deals give their generator away (`ingest --unpredictable`, which also
+   * gives the check 20 s). Without it such a pass resolves, with `predictable` set, and
+   * emits a `PredictableWarning` (`process.emitWarning`).
+   */
+  unpredictable?: boolean;
+  /**
+   * Also search these runtimes' seeds (`--seed-search`): a name such as `"python"` or
+   * `"php:0..100000"`, or an array of them.
+   */
+  seedSearch?: string | readonly string[];
 }
 
 /**
@@ -157,6 +179,10 @@ export interface AuditOptions {
   ordered?: boolean;
   /** Make a pass on fewer samples than the test needs to catch a total variation of 0.05 `inconclusive` (`--powered`). */
   powered?: boolean;
+  /** Give the predictability check 20 s (`--unpredictable`); `predictable` says what it found. */
+  unpredictable?: boolean;
+  /** Also search these runtimes' seeds (`--seed-search`): `"python"`, `"php:0..100000"`, or an array. */
+  seedSearch?: string | readonly string[];
 }
 
 /**

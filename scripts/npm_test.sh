@@ -286,6 +286,64 @@ check "lodash: audit() of _.shuffle's deals passes" has "$work/lodash.out" "audi
 check "lodash: assertFairShuffle(_.shuffle) passes, detected as returning a new array" \
     has "$work/lodash.out" "assertFairShuffle(_.shuffle): pass, detected: returned"
 
+step "predictable: a Fisher-Yates over Math.random passes, and says its deals give it away"
+# Issue 42: fair by every test, yet 26 deals of 5 cards pin node's Math.random. The pass
+# resolves with `predictable` set and emits a PredictableWarning; `unpredictable: true`
+# fails it. A Fisher-Yates over crypto.randomInt is not predictable by any generator tried.
+cat >predictable.cjs <<'EOF'
+const crypto = require("node:crypto");
+const { assertFairShuffle, audit } = require("shuffle-audit");
+
+function mathRandomShuffle(deck) {
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+}
+function cryptoShuffle(deck) {
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = crypto.randomInt(i + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+}
+process.on("warning", (warning) => console.log(`warning: ${warning.name}: ${warning.message.slice(0, 100)}`));
+(async () => {
+  const passed = await assertFairShuffle(mathRandomShuffle);
+  const noted = passed.notes.some((note) => note.startsWith("predictable: "));
+  console.log(`math: ${passed.verdict}, ${passed.predictability.verdict}, notes: ${noted}`);
+  await new Promise((resolve) => setImmediate(resolve));
+  try {
+    await assertFairShuffle(mathRandomShuffle, { unpredictable: true });
+    console.log("unpredictable: resolved");
+  } catch (error) {
+    console.log(`unpredictable: ${error.name} ${error.actual}: ${error.message.split("\n")[0].slice(0, 130)}`);
+  }
+  const crypt = await assertFairShuffle(cryptoShuffle, { unpredictable: true });
+  console.log(`crypto: ${crypt.verdict}, ${crypt.predictability.verdict}, predictable: ${crypt.predictable}`);
+  try {
+    await audit([[0, 1]], { seedSearch: 5 });
+  } catch (error) {
+    console.log(`seedSearch: ${error.name}: ${error.message}`);
+  }
+})().catch((error) => {
+  console.log(`error: ${error.message}`);
+  process.exitCode = 1;
+});
+EOF
+status=$(run_status "$work/predictable.out" timeout 180 node predictable.cjs)
+sed 's/^/  | /' "$work/predictable.out"
+check "predictable: exits 0" test "$status" -eq 0
+check "predictable: Math.random's Fisher-Yates passes, predictable, said in the notes" \
+    has "$work/predictable.out" "math: pass, predictable, notes: true"
+check "predictable: and emits a PredictableWarning naming V8's Math.random" \
+    has "$work/predictable.out" "warning: PredictableWarning: mathRandomShuffle: passes, but predictable: these deals are V8's Math.random's"
+check "predictable: unpredictable: true rejects it with an AssertionError" \
+    has "$work/predictable.out" "unpredictable: AssertionError predictable: mathRandomShuffle: predictable (unpredictable: true)"
+check "predictable: crypto.randomInt's Fisher-Yates passes; unknown, as the seeded runtimes were not asked for" \
+    has "$work/predictable.out" "crypto: pass, unknown, predictable: null"
+check "predictable: a wrong seedSearch is a TypeError naming it" \
+    has "$work/predictable.out" "seedSearch: TypeError: audit: seedSearch must be a runtime's name"
+
 step "types: tsc on an import and a require"
 cat >types.mts <<'EOF'
 import { assertFairShuffle, audit, ShuffleError, type ShuffleResult } from "shuffle-audit";

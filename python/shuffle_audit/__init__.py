@@ -29,6 +29,7 @@ import secrets
 import signal
 import threading
 import time
+import warnings
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from . import _native
@@ -36,6 +37,7 @@ from ._native import ShuffleError
 
 __all__ = [
     "AuditResult",
+    "PredictableWarning",
     "ShuffleError",
     "assert_fair_shuffle",
     "audit_shuffle",
@@ -58,6 +60,27 @@ DEFAULT_RUN_TRIALS = 600_000
 
 #: Largest deck the tool tallies.
 MAX_CARDS = 2000
+
+
+class PredictableWarning(UserWarning):
+    """A shuffle that passes the statistical tests while its deals give its generator
+    away (``predictable: these deals are …``): warned by :func:`assert_fair_shuffle`
+    unless ``unpredictable=True``, which fails it instead."""
+
+
+def _seed_search(seed_search: Any) -> list[str]:
+    """``seed_search`` as the command line's ``--seed-search`` values: a name
+    (``'python'``, ``'php:0..100000'``) or a list of them."""
+    if seed_search is None:
+        return []
+    if isinstance(seed_search, str):
+        return [seed_search]
+    if isinstance(seed_search, (list, tuple)) and all(isinstance(name, str) for name in seed_search):
+        return list(seed_search)
+    raise TypeError(
+        f"seed_search must be a runtime's name such as 'python' or 'php:0..100000', or a list of them, "
+        f"not {seed_search!r}"
+    )
 
 #: Most worker threads the tool takes.
 MAX_THREADS = 256
@@ -86,8 +109,15 @@ class AuditResult:
         self.p_value: Optional[float] = report.p_value
         self.caught_by: Optional[str] = report.caught_by
         self.predictable: Optional[str] = report.predictable
+        #: The predictability record as the text report prints it: its headline, then each
+        #: generator tried or not, with why and how (``None`` when none was checked).
+        self.predictability: Optional[str] = report.predictability
+        #: ``'predictable'``, ``'not-predictable'`` or ``'unknown'``.
+        self.predictability_verdict: Optional[str] = report.predictability_verdict
         self.samples: int = report.samples
         self.notes: list[str] = list(report.notes)
+        if self.predictable:
+            self.notes.append(self.predictable)
         self.underpowered: Optional[str] = report.underpowered
         #: When the verdict is ``inconclusive`` because some test could not run: the
         #: samples every test needs.
@@ -218,6 +248,8 @@ def _deal_watched(
     name: str,
     time_limit: float,
     reproduce: str,
+    unpredictable: bool,
+    seed_search: list[str],
 ) -> tuple[Any, str]:
     """Deals through the native loop while a watchdog thread watches the deal counter:
     when no deal finishes for ``time_limit`` seconds, the shuffle is interrupted.
@@ -263,7 +295,9 @@ def _deal_watched(
     watchdog = threading.Thread(target=watch, name="shuffle-audit watchdog", daemon=True)
     watchdog.start()
     try:
-        return _native.deal(shuffle, n, trials, alpha, threads, name, reproduce, counter)
+        return _native.deal(
+            shuffle, n, trials, alpha, threads, name, reproduce, counter, unpredictable, seed_search
+        )
     except _DealTimeout:
         deal = fired[0] if fired else counter.dealt + 1
         raise ShuffleError(
@@ -296,6 +330,8 @@ def audit_shuffle(
     time_limit: float = DEFAULT_TIME_LIMIT,
     threads: Optional[int] = None,
     name: Optional[str] = None,
+    unpredictable: bool = False,
+    seed_search: Optional[Any] = None,
 ) -> AuditResult:
     """Audits ``shuffle`` as :func:`assert_fair_shuffle` does, and returns the
     :class:`AuditResult` whatever the verdict (for a notebook, where a biased shuffle's
@@ -325,12 +361,17 @@ def audit_shuffle(
     if name is None:
         name = getattr(shuffle, "__qualname__", None) or getattr(shuffle, "__name__", None) or "shuffle"
     threads = _threads(threads)
+    searches = _seed_search(seed_search)
+    unpredictable = bool(unpredictable)
+    options = (", unpredictable=True" if unpredictable else "") + (
+        f", seed_search={seed_search!r}" if searches else ""
+    )
 
     def attempt(seed: int, trials: int) -> AuditResult:
         _seed_generators(seed)
-        reproduce = f"assert_fair_shuffle({name}, n={n}, trials={trials}, seed={seed})"
+        reproduce = f"assert_fair_shuffle({name}, n={n}, trials={trials}, seed={seed}{options})"
         report, handling = _deal_watched(
-            shuffle, n, trials, alpha, threads, name, float(time_limit), reproduce
+            shuffle, n, trials, alpha, threads, name, float(time_limit), reproduce, unpredictable, searches
         )
         result = AuditResult(report, name, handling)
         result.reproduce = reproduce
@@ -356,6 +397,8 @@ def assert_fair_shuffle(
     time_limit: float = DEFAULT_TIME_LIMIT,
     threads: Optional[int] = None,
     name: Optional[str] = None,
+    unpredictable: bool = False,
+    seed_search: Optional[Any] = None,
 ) -> AuditResult:
     """Asserts that ``shuffle`` is fair: raises ``AssertionError`` unless it is shown so.
 
@@ -378,6 +421,14 @@ def assert_fair_shuffle(
     return within ``time_limit`` seconds on some deal raises :class:`ShuffleError`
     naming the deal.
 
+    Whatever the tests say, the first deals are handed to the recoveries of the runtimes'
+    generators (as ``shuffle-audit ingest`` does): a pass whose deals give their
+    generator away warns with :class:`PredictableWarning`, and its result's ``notes`` and
+    ``text`` say so; ``unpredictable=True`` (for a card game) fails it instead, and gives
+    the check 20 s. ``seed_search`` (``'python'``, ``'php:0..100000'``, or a list) also
+    searches those runtimes' seeds, as ``--seed-search`` does. ``result.predictability``
+    holds what was tried.
+
     Returns the :class:`AuditResult` when the shuffle passes.
 
     >>> import random
@@ -390,17 +441,31 @@ def assert_fair_shuffle(
     AssertionError: naive_swap: FAIL (tested against: a fair shuffle)...
     """
     final = audit_shuffle(
-        shuffle, n, trials, seed, alpha=alpha, time_limit=time_limit, threads=threads, name=name
+        shuffle,
+        n,
+        trials,
+        seed,
+        alpha=alpha,
+        time_limit=time_limit,
+        threads=threads,
+        name=name,
+        unpredictable=unpredictable,
+        seed_search=seed_search,
     )
+    if final.verdict == "pass" and final.predictable and unpredictable:
+        raise AssertionError(_failure_message(final, n, "predictable (unpredictable=True)"))
     if final.verdict == "pass":
+        if final.predictable:
+            warnings.warn(f"{final.name}: passes, but {final.predictable}", PredictableWarning, stacklevel=2)
         return final
     raise AssertionError(_failure_message(final, n))
 
 
-def _failure_message(final: AuditResult, n: int) -> str:
-    """The verdict's headline, what caught it, the deals, and how to reproduce."""
+def _failure_message(final: AuditResult, n: int, why: Optional[str] = None) -> str:
+    """The verdict's headline (or ``why`` it failed though it passed), what caught it,
+    the deals, and how to reproduce."""
     first = final.first or final
-    lines = [_headline(final)]
+    lines = [f"{final.name}: {why}" if why else _headline(final)]
     if final.caught_by:
         lines.append(f"  {final.caught_by}")
     if final.underpowered:
@@ -436,6 +501,8 @@ def ingest(
     alpha: float = DEFAULT_ALPHA,
     threads: Optional[int] = None,
     name: str = "deals",
+    unpredictable: bool = False,
+    seed_search: Optional[Any] = None,
 ) -> AuditResult:
     """Audits deals you already have, as ``shuffle-audit ingest`` audits a file of them.
 
@@ -444,6 +511,10 @@ def ingest(
     one sequence); items are numbers or names without spaces. ``deck`` names the deck in
     its order (by default the first deal fixes it, and is then the reference the others
     are read against rather than one of the orders tested).
+
+    ``unpredictable`` gives the predictability check 20 s (``result.predictable`` says
+    when the deals give their generator away), and ``seed_search`` searches runtimes'
+    seeds, as the command line's ``--unpredictable`` and ``--seed-search`` do.
 
     >>> import random
     >>> rng = random.Random(3)
@@ -454,7 +525,18 @@ def ingest(
     if k is not None:
         k = _count("k", k, 1)
     return AuditResult(
-        _native.ingest_deals(deals, kind, names, k, bool(ordered), _alpha(alpha), _threads(threads), name),
+        _native.ingest_deals(
+            deals,
+            kind,
+            names,
+            k,
+            bool(ordered),
+            _alpha(alpha),
+            _threads(threads),
+            name,
+            bool(unpredictable),
+            _seed_search(seed_search),
+        ),
         name,
     )
 

@@ -14,6 +14,8 @@ class Report:
     p_value: Optional[float]
     caught_by: Optional[str]
     predictable: Optional[str]
+    predictability: Optional[str]
+    predictability_verdict: Optional[str]
     samples: int
     underpowered: Optional[str]
     samples_needed: Optional[int]
@@ -40,6 +42,8 @@ def deal(
     name: str,
     reproduce: str,
     counter: DealCounter,
+    unpredictable: bool,
+    seed_search: list[str],
 ) -> tuple[Report, str]: ...
 def ingest_deals(
     deals: Iterable[Any],
@@ -50,6 +54,8 @@ def ingest_deals(
     alpha: float,
     threads: int,
     name: str,
+    unpredictable: bool,
+    seed_search: list[str],
 ) -> Report: ...
 def run_algorithm(
     name: str,

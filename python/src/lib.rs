@@ -58,6 +58,14 @@ struct Report {
     /// The sentence of a generator the first deals gave away.
     #[pyo3(get)]
     predictable: Option<String>,
+    /// The predictability record, as the text report prints it: its headline (`predictable`,
+    /// `not predictable by any generator this version models`, or `unknown: …`), then
+    /// each generator tried or not, with why and how to try it.
+    #[pyo3(get)]
+    predictability: Option<String>,
+    /// `predictable`, `not-predictable` or `unknown`, as the JSON's `verdict`.
+    #[pyo3(get)]
+    predictability_verdict: Option<String>,
     /// Deals (or samples) tallied.
     #[pyo3(get)]
     samples: u64,
@@ -174,6 +182,16 @@ impl Report {
             .then(|| shuffle_audit::analysis::caught_by(report.tests()))
             .flatten(),
             predictable: report.input().predictable().map(|found| found.sentence()),
+            predictability: report
+                .input()
+                .predictability
+                .as_ref()
+                .map(|record| record.lines().join("\n")),
+            predictability_verdict: report
+                .input()
+                .predictability
+                .as_ref()
+                .map(|record| record.verdict().word().to_string()),
             samples: report.samples(),
             samples_needed: report.samples_needed(),
             underpowered,
@@ -203,6 +221,8 @@ impl Report {
             .then(|| shuffle_audit::analysis::caught_by(tests))
             .flatten(),
             predictable: None,
+            predictability: None,
+            predictability_verdict: None,
             samples: report.settings.trials,
             underpowered: None,
             notes: report.notes.clone(),
@@ -316,7 +336,7 @@ fn shown(value: &Bound<'_, PyAny>) -> String {
 /// the report and `reproduce` is the call its reproduce line shows; `counter` counts the
 /// deals, for the caller's watchdog.
 #[pyfunction]
-#[pyo3(signature = (shuffle, n, trials, alpha, threads, name, reproduce, counter))]
+#[pyo3(signature = (shuffle, n, trials, alpha, threads, name, reproduce, counter, unpredictable, seed_search))]
 #[allow(
     clippy::too_many_arguments,
     reason = "the Python wrapper names each; this is its private call"
@@ -331,8 +351,14 @@ fn deal(
     name: &str,
     reproduce: &str,
     counter: Py<DealCounter>,
+    unpredictable: bool,
+    seed_search: Vec<String>,
 ) -> PyResult<(Report, String)> {
-    let settings = dealt_settings(n, threads.max(1), alpha);
+    let settings = predictability_settings(
+        dealt_settings(n, threads.max(1), alpha),
+        unpredictable,
+        seed_search,
+    )?;
     let mut handing = None;
     let dealt = py.detach(|| {
         ingest_dealt(
@@ -494,7 +520,7 @@ fn interruptibly<T: Send>(py: Python<'_>, work: impl FnOnce(&dyn Progress) -> T 
 /// Audits deals already made: `deals` is an iterable of sequences of cards (any
 /// hashable-free tokens: numbers or strings), read as the lines of `ingest`.
 #[pyfunction]
-#[pyo3(signature = (deals, kind, deck, k, ordered, alpha, threads, name))]
+#[pyo3(signature = (deals, kind, deck, k, ordered, alpha, threads, name, unpredictable, seed_search))]
 #[allow(
     clippy::too_many_arguments,
     reason = "the Python wrapper names each; this is its private call"
@@ -509,6 +535,8 @@ fn ingest_deals(
     alpha: f64,
     threads: usize,
     name: &str,
+    unpredictable: bool,
+    seed_search: Vec<String>,
 ) -> PyResult<Report> {
     let kind = match kind {
         "permutations" => SampleKind::Permutations,
@@ -572,6 +600,7 @@ fn ingest_deals(
         threads: threads.max(1),
         ..IngestSettings::permutations(threads.max(1), alpha)
     };
+    let settings = predictability_settings(settings, unpredictable, seed_search)?;
     let report = interruptibly(py, |progress| {
         ingest(
             Input::reader(std::io::Cursor::new(text)),
@@ -581,6 +610,26 @@ fn ingest_deals(
         )
     })?;
     Ok(Report::of_ingest(report.map_err(input_error)?, false))
+}
+
+/// `settings` with the predictability check's options, as `ingest --unpredictable
+/// --seed-search NAME[:A..B]` takes them: a bad name or window is a `ValueError` before
+/// anything is dealt.
+fn predictability_settings(
+    settings: IngestSettings,
+    unpredictable: bool,
+    seed_search: Vec<String>,
+) -> PyResult<IngestSettings> {
+    let settings = IngestSettings {
+        unpredictable,
+        predictability_budget: shuffle_audit::ingest::predictability::budget(unpredictable),
+        seed_search,
+        ..settings
+    };
+    settings
+        .seed_search_runtimes()
+        .map_err(|error| PyValueError::new_err(error.to_string().replace("--seed-search", "seed_search")))?;
+    Ok(settings)
 }
 
 /// Runs catalogue algorithm `name` (as `shuffle-audit run NAME`).

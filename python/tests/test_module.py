@@ -188,6 +188,42 @@ def test_options_are_checked_and_named():
     assert assert_fair_shuffle(fisher_yates, n=numpy.int64(4), seed=2).verdict == "pass"
 
 
+def test_a_seeded_shuffle_that_passes_is_predictable_and_unpredictable_fails_it():
+    # assert_fair_shuffle seeds Python's random with its seed, so random.shuffle deals
+    # what random.seed(77) deals: fair by every test, and its seed is found by the seed
+    # search asked for (a window around it: the whole 2^32 would take minutes).
+    window = "python:0..1000"
+    with pytest.warns(shuffle_audit.PredictableWarning, match=r"passes, but predictable: these deals are CPython's random"):
+        result = assert_fair_shuffle(random.shuffle, n=4, seed=77, seed_search=window)
+    assert result.verdict == "pass"
+    assert result.predictability_verdict == "predictable"
+    assert result.predictable in result.notes
+    assert "random.seed(77)" in result.text
+    assert result.predictability.startswith("predictability: predictable")
+    with pytest.raises(AssertionError, match=r"^Random\.shuffle: predictable \(unpredictable=True\)") as failure:
+        assert_fair_shuffle(random.shuffle, n=4, seed=77, seed_search=[window], unpredictable=True)
+    assert "unpredictable=True, seed_search=" in str(failure.value)
+    # Without the seed search the same deals are not called safe: the record says the
+    # seeded runtimes were not tried, and how to try them.
+    result = audit_shuffle(random.shuffle, n=4, seed=77)
+    assert result.predictability_verdict == "unknown"
+    assert "--seed-search NAME" in result.predictability
+    # ingest() takes the same options.
+    rng = random.Random()
+    rng.seed(5)
+    deals = []
+    for _ in range(200):
+        deck = list(range(6))
+        rng.shuffle(deck)
+        deals.append(deck)
+    found = ingest(deals, deck=range(6), seed_search="python:0..10")
+    assert found.predictability_verdict == "predictable", found.predictability
+    with pytest.raises(ValueError, match=r"seed_search"):
+        assert_fair_shuffle(fisher_yates, n=4, seed_search="no-such-runtime")
+    with pytest.raises(TypeError, match=r"^seed_search must be"):
+        assert_fair_shuffle(fisher_yates, n=4, seed_search=5)
+
+
 def test_the_smallest_alpha_is_an_answer_not_a_crash():
     assert deals_needed(5, 5e-324) > deals_needed(5)
     result = audit_shuffle(fisher_yates, n=4, trials=2000, seed=1, alpha=5e-324)
