@@ -205,20 +205,79 @@ pub fn check_predictability(
             quick_only: true,
         };
 
-        // The budgeted searches on fresh and carried decks first, then the seed searches
-        // asked for, which have no budget and would otherwise spend the others'.
-        for (seed_searches, carried) in [(false, false), (false, true), (true, false), (true, true)] {
+        // The budgeted searches on fresh and carried decks first; then, with the budget left,
+        // the search for a reseed among the fresh deals of those that found no state; then
+        // the seed searches asked for, which have no budget and would otherwise spend the
+        // others'.
+        let mut reseed_later: Vec<(usize, &dyn Runtime)> = Vec::new();
+        for (phase, carried) in [
+            (Phase::Budgeted, false),
+            (Phase::Budgeted, true),
+            (Phase::Reseeds, false),
+            (Phase::Seeds, false),
+            (Phase::Seeds, true),
+        ] {
             let observed = Observed {
                 carried,
                 ..fresh.clone()
             };
+            if phase == Phase::Reseeds {
+                for (index, runtime) in std::mem::take(&mut reseed_later) {
+                    if predictability.found.is_some() {
+                        break;
+                    }
+                    let spent = || stop.load(Ordering::Relaxed) || Instant::now() >= deadline;
+                    let reseed = if spent() {
+                        Reseed::None
+                    } else {
+                        reseeded_prefix(runtime, &observed, &quick)
+                    };
+                    let check = &mut predictability.checks[index];
+                    match reseed {
+                        Reseed::Found(first, prefix) => {
+                            let found = follow(&first, &prefix, 0, ingested, &kept, &unshuffled, &in_places);
+                            let found = restarted(found, runtime, &observed, &quick, &following);
+                            check.outcome = Outcome::State;
+                            check.detail = Some(match (&found.reseeded, found.deals_matched) {
+                                (Some(again), _) => {
+                                    format!("seeded again at deal {}, both states found", again.at_deal)
+                                }
+                                (None, 1) => "the first deal is its, deal 2 is not".to_string(),
+                                (None, matched) => format!(
+                                    "the first {} deals are its, deal {} is not",
+                                    crate::format::group_thousands(matched),
+                                    matched + 1
+                                ),
+                            });
+                            check.how = None;
+                            predictability.found = Some(found);
+                        }
+                        // Cut by the budget, or never started: not ruled out.
+                        Reseed::None if spent() => {
+                            let cut = "the search for a reseed among the deals was stopped by the budget";
+                            check.detail = Some(match check.detail.take() {
+                                Some(caveat) => format!("{caveat}; and {cut}"),
+                                None => format!("but {cut}"),
+                            });
+                            check.how = Some(format!(
+                                "{}{}",
+                                more_time(),
+                                or_recover(runtime.about().name, !more_time().is_empty())
+                            ));
+                        }
+                        Reseed::None => {}
+                    }
+                }
+                continue;
+            }
+            let seed_searches = phase == Phase::Seeds;
             let mut runtimes = registry();
             runtimes.retain(|runtime| runtime.seed_space().is_some() == seed_searches);
-            runtimes.sort_by_key(|runtime| {
-                (
-                    runtime.takes_seconds(),
-                    (!runtime.takes_seconds()).then(|| runtime.work(&observed)),
-                )
+            // Each runtime's work once, and only for those whose search fits the deck (Java's
+            // plan of a deck too small for it takes a tenth of a second to make).
+            runtimes.sort_by_cached_key(|runtime| {
+                let quick = !runtime.takes_seconds() && n >= runtime.about().min_cards;
+                (runtime.takes_seconds(), quick.then(|| runtime.work(&observed)))
             });
             for runtime in runtimes {
                 let name = runtime.about().name;
@@ -374,54 +433,21 @@ pub fn check_predictability(
                             None,
                         )
                     }
-                    // No state deals them all: perhaps the first deals, up to a reseed (fresh
-                    // decks, the runtimes whose state is recovered whole).
-                    Ok(recovery)
-                        if recovery.candidates.is_empty()
-                            && seeded.is_none()
-                            && !carried
-                            && let Reseed::Found(first, prefix) =
-                                reseeded_prefix(runtime, &observed, &quick) =>
-                    {
-                        let found = follow(&first, &prefix, 0, ingested, &kept, &unshuffled, &in_places);
-                        let found = restarted(found, runtime, &observed, &quick, &following);
-                        let detail = match (&found.reseeded, found.deals_matched) {
-                            (Some(again), _) => {
-                                format!("seeded again at deal {}, both states found", again.at_deal)
-                            }
-                            (None, 1) => "the first deal is its, deal 2 is not".to_string(),
-                            (None, matched) => format!(
-                                "the first {} deals are its, deal {} is not",
-                                crate::format::group_thousands(matched),
-                                matched + 1
-                            ),
-                        };
-                        predictability.found = Some(found);
-                        check(Outcome::State, Some(detail), None)
-                    }
                     Ok(recovery) if recovery.candidates.is_empty() => {
-                        // The search for a reseed among the deals, cut by the budget, leaves
-                        // them not ruled out.
-                        let cut = seeded.is_none()
-                            && !carried
-                            && examined >= 2
-                            && (stop.load(Ordering::Relaxed) || Instant::now() >= deadline);
-                        let detail = match (recovery.caveat.clone(), cut) {
-                            (caveat, false) => caveat,
-                            (None, true) => Some(
-                                "but the search for a reseed among the deals was stopped by the budget"
-                                    .to_string(),
-                            ),
-                            (Some(caveat), true) => Some(format!(
-                                "{caveat}; and the search for a reseed among the deals was stopped by the budget"
-                            )),
-                        };
-                        let how = if (short_of_time && recovery.caveat.is_some()) || cut {
-                            how_more()
-                        } else {
-                            None
-                        };
-                        check(Outcome::None, detail, how)
+                        // No state deals them all: perhaps the first deals, up to a reseed,
+                        // searched once every budgeted search has had its turn.
+                        if seeded.is_none() && !carried && examined >= 2 {
+                            reseed_later.push((predictability.checks.len(), runtime));
+                        }
+                        check(
+                            Outcome::None,
+                            recovery.caveat.clone(),
+                            if short_of_time && recovery.caveat.is_some() {
+                                how_more()
+                            } else {
+                                None
+                            },
+                        )
                     }
                     Ok(recovery) => check(
                         Outcome::Several(recovery.matching()),
@@ -477,6 +503,17 @@ struct Following<'a> {
     kept: &'a [&'a [u16]],
     unshuffled: &'a [String],
     in_places: &'a dyn Fn(&[u16]) -> Vec<u16>,
+}
+
+/// The order of the check's searches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The runtimes whose state is recovered whole, within the budget.
+    Budgeted,
+    /// A reseed among the deals, for those that found no state, with what budget is left.
+    Reseeds,
+    /// The seed searches asked for, without a budget.
+    Seeds,
 }
 
 /// What the search for a reseed among the deals found.

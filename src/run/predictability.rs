@@ -410,9 +410,11 @@ impl Predictability {
         lines.extend(untried.into_iter().map(|(why, runtimes)| {
             let why = match runtimes[..] {
                 [one] => why.replace("NAME", one),
-                _ => why
-                    .replace("to search it: ", "to search them: ")
-                    .replace("NAME", "NAME, one of them"),
+                _ if why.contains("NAME") => format!(
+                    "{} (NAME: one of them)",
+                    why.replace("to search it: ", "to search them: ")
+                ),
+                _ => why,
             };
             format!("  not tried {} {why}", runtimes.join(", "))
         }));

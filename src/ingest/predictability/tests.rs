@@ -195,7 +195,8 @@ fn fair_deals_are_not_predictable_and_every_runtime_is_listed_with_what_came_of_
             lines.iter().any(|line| line.starts_with(
                 "  not tried php, numpy, python, c-rand, jsc, fast-shuffle (fresh and \
                                                 carried): "
-            ) && line.ends_with("to search them: --seed-search NAME, one of them")),
+            ) && line
+                .ends_with("to search them: --seed-search NAME (NAME: one of them)")),
             "{lines:?}"
         );
     }
