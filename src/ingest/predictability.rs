@@ -158,16 +158,6 @@ pub fn check_predictability(
     let cancelled = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     let deadline = Instant::now() + budget;
-    let more_time = || {
-        if budget < UNPREDICTABLE_BUDGET {
-            format!(
-                "--unpredictable, which gives the check {}",
-                seconds(UNPREDICTABLE_BUDGET)
-            )
-        } else {
-            String::new()
-        }
-    };
     let following = Following {
         ingested,
         kept: &kept,
@@ -259,11 +249,7 @@ pub fn check_predictability(
                                 Some(caveat) => format!("{caveat}; and {cut}"),
                                 None => format!("but {cut}"),
                             });
-                            check.how = Some(format!(
-                                "{}{}",
-                                more_time(),
-                                or_recover(runtime.about().name, !more_time().is_empty())
-                            ));
+                            check.how = Some(with_more_time(runtime.about().name, budget));
                         }
                         Reseed::None => {}
                     }
@@ -335,11 +321,7 @@ pub fn check_predictability(
                         runtime,
                         carried,
                         format!("the budget of {} ran out before it", seconds(budget)),
-                        Some(format!(
-                            "{}{}",
-                            more_time(),
-                            or_recover(name, !more_time().is_empty())
-                        )),
+                        Some(with_more_time(name, budget)),
                     ));
                     continue;
                 }
@@ -348,13 +330,7 @@ pub fn check_predictability(
                     && runtime.takes_seconds()
                     && crate::seeds::recover::summed::too_small(n).is_none()
                     && deadline.saturating_duration_since(Instant::now()) < SECONDS_NEEDED;
-                let how_more = || {
-                    Some(format!(
-                        "{}{}",
-                        more_time(),
-                        or_recover(name, !more_time().is_empty())
-                    ))
-                };
+                let how_more = || Some(with_more_time(name, budget));
                 let unbudgeted = Control {
                     stop: &cancelled,
                     progress: &NoProgress,
@@ -484,12 +460,18 @@ fn not_tried(runtime: &dyn Runtime, carried: bool, why: String, how: Option<Stri
     }
 }
 
-/// `, or `shuffle-audit seeds recover --runtime v8`, which has no budget`.
-fn or_recover(name: &str, after: bool) -> String {
-    format!(
-        "{}`shuffle-audit seeds recover --runtime {name}`, which has no budget",
-        if after { ", or " } else { "" }
-    )
+/// How to give runtime `name`'s search more time than `budget`: `--unpredictable, which
+/// gives the check 20 s, or `shuffle-audit seeds recover --runtime v8`, which has no budget`.
+fn with_more_time(name: &str, budget: Duration) -> String {
+    let recover = format!("`shuffle-audit seeds recover --runtime {name}`, which has no budget");
+    if budget < UNPREDICTABLE_BUDGET {
+        format!(
+            "--unpredictable, which gives the check {}, or {recover}",
+            seconds(UNPREDICTABLE_BUDGET)
+        )
+    } else {
+        recover
+    }
 }
 
 /// `2 s`, `0.5 s`.
