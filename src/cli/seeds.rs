@@ -420,7 +420,12 @@ fn seeds_recover_command(args: &RecoverArgs) -> Result<ExitCode> {
         format!("these {deals} deals")
     };
     if recovery.candidates.is_empty() {
-        say!("shuffle-audit: no {generator} {states} deals {these}");
+        // What the search left out belongs on the same line as its "no": a "no" alone
+        // reads as settled.
+        match &recovery.caveat {
+            Some(caveat) => say!("shuffle-audit: no {generator} {states} deals {these}, {caveat}"),
+            None => say!("shuffle-audit: no {generator} {states} deals {these}"),
+        }
         return Ok(ExitCode::from(VERDICT_NOT_AS_WANTED));
     }
     // Interrupted searches returned above: an incomplete one here left bits unsettled.

@@ -156,8 +156,8 @@ pub fn search(
         progress.advance(PROGRESS_PER_SOLVE);
         return Err(too_small(observed.n()).unwrap_or_else(|| {
             format!(
-                "the draws of {} of {} cards branch too widely for the search of a summed xorshift128+ (about \
-                 1 deal in 40 does): give one more deal",
+                "the draws of {} of {} cards branch too widely for the search of a summed xorshift128+ (fewer \
+                 than 1 deal of 52 cards in 1,000 does): give one more deal",
                 crate::format::counted(observed.deals.len() as u64, "deal"),
                 observed.n()
             )
