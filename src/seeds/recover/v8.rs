@@ -504,7 +504,7 @@ impl Runtime for V8 {
     /// The eras whose doubles come from the first word first (equations, milliseconds),
     /// then those that add the two words ([`super::summed`], seconds).
     fn search(&self, observed: &Observed, control: &Control<'_>) -> std::result::Result<Search, String> {
-        let linear = linear_search(observed);
+        let linear = first_word_search(observed);
         if linear.as_ref().is_ok_and(|search| !search.candidates.is_empty()) {
             return linear;
         }
@@ -552,8 +552,9 @@ impl Runtime for V8 {
     }
 }
 
-/// The eras whose doubles come from the first word alone.
-fn linear_search(observed: &Observed) -> std::result::Result<Search, String> {
+/// The eras whose doubles come from the first word alone (also `--runtime js`'s first
+/// search).
+pub(super) fn first_word_search(observed: &Observed) -> std::result::Result<Search, String> {
     let settled: Vec<(JsShuffle, &'static ShuffleCode, Settled)> = JsShuffle::ALL
         .into_iter()
         .zip(ABOUT.shuffles)
