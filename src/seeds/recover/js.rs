@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::jsc::Jsc;
 use super::seeded::Seeded;
-use super::summed::{Era, LOW_53, V8_BACKWARDS, V8_FORWARDS, progress_of, search_eras, too_small};
+use super::summed::{Era, LOW_53, V8_BACKWARDS, V8_FORWARDS, progress_of, search_as_runtime};
 use super::v8::{JS_SHUFFLES, V8};
 use super::{About, Control, Observed, Runtime, Search};
 use crate::simulate::Progress;
@@ -94,27 +94,7 @@ impl Stage {
     fn search(self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
         match self {
             Stage::V8FirstWord => super::v8::first_word_search(observed),
-            Stage::Summed => {
-                if let Some(reason) = too_small(observed.n()) {
-                    return Err(reason);
-                }
-                if control.quick_only {
-                    return Err(super::NOT_TRIED.to_string());
-                }
-                let found = search_eras(observed, &SUMMED_ERAS, control.stop, control.progress);
-                if found.candidates.is_empty() && found.complete {
-                    if let Some(reason) = found.too_few {
-                        return Err(reason);
-                    }
-                }
-                Ok(Search {
-                    deals_used: observed.deals.len(),
-                    caveat: found.how_far(),
-                    candidates: found.candidates,
-                    complete: found.complete,
-                    ..Search::default()
-                })
-            }
+            Stage::Summed => search_as_runtime(observed, &SUMMED_ERAS, control),
             Stage::Jsc => {
                 let engine = Seeded(Jsc);
                 let seeds = InParts {

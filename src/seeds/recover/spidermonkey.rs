@@ -7,7 +7,7 @@
 //! random source, so there is no seed to find: the 128-bit state is recovered from the
 //! deals by [`super::xorshift_sum`].
 
-use super::summed::{LOW_53, progress_of, search_eras};
+use super::summed::{LOW_53, progress_of, search_as_runtime};
 use super::v8::JS_SHUFFLES;
 use super::{About, Control, Observed, Runtime, Search};
 
@@ -42,24 +42,6 @@ impl Runtime for SpiderMonkey {
     }
 
     fn search(&self, observed: &Observed, control: &Control<'_>) -> Result<Search, String> {
-        if let Some(reason) = super::summed::too_small(observed.n()) {
-            return Err(reason);
-        }
-        if control.quick_only {
-            return Err(super::NOT_TRIED.to_string());
-        }
-        let found = search_eras(observed, &[&LOW_53], control.stop, control.progress);
-        if found.candidates.is_empty() && found.complete {
-            if let Some(reason) = found.too_few {
-                return Err(reason);
-            }
-        }
-        Ok(Search {
-            deals_used: observed.deals.len(),
-            caveat: found.how_far(),
-            candidates: found.candidates,
-            complete: found.complete,
-            ..Search::default()
-        })
+        search_as_runtime(observed, &[&LOW_53], control)
     }
 }

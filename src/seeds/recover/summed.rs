@@ -250,6 +250,35 @@ impl Found {
     }
 }
 
+/// [`search_eras`] as a runtime's answer: refused when the deck is too small, not tried
+/// when only quick searches are wanted, the deals too few when no era could be searched
+/// and none dealt them, else the states found and how far a stopped search got.
+pub fn search_as_runtime(
+    observed: &Observed,
+    eras: &[&Era],
+    control: &super::Control<'_>,
+) -> Result<super::Search, String> {
+    if let Some(reason) = too_small(observed.n()) {
+        return Err(reason);
+    }
+    if control.quick_only {
+        return Err(super::NOT_TRIED.to_string());
+    }
+    let found = search_eras(observed, eras, control.stop, control.progress);
+    if found.candidates.is_empty() && found.complete {
+        if let Some(reason) = found.too_few {
+            return Err(reason);
+        }
+    }
+    Ok(super::Search {
+        deals_used: observed.deals.len(),
+        caveat: found.how_far(),
+        candidates: found.candidates,
+        complete: found.complete,
+        ..super::Search::default()
+    })
+}
+
 /// The progress [`search_eras`] reports for `eras`.
 pub fn progress_of(eras: &[&Era]) -> u64 {
     (eras.len() * JsShuffle::ALL.len()) as u64 * PROGRESS_PER_SOLVE
