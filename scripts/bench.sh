@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Simulation throughput against loops that only make the same random draws, on all
+# First what users run (issue 43; scripts/bench_run.sh, which takes --against REV):
+# `run ... --json` itself beside the plain loop a user would write and beside another
+# build, for Fisher-Yates on 3 to 2,000 cards, every catalogue shuffle at 52, and
+# `exact` at n = 8 and 9. Then simulation throughput against loops that only make the same random draws, on all
 # cores (issue 33's goal: Fisher-Yates and naive swap on 3 to 6 cards with every tally at
 # >= 0.9x a loop that makes the same batched draws). Prints each figure and the ratio,
 # then a table; then (issue 15) run's default 52-card
@@ -7,30 +10,22 @@
 # loop of benches/common/plain_loop.rs, with the ratio; then every catalogue shuffle at 52
 # cards beside a plain loop of the same shuffle, each in full and then as one table of
 # ratios (`cargo bench --bench throughput -- all52` runs that part alone); then
-# shuffle-bag stream throughput in draws per second (issue 3); see benches/throughput.rs. Then exact enumeration times,
-# and the wall time of the default `assert_fair_shuffle` (issue 6).
+# shuffle-bag stream throughput in draws per second (issue 3); see benches/throughput.rs. Then
+# the wall time of the default `assert_fair_shuffle` (issue 6).
 #
-# Usage: scripts/bench.sh
+# Usage: scripts/bench.sh [--against REV]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/target_dir.sh
 source scripts/target_dir.sh
+scripts/bench_run.sh "$@"
+echo
 cargo bench --quiet --bench throughput
 
-# Exact enumeration (issue 5's goal: naive swap on 8 cards, 8^8 = 16.8 M paths, in under
-# 1 s, and on 9 cards, 9^9 = 387 M paths, in under 30 s, on 2 cores), timed end to end
-# through the command line, best of three.
+# Exact enumeration (issue 5's goal: naive swap on 8 cards in under 1 s, on 9 cards in
+# under 30 s, on 2 cores) is timed by scripts/bench_run.sh above, beside the other build.
 cargo build --quiet --release
 TIMEFORMAT=%R
-for cards in 8 9; do
-    times=""
-    for _ in 1 2 3; do
-        times+=" $( { time "$release_bin" exact naive-swap --n "$cards" >/dev/null; } 2>&1 )"
-    done
-    echo "$times" | awk -v n="$cards" '{ best = $1; for (i = 2; i <= NF; i++) if ($i < best) best = $i;
-        printf "exact naive-swap, %d cards (%d^%d paths): %.2f s (best of 3)\n", n, n, n, best }'
-done
-
 # The default assertion (`assert_fair_shuffle`: 6 cards, 300,000 shuffles) on a user's
 # Fisher-Yates, as the example prints it: in an optimised build, and in a dev build, the
 # way a user's `cargo test` compiles it by default (issue 6: quick even unoptimised).

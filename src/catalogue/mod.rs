@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::randomness::Randomness;
+use crate::randomness::batched::DrawPlan;
 use crate::stats::Verdict;
 
 pub use dealer::{DealerState, dealer_riffles};
@@ -35,6 +36,9 @@ pub use overhand::{overhand, overhands, overhands_until};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
+use shuffles::{
+    ASF_POKER, FISHER_YATES, FISHER_YATES_FORWARD, NAIVE_SWAP, ROGUELIKE_SHUFFLE, SATTOLO, SwapShuffle,
+};
 pub use shuffles::{
     asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_repeated_until,
     naive_swap, riffle, roguelike_shuffle, sattolo,
@@ -284,6 +288,9 @@ pub struct Workspace<T> {
     u8_keys: Vec<(u8, T)>,
     dealer: DealerState,
     shelf: ShelfScratch<T>,
+    /// The words of the last swap shuffle run through this workspace, planned for its
+    /// deck size: `(shuffle id, cards, plan)`.
+    plan: Option<(u8, usize, DrawPlan)>,
 }
 
 impl<T> Default for Workspace<T> {
@@ -295,6 +302,7 @@ impl<T> Default for Workspace<T> {
             u8_keys: Vec::new(),
             dealer: DealerState::default(),
             shelf: ShelfScratch::default(),
+            plan: None,
         }
     }
 }
@@ -441,11 +449,15 @@ impl PermutationAlgorithm {
         D: AsMut<[T]>,
     {
         match *self {
-            PermutationAlgorithm::NaiveSwap => each!(decks, rng, naive_swap),
-            PermutationAlgorithm::FisherYates => each!(decks, rng, fisher_yates),
-            PermutationAlgorithm::FisherYatesForward => each!(decks, rng, fisher_yates_forward),
-            PermutationAlgorithm::Sattolo => each!(decks, rng, sattolo),
-            PermutationAlgorithm::RoguelikeShuffle => each!(decks, rng, roguelike_shuffle),
+            PermutationAlgorithm::NaiveSwap => each_planned(decks, rng, &mut workspace.plan, NAIVE_SWAP),
+            PermutationAlgorithm::FisherYates => each_planned(decks, rng, &mut workspace.plan, FISHER_YATES),
+            PermutationAlgorithm::FisherYatesForward => {
+                each_planned(decks, rng, &mut workspace.plan, FISHER_YATES_FORWARD)
+            }
+            PermutationAlgorithm::Sattolo => each_planned(decks, rng, &mut workspace.plan, SATTOLO),
+            PermutationAlgorithm::RoguelikeShuffle => {
+                each_planned(decks, rng, &mut workspace.plan, ROGUELIKE_SHUFFLE)
+            }
             PermutationAlgorithm::NaiveRepeated { passes } => each!(decks, rng, |deck, rng| {
                 let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
                 naive_repeated_until(deck, rng, passes, &stop)
@@ -466,7 +478,7 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::Riffle => {
                 each!(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
             }
-            PermutationAlgorithm::AsfPoker => each!(decks, rng, asf_poker),
+            PermutationAlgorithm::AsfPoker => each_planned(decks, rng, &mut workspace.plan, ASF_POKER),
             PermutationAlgorithm::Riffles { times } => each!(decks, rng, |deck, rng| {
                 riffles(deck, rng, times, &mut workspace.cards)
             }),
@@ -480,6 +492,41 @@ impl PermutationAlgorithm {
                 shelf_passes(deck, rng, shelves, passes, &mut workspace.shelf)
             }),
         }
+    }
+}
+
+/// The largest decks a swap shuffle draws for without a plan: the engine's fixed sizes
+/// (`simulate`'s loops compiled for decks of up to ten cards).
+const UNPLANNED_CARDS: usize = 10;
+
+/// Shuffles every deck with a swap shuffle, its words planned once per deck size
+/// ([`SwapShuffle::shuffle_planned`]) and the plan kept in `kept` for the next batch.
+#[inline(always)]
+fn each_planned<T, R, D>(
+    decks: impl Iterator<Item = D>,
+    rng: &mut R,
+    kept: &mut Option<(u8, usize, DrawPlan)>,
+    shuffle: SwapShuffle,
+) where
+    R: Randomness + ?Sized,
+    D: AsMut<[T]>,
+{
+    for mut deck in decks {
+        rng.begin_trial();
+        let deck = deck.as_mut();
+        let n = deck.len();
+        if n <= UNPLANNED_CARDS {
+            // Decks the engine compiles at their size: with `n` a constant, the words'
+            // products fold into constants where the shuffle draws, and a plan read from
+            // memory would be slower (a tenth, on 10 cards).
+            shuffle.shuffle(deck, rng);
+            continue;
+        }
+        let plan = match kept {
+            Some((id, cards, plan)) if *id == shuffle.id && *cards == n => plan,
+            _ => &kept.insert((shuffle.id, n, shuffle.plan(n))).2,
+        };
+        shuffle.shuffle_planned(deck, rng, plan);
     }
 }
 

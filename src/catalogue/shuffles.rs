@@ -15,47 +15,54 @@
 //! one, as written.
 
 use crate::randomness::Randomness;
-use crate::randomness::batched::each_draw;
+use crate::randomness::batched::{DrawPlan, each_draw, each_planned_draw};
 
 /// Text 001's `SimpleListShuffle` and text 004's first listing: for every position `i`,
 /// swap `deck[i]` with a card drawn from the whole deck. `n^n` equally likely paths onto
 /// `n!` orders, which `n!` does not divide for `n >= 3`: biased.
 #[inline(always)]
 pub fn naive_swap<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    each_draw(rng, n, n as u64, |_| n as u64, |i, j| deck.swap(i, j));
+    NAIVE_SWAP.shuffle(deck, rng);
 }
+
+/// [`naive_swap`]'s draws and swaps.
+pub(crate) const NAIVE_SWAP: SwapShuffle = SwapShuffle {
+    id: 0,
+    draws: |n| (n, n as u64),
+    bound: |n, _| n as u64,
+    swap: |_, i, j| (i, j),
+};
 
 /// Durstenfeld's Fisher–Yates, as in texts 001 and 004: from the last position down,
 /// swap `deck[i]` with a card drawn from `0..=i`. `n!` paths, one per order: fair.
 #[inline(always)]
 pub fn fisher_yates<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    // Step `s` swaps position `i = n-1-s` with a card drawn from `0..=i`.
-    let draws = n.saturating_sub(1);
-    each_draw(
-        rng,
-        draws,
-        n as u64,
-        |s| (n - s) as u64,
-        |s, j| deck.swap(n - 1 - s, j),
-    );
+    FISHER_YATES.shuffle(deck, rng);
 }
+
+/// [`fisher_yates`]' draws and swaps: step `s` swaps position `i = n-1-s` with a card
+/// drawn from `0..=i`.
+pub(crate) const FISHER_YATES: SwapShuffle = SwapShuffle {
+    id: 1,
+    draws: |n| (n.saturating_sub(1), n as u64),
+    bound: |n, s| (n - s) as u64,
+    swap: |n, s, j| (n - 1 - s, j),
+};
 
 /// Fisher–Yates from the front (`knuth1` in text 004's comments): swap `deck[i]` with a
 /// card drawn from `i..n`. Fair.
 #[inline(always)]
 pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    let draws = n.saturating_sub(1);
-    each_draw(
-        rng,
-        draws,
-        n as u64,
-        |i| (n - i) as u64,
-        |i, j| deck.swap(i, i + j),
-    );
+    FISHER_YATES_FORWARD.shuffle(deck, rng);
 }
+
+/// [`fisher_yates_forward`]'s draws and swaps.
+pub(crate) const FISHER_YATES_FORWARD: SwapShuffle = SwapShuffle {
+    id: 2,
+    draws: |n| (n.saturating_sub(1), n as u64),
+    bound: |n, i| (n - i) as u64,
+    swap: |_, i, j| (i, i + j),
+};
 
 /// Sattolo's algorithm: Fisher–Yates from the end with `j` drawn from `0..i`, excluding
 /// `i` itself. This is the off-by-one of text 003's shuffle bag (`random.Next(position)`
@@ -63,17 +70,17 @@ pub fn fisher_yates_forward<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut
 /// `1/(n-1)!`, so no card ever stays in place: biased.
 #[inline(always)]
 pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    // Step `s` swaps position `i = n-1-s` with a card drawn from `0..i`.
-    let draws = n.saturating_sub(1);
-    each_draw(
-        rng,
-        draws,
-        draws as u64,
-        |s| (n - 1 - s) as u64,
-        |s, j| deck.swap(n - 1 - s, j),
-    );
+    SATTOLO.shuffle(deck, rng);
 }
+
+/// [`sattolo`]'s draws and swaps: step `s` swaps position `i = n-1-s` with a card drawn
+/// from `0..i`.
+pub(crate) const SATTOLO: SwapShuffle = SwapShuffle {
+    id: 3,
+    draws: |n| (n.saturating_sub(1), n.saturating_sub(1) as u64),
+    bound: |n, s| (n - 1 - s) as u64,
+    swap: |n, s, j| (n - 1 - s, j),
+};
 
 /// Text 002's SHUFFLE taken literally: `for f := 0 to n: SWAP array[f] WITH
 /// array[random(f)]`, where the text defines `random(x)` as a number in `0..x-1`.
@@ -89,16 +96,76 @@ pub fn sattolo<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
 /// `n`-cycle, although the text calls the shuffle "truly random". Biased.
 #[inline(always)]
 pub fn roguelike_shuffle<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    // `f = 0` swaps the first card with itself; step `s` is `f = s + 1`.
-    let draws = n.saturating_sub(1);
-    each_draw(
-        rng,
-        draws,
-        draws as u64,
-        |s| (s + 1) as u64,
-        |s, g| deck.swap(s + 1, g),
-    );
+    ROGUELIKE_SHUFFLE.shuffle(deck, rng);
+}
+
+/// [`roguelike_shuffle`]'s draws and swaps: `f = 0` swaps the first card with itself;
+/// step `s` is `f = s + 1`.
+pub(crate) const ROGUELIKE_SHUFFLE: SwapShuffle = SwapShuffle {
+    id: 4,
+    draws: |n| (n.saturating_sub(1), n.saturating_sub(1) as u64),
+    bound: |_, s| (s + 1) as u64,
+    swap: |_, s, g| (s + 1, g),
+};
+
+/// A shuffle that swaps two cards per draw, its bounds fixed by the deck size, not by
+/// the answers: so its draws can be batched a word at a time ([`each_draw`]), and the
+/// words planned once for every deck of a size ([`DrawPlan`]). Each swap shuffle is one
+/// of these constants, read by its public function (one deck, words cut as it goes) and
+/// by the engine's loop over a batch of decks ([`SwapShuffle::shuffle_planned`]), so the
+/// two cannot draw differently.
+#[derive(Clone, Copy)]
+pub(crate) struct SwapShuffle {
+    /// Tells the swap shuffles apart (a [`Workspace`](super::Workspace)'s plan is kept
+    /// for one of them and one deck size).
+    pub(crate) id: u8,
+    /// How many draws on `n` cards, and the largest bound among them.
+    draws: fn(usize) -> (usize, u64),
+    /// The bound of step `s` on `n` cards: `bound(n, s)`.
+    bound: fn(usize, usize) -> u64,
+    /// The two positions step `s`'s answer swaps: `swap(n, s, answer)`.
+    swap: fn(usize, usize, usize) -> (usize, usize),
+}
+
+impl SwapShuffle {
+    /// Shuffles one deck.
+    #[inline(always)]
+    pub(crate) fn shuffle<T, R: Randomness + ?Sized>(self, deck: &mut [T], rng: &mut R) {
+        let n = deck.len();
+        let (draws, largest) = (self.draws)(n);
+        each_draw(
+            rng,
+            draws,
+            largest,
+            |s| (self.bound)(n, s),
+            |s, j| {
+                let (a, b) = (self.swap)(n, s, j);
+                deck.swap(a, b);
+            },
+        );
+    }
+
+    /// The words of a deck of `n` cards, planned.
+    pub(crate) fn plan(self, n: usize) -> DrawPlan {
+        let (draws, largest) = (self.draws)(n);
+        DrawPlan::new(draws, largest, |s| (self.bound)(n, s))
+    }
+
+    /// Shuffles one deck with its words planned ahead ([`SwapShuffle::plan`] of the
+    /// deck's size): the same draws and swaps as [`SwapShuffle::shuffle`].
+    #[inline(always)]
+    pub(crate) fn shuffle_planned<T, R: Randomness + ?Sized>(
+        self,
+        deck: &mut [T],
+        rng: &mut R,
+        plan: &DrawPlan,
+    ) {
+        let n = deck.len();
+        each_planned_draw(rng, plan, |s, j| {
+            let (a, b) = (self.swap)(n, s, j);
+            deck.swap(a, b);
+        });
+    }
 }
 
 /// The naive pass repeated `passes` times, as text 004's commenters propose ("shuffle
@@ -232,10 +299,13 @@ pub fn riffle<T: Copy, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R, merg
 /// original's `random(0)` would return 0, swapping the card with itself).
 #[inline(always)]
 pub fn asf_poker<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
-    let n = deck.len();
-    if n < 2 {
-        return;
-    }
-    let targets = (n - 1) as u64;
-    each_draw(rng, n, targets, |_| targets, |i, j| deck.swap(i, j));
+    ASF_POKER.shuffle(deck, rng);
 }
+
+/// [`asf_poker`]'s draws and swaps (none below two cards).
+pub(crate) const ASF_POKER: SwapShuffle = SwapShuffle {
+    id: 5,
+    draws: |n| if n < 2 { (0, 1) } else { (n, (n - 1) as u64) },
+    bound: |n, _| (n - 1) as u64,
+    swap: |_, i, j| (i, j),
+};

@@ -550,3 +550,52 @@ fn long_deals_are_the_plain_passes_and_stop_only_between_blocks() {
     assert_eq!((made, looks.get()), (64, 3));
     super::shuffles::passes_until(32, 2_000, || panic!("a deal of one block never asks"), || {});
 }
+
+/// The engine's loop over a batch of decks (`shuffle_each`, which plans a swap shuffle's
+/// words once per deck size, issue 43) deals exactly what the public function deals one
+/// deck at a time (words cut and multiplied as it goes), and leaves the source where the
+/// function leaves it: for every swap shuffle, on every size from 0 to 70 cards and on
+/// 200 and 2,000 (words of 8, 7 and 5 draws, with a shorter last word or none), from the
+/// default source and from a flawed one (which answers draw by draw).
+#[test]
+fn planned_words_deal_what_the_shuffles_deal_one_by_one() {
+    use crate::randomness::SourceKind;
+    type Shuffle = fn(&mut [u16], &mut SimulationSource);
+    let swap_shuffles: [(&str, Shuffle); 6] = [
+        ("naive-swap", naive_swap),
+        ("fisher-yates", fisher_yates),
+        ("fisher-yates-forward", fisher_yates_forward),
+        ("sattolo", sattolo),
+        ("roguelike-shuffle", roguelike_shuffle),
+        ("asf-poker", asf_poker),
+    ];
+    let sizes = (0..=70).chain([200, 2_000]);
+    for n in sizes {
+        for (name, one_by_one) in swap_shuffles {
+            let algorithm = AlgorithmSpec::parse(name)
+                .unwrap()
+                .algorithm
+                .as_permutation()
+                .unwrap();
+            for kind in [SourceKind::Xoshiro, SourceKind::MsvcRandMod] {
+                let decks = 20;
+                let mut planned_source = SimulationSource::for_unit(kind, 7, n as u64, 0);
+                let mut plain_source = planned_source.clone();
+                let mut planned: Vec<Vec<u16>> = vec![(0..n as u16).collect(); decks];
+                let mut workspace = Workspace::default();
+                algorithm.shuffle_each(planned.iter_mut(), &mut planned_source, &mut workspace);
+                for (deal, dealt) in planned.iter().enumerate() {
+                    let mut deck: Vec<u16> = (0..n as u16).collect();
+                    plain_source.begin_trial();
+                    one_by_one(&mut deck, &mut plain_source);
+                    assert_eq!(&deck, dealt, "{name} on {n} cards, {kind:?}, deal {deal}");
+                }
+                assert_eq!(
+                    planned_source.below(1_000),
+                    plain_source.below(1_000),
+                    "{name} on {n} cards, {kind:?}: the sources drew differently"
+                );
+            }
+        }
+    }
+}

@@ -62,6 +62,12 @@ pub fn each_draw<R: super::Randomness + ?Sized>(
     bound: impl Fn(usize) -> u64,
     mut answer: impl FnMut(usize, usize),
 ) {
+    if rng.draws_one_by_one() {
+        for step in 0..draws {
+            answer(step, rng.below(bound(step)) as usize);
+        }
+        return;
+    }
     let per_word = draws_per_word(largest);
     let mut bounds = [1u64; MOST_DRAWS_PER_WORD];
     let mut answers = [0u64; MOST_DRAWS_PER_WORD];
@@ -76,6 +82,157 @@ pub fn each_draw<R: super::Randomness + ?Sized>(
             answer(step + offset, value as usize);
         }
         step += count;
+    }
+}
+
+/// One word's draws planned ahead: their bounds and Lemire's threshold for their
+/// product, computed once for every deck of a size ([`DrawPlan`]) instead of once per word
+/// drawn. What a source answers for it is exactly what [`super::Randomness::below_each`]
+/// answers for the same bounds: the plan only moves the product and its threshold out of
+/// the loop over decks.
+#[derive(Clone, Copy, Debug)]
+pub struct PlannedWord {
+    bounds: [u64; MOST_DRAWS_PER_WORD],
+    count: usize,
+    /// `2^64 mod P`, `P` the product of the bounds: a word whose low half `x·P mod 2^64`
+    /// falls below it is rejected (the same test as [`split_word`]'s, whose `fraction >=
+    /// product` shortcut is implied, the threshold being below `P`).
+    threshold: u64,
+}
+
+impl PlannedWord {
+    /// The bounds of the word's draws, in order.
+    #[inline(always)]
+    pub fn bounds(&self) -> &[u64] {
+        &self.bounds[..self.count]
+    }
+
+    /// The answers of a word of exactly `K` draws from `word` (drawn from a source that
+    /// batches, [`super::Randomness::batch_word`]): `false` if it falls in the rejected
+    /// sliver. The same answers as [`split_word`] (a test checks it on many words).
+    #[inline(always)]
+    fn split<const K: usize>(&self, word: u64, answers: &mut [u64; K]) -> bool {
+        let mut fraction = word;
+        for (answer, &bound) in answers.iter_mut().zip(&self.bounds[..K]) {
+            let wide = u128::from(fraction) * u128::from(bound);
+            *answer = (wide >> 64) as u64;
+            fraction = wide as u64;
+        }
+        fraction >= self.threshold
+    }
+}
+
+/// The draws of one deck of a shuffle whose bounds depend on the deck size alone (the
+/// swap shuffles), cut into words as [`each_draw`] cuts them and planned once for a batch
+/// of decks ([`each_planned_draw`]).
+///
+/// Why: [`each_draw`] multiplies the bounds of each word together as it draws, to find
+/// the product and Lemire's threshold; on decks of 13 to 64 cards that second chain of
+/// multiplies, and the loop it needs to watch for overflow, cost as much as the draws
+/// themselves (issue 43). The plan computes them once per deck size.
+#[derive(Clone, Debug, Default)]
+pub struct DrawPlan {
+    words: Vec<PlannedWord>,
+    /// The draws of every word but perhaps the last.
+    per_word: usize,
+}
+
+impl DrawPlan {
+    /// The plan of `draws` draws with bounds `bound(0)`, `bound(1)`, … (each at least 1
+    /// and at most `largest`), cut into words exactly as [`each_draw`] cuts them.
+    pub fn new(draws: usize, largest: u64, bound: impl Fn(usize) -> u64) -> Self {
+        let per_word = draws_per_word(largest);
+        let mut words = Vec::with_capacity(draws.div_ceil(per_word));
+        let mut step = 0;
+        while step < draws {
+            let count = per_word.min(draws - step);
+            let mut bounds = [1u64; MOST_DRAWS_PER_WORD];
+            for (offset, slot) in bounds[..count].iter_mut().enumerate() {
+                *slot = bound(step + offset);
+                assert!(
+                    (1..=largest).contains(slot),
+                    "a bound of {slot} outside 1..={largest}"
+                );
+            }
+            // At most `largest^per_word <= 2^56`: it fits ([`draws_per_word`]).
+            let product: u64 = bounds[..count].iter().product();
+            words.push(PlannedWord {
+                bounds,
+                count,
+                threshold: threshold::<64>(product),
+            });
+            step += count;
+        }
+        Self { words, per_word }
+    }
+
+    /// How many draws the plan makes.
+    pub fn draws(&self) -> usize {
+        self.words.iter().map(|word| word.count).sum()
+    }
+}
+
+/// [`each_draw`] with the words planned ahead: the same answers, handed to
+/// `answer(step, value)` in the same order, from the same words of any source.
+///
+/// The words are split by a loop compiled for their number of draws (1 to
+/// [`MOST_DRAWS_PER_WORD`]), so that it unrolls and the answers stay in registers; a
+/// source that does not batch ([`super::Randomness::batch_word`]) answers each word
+/// through [`super::Randomness::below_each`], draw by draw.
+#[inline(always)]
+pub fn each_planned_draw<R: super::Randomness + ?Sized>(
+    rng: &mut R,
+    plan: &DrawPlan,
+    answer: impl FnMut(usize, usize),
+) {
+    match plan.per_word {
+        1 => words_of::<1, R>(rng, plan, answer),
+        2 => words_of::<2, R>(rng, plan, answer),
+        3 => words_of::<3, R>(rng, plan, answer),
+        4 => words_of::<4, R>(rng, plan, answer),
+        5 => words_of::<5, R>(rng, plan, answer),
+        6 => words_of::<6, R>(rng, plan, answer),
+        7 => words_of::<7, R>(rng, plan, answer),
+        _ => words_of::<MOST_DRAWS_PER_WORD, R>(rng, plan, answer),
+    }
+}
+
+/// [`each_planned_draw`] for a plan of `K` draws a word.
+#[inline(always)]
+fn words_of<const K: usize, R: super::Randomness + ?Sized>(
+    rng: &mut R,
+    plan: &DrawPlan,
+    mut answer: impl FnMut(usize, usize),
+) {
+    let mut step = 0;
+    for word in &plan.words {
+        let mut answers = [0u64; K];
+        match rng.batch_word() {
+            // A shorter last word is split as `K` draws too: its bounds beyond its own are
+            // 1, which answer 0 and leave the product, the threshold and the word's other
+            // answers as they are.
+            Some(first) => {
+                let mut drawn = first;
+                while !word.split(drawn, &mut answers) {
+                    drawn = rng
+                        .batch_word()
+                        .expect("a source that batches batches every word");
+                }
+            }
+            None => {
+                rng.below_each(word.bounds(), &mut answers[..word.count]);
+            }
+        }
+        if word.count == K {
+            for (offset, &value) in answers.iter().enumerate() {
+                answer(step + offset, value as usize);
+            }
+        } else {
+            for (offset, &value) in answers[..word.count].iter().enumerate() {
+                answer(step + offset, value as usize);
+            }
+        }
+        step += word.count;
     }
 }
 

@@ -82,6 +82,28 @@ pub trait Randomness {
         batched::mixed_radix(bounds, answers)
     }
 
+    /// Whether this source's [`Randomness::below_each`] is exactly [`Randomness::below`]
+    /// for each bound in turn (its default), so that a shuffle may ask bound by bound and
+    /// skip gathering the bounds into words. `false` unless a source says so: a source
+    /// that answers `below_each` its own way (batched, or wrapping one that does) must
+    /// never be asked draw by draw. Exact enumeration's replay says `true`: it walks
+    /// every path of a shuffle, and the words' arrays were a third of its time.
+    #[inline]
+    fn draws_one_by_one(&self) -> bool {
+        false
+    }
+
+    /// A uniform 64-bit word for batched draws, if this source answers
+    /// [`Randomness::below_each`] from whole words exactly as [`batched`] splits them (the
+    /// default simulation source); `None` for every source that answers draw by draw.
+    /// [`batched::each_planned_draw`] splits such words itself, with its bounds' product
+    /// planned ahead; it draws the same words and gives the same answers as
+    /// [`Randomness::below_each`] would.
+    #[inline]
+    fn batch_word(&mut self) -> Option<u64> {
+        None
+    }
+
     /// `count` fair coins (at most 64), the first in the lowest bit: in law exactly
     /// `count` draws of `below(2)` in turn, which is this default; the default simulation
     /// source takes them from one word.
@@ -155,6 +177,11 @@ impl Randomness for SimulationSource {
     #[inline]
     fn below_each(&mut self, bounds: &[u64], answers: &mut [u64]) -> u64 {
         crate::with_source!(self, |source| source.below_each(bounds, answers))
+    }
+
+    #[inline]
+    fn batch_word(&mut self) -> Option<u64> {
+        crate::with_source!(self, |source| source.batch_word())
     }
 
     #[inline]
@@ -285,6 +312,12 @@ impl Randomness for XoshiroSource {
                 }
             }
         }
+    }
+
+    /// The words [`Randomness::below_each`] splits.
+    #[inline(always)]
+    fn batch_word(&mut self) -> Option<u64> {
+        Some(self.generator.next_u64())
     }
 
     /// The top `count` bits of one word, moved down: Xoshiro256++'s high bits are its best.

@@ -169,11 +169,20 @@ impl Budget<'_> {
 fn path_probability(replay: &Replay, law: DrawLaw) -> Result<(u128, u128)> {
     let product = match law {
         // The default source, on every path of the walk: 1 over the product of the bounds.
-        DrawLaw::Uniform => replay
+        // In 64 bits while it fits (every path of a 9-card naive swap: 9^9), which is a
+        // multiply a bound; in 128 beyond.
+        DrawLaw::Uniform => match replay
             .bounds
             .iter()
-            .try_fold(1u128, |d, &bound| d.checked_mul(u128::from(bound)))
-            .map(|denominator| (1, denominator)),
+            .try_fold(1u64, |d, &bound| d.checked_mul(bound))
+        {
+            Some(denominator) => Some(u128::from(denominator)),
+            None => replay
+                .bounds
+                .iter()
+                .try_fold(1u128, |d, &bound| d.checked_mul(u128::from(bound))),
+        }
+        .map(|denominator| (1, denominator)),
         _ => replay.answers.iter().zip(&replay.bounds).try_fold(
             (1u128, 1u128),
             |(numerator, denominator), (&answer, &bound)| {
@@ -187,14 +196,20 @@ fn path_probability(replay: &Replay, law: DrawLaw) -> Result<(u128, u128)> {
 
 /// Puts the sums of every denominator over their least common multiple.
 fn combine(counts: Counts, law: DrawLaw) -> Result<ExactLaw> {
-    let denominator = counts
-        .by_denominator
+    let unit_paths = counts.unit_paths.iter().map(|(d, cells)| {
+        (
+            *d,
+            cells.iter().map(|&count| u128::from(count)).collect::<Vec<_>>(),
+        )
+    });
+    let tables: Vec<(u128, Vec<u128>)> = counts.by_denominator.into_iter().chain(unit_paths).collect();
+    let denominator = tables
         .iter()
         .try_fold(1u128, |l, &(d, _)| lcm(l, d))
         .ok_or_else(|| overflow("the common denominator", law))?;
-    let cells = counts.by_denominator.first().map_or(0, |(_, c)| c.len());
+    let cells = tables.first().map_or(0, |(_, c)| c.len());
     let mut numerators = vec![0u128; cells];
-    for (d, cell_counts) in &counts.by_denominator {
+    for (d, cell_counts) in &tables {
         let scale = denominator / d;
         for (numerator, &sum) in numerators.iter_mut().zip(cell_counts) {
             *numerator = sum
