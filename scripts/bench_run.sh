@@ -11,7 +11,8 @@
 # cards against the other build; then `exact naive-swap` at n = 8 and 9.
 #
 # Each figure is the best of ROUNDS (default 3) runs, the builds taking turns, so that
-# both see the same machine; a run lasts about half a second (trials chosen by a short pilot).
+# both see the same machine; a run simulates for about a second (trials chosen by two
+# short pilots).
 #
 # Usage: scripts/bench_run.sh [--against REV]
 #   scripts/bench_run.sh --against a7a2deb    # the build before batched draws
@@ -73,16 +74,28 @@ run_speed() {
     local bin=$1 shuffle=$2 n=$3 trials=$4
     "$bin" run "$shuffle" --n "$n" --trials "$trials" --seed 1 --json "$work/run.json" >/dev/null 2>&1 ||
         [[ $? -eq 1 ]] || { echo "bench_run.sh: $bin run $shuffle --n $n failed" >&2; exit 2; }
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trials_per_second"] / 1e6)' "$work/run.json"
+    # Read with sed, not a JSON parser: a 2,000-card run's JSON holds its 4 million
+    # positions (hundreds of MB), which Python takes seconds and a gigabyte to load.
+    sed -n 's/^ *"trials_per_second": *\([0-9.eE+-]*\),*$/\1/p' "$work/run.json" | head -n 1 |
+        awk '{ print $1 / 1e6 }'
 }
 plain_speed() {
     "$plain" "$1" "$2" "$3" | python3 -c 'import json, sys; print(json.load(sys.stdin)["trials_per_second"] / 1e6)'
 }
-# Trials for about half a second of `run`, from a pilot of 0.1 s or so.
+# Trials for about a second of simulation: `run`'s figure counts its whole time, the
+# analysis after the simulation too (a fixed cost: the 3,628,800 orders of 10 cards),
+# so the rate is read from two pilots, at PILOT and 4 x PILOT trials, as the trials the
+# second did more over the time it took more.
 trials_for() {
-    local shuffle=$1 n=$2 pilot=$3 speed
-    speed=$(run_speed "$this" "$shuffle" "$n" "$pilot")
-    python3 -c 'import sys; print(max(int(sys.argv[1]), int(float(sys.argv[2]) * 5e5)))' "$pilot" "$speed"
+    local shuffle=$1 n=$2 pilot=$3 small large
+    small=$(run_speed "$this" "$shuffle" "$n" "$pilot")
+    large=$(run_speed "$this" "$shuffle" "$n" $((4 * pilot)))
+    python3 -c '
+import sys
+pilot, small, large = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+more_time = 4 * pilot / large - pilot / small
+rate = 3 * pilot / more_time if more_time > 0 else large
+print(max(4 * pilot, int(rate * 1e6)))' "$pilot" "$small" "$large"
 }
 best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
@@ -93,7 +106,7 @@ printf '%-22s %12s %12s %12s %10s %10s\n' "shuffle, cards" "this (M/s)" "against
 for case in fisher-yates:3 fisher-yates:6 fisher-yates:10 fisher-yates:13 fisher-yates:20 \
     fisher-yates:32 fisher-yates:52 naive-swap:52 fisher-yates:100 fisher-yates:200 fisher-yates:2000; do
     shuffle=${case%:*} n=${case#*:}
-    trials=$(trials_for "$shuffle" "$n" $((2000000 / n + 1000)))
+    trials=$(trials_for "$shuffle" "$n" $((20000000 / n + 1000)))
     ours=() theirs=() plains=()
     for _ in $(seq "$rounds"); do
         ours+=("$(run_speed "$this" "$shuffle" "$n" "$trials")")
@@ -114,7 +127,7 @@ print(" ".join(e["name"] for e in json.load(sys.stdin)["entries"] if e["kind"] =
 }
 theirs_listed=" $(shuffles_of "$other") "
 for shuffle in $(shuffles_of "$this"); do
-    trials=$(trials_for "$shuffle" 52 20000)
+    trials=$(trials_for "$shuffle" 52 100000)
     ours=() theirs=()
     for _ in $(seq "$rounds"); do
         ours+=("$(run_speed "$this" "$shuffle" 52 "$trials")")

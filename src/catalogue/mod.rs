@@ -38,6 +38,7 @@ pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
 use shuffles::{
     ASF_POKER, FISHER_YATES, FISHER_YATES_FORWARD, NAIVE_SWAP, ROGUELIKE_SHUFFLE, SATTOLO, SwapShuffle,
+    passes_until,
 };
 pub use shuffles::{
     asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_repeated_until,
@@ -340,6 +341,15 @@ macro_rules! each {
     };
 }
 
+/// A swap shuffle over every deck, its words planned ([`each_planned`]).
+macro_rules! each_swap {
+    ($decks:expr, $rng:expr, $workspace:expr, $shuffle:expr) => {
+        each_planned($decks, $rng, &mut $workspace.plan, $shuffle, |deck, rng, plan| {
+            $shuffle.shuffle_with(deck, rng, plan)
+        })
+    };
+}
+
 impl PermutationAlgorithm {
     /// Fixes parameters that default to a function of the deck size.
     pub fn resolve(self, n: usize) -> Self {
@@ -449,19 +459,22 @@ impl PermutationAlgorithm {
         D: AsMut<[T]>,
     {
         match *self {
-            PermutationAlgorithm::NaiveSwap => each_planned(decks, rng, &mut workspace.plan, NAIVE_SWAP),
-            PermutationAlgorithm::FisherYates => each_planned(decks, rng, &mut workspace.plan, FISHER_YATES),
+            PermutationAlgorithm::NaiveSwap => each_swap!(decks, rng, workspace, NAIVE_SWAP),
+            PermutationAlgorithm::FisherYates => each_swap!(decks, rng, workspace, FISHER_YATES),
             PermutationAlgorithm::FisherYatesForward => {
-                each_planned(decks, rng, &mut workspace.plan, FISHER_YATES_FORWARD)
+                each_swap!(decks, rng, workspace, FISHER_YATES_FORWARD)
             }
-            PermutationAlgorithm::Sattolo => each_planned(decks, rng, &mut workspace.plan, SATTOLO),
+            PermutationAlgorithm::Sattolo => each_swap!(decks, rng, workspace, SATTOLO),
             PermutationAlgorithm::RoguelikeShuffle => {
-                each_planned(decks, rng, &mut workspace.plan, ROGUELIKE_SHUFFLE)
+                each_swap!(decks, rng, workspace, ROGUELIKE_SHUFFLE)
             }
-            PermutationAlgorithm::NaiveRepeated { passes } => each!(decks, rng, |deck, rng| {
-                let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
-                naive_repeated_until(deck, rng, passes, &stop)
-            }),
+            PermutationAlgorithm::NaiveRepeated { passes } => {
+                each_planned(decks, rng, &mut workspace.plan, NAIVE_SWAP, |deck, rng, plan| {
+                    let passes = passes.unwrap_or_else(|| default_passes(deck.len()));
+                    let cards = deck.len();
+                    passes_until(passes, cards, &stop, || NAIVE_SWAP.shuffle_with(deck, rng, plan));
+                })
+            }
             PermutationAlgorithm::SortRandomKey => each!(decks, rng, |deck, rng| {
                 sort_random_key(deck, rng, &mut workspace.f64_keys)
             }),
@@ -478,7 +491,7 @@ impl PermutationAlgorithm {
             PermutationAlgorithm::Riffle => {
                 each!(decks, rng, |deck, rng| riffle(deck, rng, &mut workspace.cards))
             }
-            PermutationAlgorithm::AsfPoker => each_planned(decks, rng, &mut workspace.plan, ASF_POKER),
+            PermutationAlgorithm::AsfPoker => each_swap!(decks, rng, workspace, ASF_POKER),
             PermutationAlgorithm::Riffles { times } => each!(decks, rng, |deck, rng| {
                 riffles(deck, rng, times, &mut workspace.cards)
             }),
@@ -499,14 +512,18 @@ impl PermutationAlgorithm {
 /// (`simulate`'s loops compiled for decks of up to ten cards).
 const UNPLANNED_CARDS: usize = 10;
 
-/// Shuffles every deck with a swap shuffle, its words planned once per deck size
-/// ([`SwapShuffle::shuffle_planned`]) and the plan kept in `kept` for the next batch.
+/// Shuffles every deck with `deal(deck, rng, plan)`, `plan` being `shuffle`'s words
+/// planned for the deck's size ([`SwapShuffle::shuffle_with`]), kept in `kept` for the
+/// next batch; `None` on decks the engine compiles at their size (up to
+/// [`UNPLANNED_CARDS`]), where the words' products fold into constants where the shuffle
+/// draws and a plan read from memory would be slower (a tenth, on 10 cards).
 #[inline(always)]
 fn each_planned<T, R, D>(
     decks: impl Iterator<Item = D>,
     rng: &mut R,
     kept: &mut Option<(u8, usize, DrawPlan)>,
     shuffle: SwapShuffle,
+    mut deal: impl FnMut(&mut [T], &mut R, Option<&DrawPlan>),
 ) where
     R: Randomness + ?Sized,
     D: AsMut<[T]>,
@@ -516,17 +533,14 @@ fn each_planned<T, R, D>(
         let deck = deck.as_mut();
         let n = deck.len();
         if n <= UNPLANNED_CARDS {
-            // Decks the engine compiles at their size: with `n` a constant, the words'
-            // products fold into constants where the shuffle draws, and a plan read from
-            // memory would be slower (a tenth, on 10 cards).
-            shuffle.shuffle(deck, rng);
+            deal(deck, rng, None);
             continue;
         }
         let plan = match kept {
             Some((id, cards, plan)) if *id == shuffle.id && *cards == n => plan,
             _ => &kept.insert((shuffle.id, n, shuffle.plan(n))).2,
         };
-        shuffle.shuffle_planned(deck, rng, plan);
+        deal(deck, rng, Some(plan));
     }
 }
 

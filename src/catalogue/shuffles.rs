@@ -152,14 +152,17 @@ impl SwapShuffle {
     }
 
     /// Shuffles one deck with its words planned ahead ([`SwapShuffle::plan`] of the
-    /// deck's size): the same draws and swaps as [`SwapShuffle::shuffle`].
+    /// deck's size), or cut as it goes without a plan: the same draws and swaps either way.
     #[inline(always)]
-    pub(crate) fn shuffle_planned<T, R: Randomness + ?Sized>(
+    pub(crate) fn shuffle_with<T, R: Randomness + ?Sized>(
         self,
         deck: &mut [T],
         rng: &mut R,
-        plan: &DrawPlan,
+        plan: Option<&DrawPlan>,
     ) {
+        let Some(plan) = plan else {
+            return self.shuffle(deck, rng);
+        };
         let n = deck.len();
         each_planned_draw(rng, plan, |s, j| {
             let (a, b) = (self.swap)(n, s, j);
