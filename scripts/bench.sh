@@ -2,8 +2,8 @@
 # First what users run (issue 43; scripts/bench_run.sh, which takes --against REV):
 # `run ... --json` itself beside the plain loop a user would write and beside another
 # build, for Fisher-Yates on 3 to 2,000 cards, every catalogue shuffle at 52, and
-# `exact` at n = 8 and 9. Then simulation throughput against loops that only make the same random draws, on all
-# cores (issue 33's goal: Fisher-Yates and naive swap on 3 to 6 cards with every tally at
+# `exact` at n = 8 and 9. Then simulation throughput against loops that only make the
+# same random draws, on all cores (issue 33's goal: Fisher-Yates and naive swap on 3 to 6 cards with every tally at
 # >= 0.9x a loop that makes the same batched draws). Prints each figure and the ratio,
 # then a table; then (issue 15) run's default 52-card
 # naive swap and Fisher-Yates, and Fisher-Yates on 200 and 2,000 cards, beside the plain

@@ -112,7 +112,7 @@ pub(crate) const ROGUELIKE_SHUFFLE: SwapShuffle = SwapShuffle {
 /// the answers: so its draws can be batched a word at a time ([`each_draw`]), and the
 /// words planned once for every deck of a size ([`DrawPlan`]). Each swap shuffle is one
 /// of these constants, read by its public function (one deck, words cut as it goes) and
-/// by the engine's loop over a batch of decks ([`SwapShuffle::shuffle_planned`]), so the
+/// by the engine's loop over a batch of decks ([`SwapShuffle::shuffle_with`]), so the
 /// two cannot draw differently.
 #[derive(Clone, Copy)]
 pub(crate) struct SwapShuffle {

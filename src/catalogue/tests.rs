@@ -554,9 +554,10 @@ fn long_deals_are_the_plain_passes_and_stop_only_between_blocks() {
 /// The engine's loop over a batch of decks (`shuffle_each`, which plans a swap shuffle's
 /// words once per deck size, issue 43) deals exactly what the public function deals one
 /// deck at a time (words cut and multiplied as it goes), and leaves the source where the
-/// function leaves it: for every swap shuffle (and the naive pass repeated), on every size from 0 to 70 cards and on
-/// 200 and 2,000 (words of 8, 7 and 5 draws, with a shorter last word or none), from the
-/// default source and from a flawed one (which answers draw by draw).
+/// function leaves it: for every swap shuffle (and the naive pass repeated), on every
+/// size from 0 to 70 cards and on 200 and 2,000 (words of 8, 7 and 5 draws, with a
+/// shorter last word or none), from the default source and from a flawed one (which
+/// answers draw by draw).
 #[test]
 fn planned_words_deal_what_the_shuffles_deal_one_by_one() {
     use crate::randomness::SourceKind;

@@ -165,11 +165,6 @@ impl DrawPlan {
         }
         Self { words, per_word }
     }
-
-    /// How many draws the plan makes.
-    pub fn draws(&self) -> usize {
-        self.words.iter().map(|word| word.count).sum()
-    }
 }
 
 /// [`each_draw`] with the words planned ahead: the same answers, handed to
