@@ -28,7 +28,7 @@
 //! ([`crate::exact::guessing::shelf_strategy_value`]).
 
 use crate::randomness::Randomness;
-use crate::randomness::batched::each_draw;
+use crate::randomness::batched::{DrawPlan, each_planned_draw};
 
 /// The most shelves `shelf:S` takes (the machine tested had 10).
 pub const MAX_SHELVES: u32 = 1000;
@@ -52,37 +52,40 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
         codes,
         counts,
         merged,
+        plan,
     } = scratch;
     codes.clear();
     counts.clear();
     counts.resize(piles, 0);
     // Fed from the bottom of the deck up: codes[i] is the draw of deck[n - 1 - i].
     // The draws' bounds do not depend on the answers: a word's worth at a time from the
-    // default source ([`each_draw`]; one draw by one from any other).
+    // default source, the words planned once for the deck size and shelf count and kept
+    // for the next pass ([`DrawPlan`]; one draw by one from any other source).
     let bound = piles as u64;
-    each_draw(
-        rng,
-        n,
-        bound,
-        |_| bound,
-        |_, code| {
-            codes.push(code as u32);
-            counts[code] += 1;
-        },
-    );
+    let plan = match plan {
+        Some((cards, planned, plan)) if *cards == n && *planned == bound => plan,
+        _ => &plan.insert((n, bound, DrawPlan::new(n, bound, |_| bound))).2,
+    };
+    each_planned_draw(rng, plan, |_, code| {
+        codes.push(code as u32);
+        counts[code] += 1;
+    });
     // Shelf s occupies a block of the new deck: its cards placed on top (code 2s + 1)
     // first, then those placed under (code 2s). The counts become two cursors per shelf:
     // [2s + 1] the end of the top-placed part, filled backwards (later cards land above),
     // [2s] the start of the part placed under, filled forwards (later cards land below).
     let mut start = 0;
-    for shelf in 0..shelves as usize {
-        let (under, top) = (counts[2 * shelf], counts[2 * shelf + 1]);
-        counts[2 * shelf] = start + top;
-        counts[2 * shelf + 1] = start + top;
+    for shelf in counts.chunks_exact_mut(2) {
+        let (under, top) = (shelf[0], shelf[1]);
+        shelf.fill(start + top);
         start += top + under;
     }
-    merged.clear();
-    merged.extend_from_slice(deck);
+    // Every slot of `merged` is written below: it only needs the deck's length (sized
+    // once, not copied at every pass).
+    if merged.len() != n {
+        merged.clear();
+        merged.extend_from_slice(deck);
+    }
     for (i, &code) in codes.iter().enumerate() {
         let cursor = &mut counts[code as usize];
         let slot = if code % 2 == 1 {
@@ -103,6 +106,9 @@ pub struct ShelfScratch<T> {
     codes: Vec<u32>,
     counts: Vec<usize>,
     merged: Vec<T>,
+    /// The words of the last pass's draws, planned for its deck size and bound:
+    /// `(cards, bound, plan)`.
+    plan: Option<(usize, u64, DrawPlan)>,
 }
 
 impl<T> Default for ShelfScratch<T> {
@@ -111,6 +117,7 @@ impl<T> Default for ShelfScratch<T> {
             codes: Vec::new(),
             counts: Vec::new(),
             merged: Vec::new(),
+            plan: None,
         }
     }
 }

@@ -93,6 +93,11 @@ pub fn each_draw<R: super::Randomness + ?Sized>(
 #[derive(Clone, Copy, Debug)]
 pub struct PlannedWord {
     bounds: [u64; MOST_DRAWS_PER_WORD],
+    /// The product of the bounds before each draw (1 before the first): see
+    /// [`PlannedWord::split`].
+    before: [u64; MOST_DRAWS_PER_WORD],
+    /// The product of all the bounds, `P`.
+    product: u64,
     count: usize,
     /// `2^64 mod P`, `P` the product of the bounds: a word whose low half `x·P mod 2^64`
     /// falls below it is rejected (the same test as [`split_word`]'s, whose `fraction >=
@@ -107,18 +112,28 @@ impl PlannedWord {
         &self.bounds[..self.count]
     }
 
-    /// The answers of a word of exactly `K` draws from `word` (drawn from a source that
-    /// batches, [`super::Randomness::batch_word`]): `false` if it falls in the rejected
-    /// sliver. The same answers as [`split_word`] (a test checks it on many words).
+    /// Whether `word` (drawn from a source that batches,
+    /// [`super::Randomness::batch_word`]) is kept: Lemire's test on its low half `word · P
+    /// mod 2^64`, the same test as [`split_word`]'s (a test checks the answers agree on
+    /// many words).
     #[inline(always)]
-    fn split<const K: usize>(&self, word: u64, answers: &mut [u64; K]) -> bool {
-        let mut fraction = word;
-        for (answer, &bound) in answers.iter_mut().zip(&self.bounds[..K]) {
-            let wide = u128::from(fraction) * u128::from(bound);
-            *answer = (wide >> 64) as u64;
-            fraction = wide as u64;
-        }
-        fraction >= self.threshold
+    fn keeps(&self, word: u64) -> bool {
+        word.wrapping_mul(self.product) >= self.threshold
+    }
+
+    /// The answer of draw `k` of a kept `word`.
+    ///
+    /// Why not [`split_word`]'s loop: there, each draw multiplies the low half the draw
+    /// before it left, a chain of dependent multiplies that bound the 52-card swap
+    /// shuffles (issue 43). That low half is `word · Q mod 2^64`, `Q` the product of the
+    /// bounds before the draw, which the plan knows: each draw is then two multiplies of
+    /// its own, `⌊(word · Q mod 2^64) · bound / 2^64⌋`, the draws run side by side, and
+    /// the word's test needs none of them ([`PlannedWord::keeps`]), so each answer is
+    /// used as soon as it is made.
+    #[inline(always)]
+    fn answer(&self, word: u64, k: usize) -> u64 {
+        let fraction = word.wrapping_mul(self.before[k]);
+        ((u128::from(fraction) * u128::from(self.bounds[k])) >> 64) as u64
     }
 }
 
@@ -154,10 +169,18 @@ impl DrawPlan {
                     "a bound of {slot} outside 1..={largest}"
                 );
             }
-            // At most `largest^per_word <= 2^56`: it fits ([`draws_per_word`]).
-            let product: u64 = bounds[..count].iter().product();
+            // At most `largest^per_word <= 2^56`: it fits ([`draws_per_word`]). A shorter
+            // last word's bounds of 1 beyond its own keep the product.
+            let mut before = [1u64; MOST_DRAWS_PER_WORD];
+            let mut product = 1u64;
+            for (slot, &bound) in before.iter_mut().zip(&bounds) {
+                *slot = product;
+                product *= bound;
+            }
             words.push(PlannedWord {
                 bounds,
+                before,
+                product,
                 count,
                 threshold: threshold::<64>(product),
             });
@@ -201,30 +224,26 @@ fn words_of<const K: usize, R: super::Randomness + ?Sized>(
 ) {
     let mut step = 0;
     for word in &plan.words {
-        let mut answers = [0u64; K];
         match rng.batch_word() {
-            // A shorter last word is split as `K` draws too: its bounds beyond its own are
-            // 1, which answer 0 and leave the product, the threshold and the word's other
-            // answers as they are.
             Some(first) => {
                 let mut drawn = first;
-                while !word.split(drawn, &mut answers) {
+                while !word.keeps(drawn) {
                     drawn = rng
                         .batch_word()
                         .expect("a source that batches batches every word");
                 }
+                // A full word's count is the constant `K`, so that its loop unrolls.
+                let count = if word.count == K { K } else { word.count };
+                for k in 0..count {
+                    answer(step + k, word.answer(drawn, k) as usize);
+                }
             }
             None => {
+                let mut answers = [0u64; MOST_DRAWS_PER_WORD];
                 rng.below_each(word.bounds(), &mut answers[..word.count]);
-            }
-        }
-        if word.count == K {
-            for (offset, &value) in answers.iter().enumerate() {
-                answer(step + offset, value as usize);
-            }
-        } else {
-            for (offset, &value) in answers[..word.count].iter().enumerate() {
-                answer(step + offset, value as usize);
+                for (k, &value) in answers[..word.count].iter().enumerate() {
+                    answer(step + k, value as usize);
+                }
             }
         }
         step += word.count;
@@ -393,6 +412,66 @@ mod tests {
             let count = draws_per_word(largest) as u32;
             assert!(u128::from(largest).pow(count) <= 1 << 56, "{largest}");
         }
+    }
+
+    /// A planned word answers and rejects exactly as [`split_word`] does: on 20,000 words
+    /// from the default source and on words made to fall at the edge of the rejected
+    /// sliver (the words just above and below each multiple of `2^64 / P`, where the low
+    /// half `word · P mod 2^64` is smallest), for plans of 1 to 8 draws a word, with and
+    /// without a shorter last word, and products from 6 up to almost 2^56 (where about one
+    /// word in 256 is rejected).
+    #[test]
+    fn planned_words_answer_what_split_word_answers() {
+        /// Draws, the largest bound, and the bound of each step.
+        type Plan = (usize, u64, fn(usize) -> u64);
+        let plans: [Plan; 7] = [
+            (2, 3, |s| 3 - s as u64),
+            (51, 52, |s| 52 - s as u64),
+            (52, 52, |_| 52),
+            (20, 20, |_| 20),
+            (7, 255, |_| 255),
+            (199, 200, |s| 200 - s as u64),
+            (11, 2_000, |s| 2_000 - 7 * s as u64),
+        ];
+        let mut source = XoshiroSource::from_seed(43);
+        let (mut kept, mut rejected) = (0, 0);
+        for (draws, largest, bound) in plans {
+            let plan = DrawPlan::new(draws, largest, bound);
+            let mut step = 0;
+            for word in &plan.words {
+                let bounds = word.bounds();
+                assert_eq!(bounds, (step..step + word.count).map(bound).collect::<Vec<_>>());
+                step += word.count;
+                let product = word.product;
+                let edges = (1..200u64).flat_map(|k| {
+                    let edge = (u128::from(k) << 64).div_ceil(u128::from(product)) as u64;
+                    [edge.wrapping_sub(1), edge, edge.wrapping_add(1)]
+                });
+                let words = (0..20_000).map(|_| source.batch_word().unwrap()).chain(edges);
+                for drawn in words {
+                    let mut answers = vec![0; bounds.len()];
+                    let split = split_word::<64>(drawn, bounds, &mut answers);
+                    assert_eq!(
+                        word.keeps(drawn),
+                        matches!(split, Split::Kept(_)),
+                        "{bounds:?}, {drawn}"
+                    );
+                    if word.keeps(drawn) {
+                        kept += 1;
+                        let planned: Vec<u64> = (0..word.count).map(|k| word.answer(drawn, k)).collect();
+                        assert_eq!(planned, answers, "{bounds:?}, word {drawn}");
+                    } else {
+                        rejected += 1;
+                    }
+                }
+            }
+            assert_eq!(step, draws, "the plan covers every draw");
+        }
+        // The edge words include rejected ones (so the test can tell the two apart).
+        assert!(
+            rejected > 100 && kept > 100_000,
+            "{kept} kept, {rejected} rejected"
+        );
     }
 
     #[test]

@@ -68,3 +68,30 @@ fn one_pass_leaves_at_most_one_valley_between_shelves() {
     // Two passes of 10 shelves leave far more (a fair deck has about 17 of 52).
     assert!(most_after_two > 10, "{most_after_two}");
 }
+
+/// A pass draws its codes from words planned once per deck size and shelf count, kept in
+/// the scratch: the same codes as words cut as they go ([`each_draw`], the draws before
+/// the plan), and the source left where they leave it. The scratch is reused across sizes
+/// and shelf counts in turn, so a plan kept for one must not deal another.
+#[test]
+fn planned_passes_draw_what_words_cut_as_they_go_draw() {
+    use crate::randomness::batched::each_draw;
+    let mut scratch = ShelfScratch::default();
+    let mut rng = SimulationSource::from_seed(43);
+    for shelves in [1, 2, 10, 13, 1000, 10] {
+        for n in (0..=70).chain([200, 2_000, 52, 52]) {
+            let mut plain = rng.clone();
+            let mut deck: Vec<u16> = (0..n as u16).collect();
+            shelf_pass(&mut deck, &mut rng, shelves, &mut scratch);
+            let bound = 2 * u64::from(shelves);
+            let mut codes = Vec::new();
+            each_draw(&mut plain, n, bound, |_| bound, |_, code| codes.push(code as u32));
+            assert_eq!(scratch.codes, codes, "{shelves} shelves, {n} cards");
+            assert_eq!(
+                rng.below(1_000),
+                plain.below(1_000),
+                "{shelves} shelves, {n} cards"
+            );
+        }
+    }
+}
