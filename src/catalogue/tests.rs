@@ -601,3 +601,40 @@ fn planned_words_deal_what_the_shuffles_deal_one_by_one() {
         }
     }
 }
+
+/// The 8-bit sort keys read off the word's top bytes ([`sort_random_key_u8`], issue 43)
+/// are exactly the draws of words cut as they go ([`each_draw`] with bounds of 256), and
+/// leave the source where those leave it: on 0 to 70, 200 and 2,000 cards (seven keys a
+/// word, with a shorter last word or none), from the default source and from a flawed
+/// one (which answers draw by draw), deal after deal from one source.
+#[test]
+fn u8_keys_read_off_the_word_are_the_keys_each_draw_draws() {
+    use crate::randomness::SourceKind;
+    use crate::randomness::batched::each_draw;
+    let plain_u8_sort = |deck: &mut Vec<u16>, rng: &mut SimulationSource| {
+        let mut keyed: Vec<(u8, u16)> = deck.iter().map(|&card| (0, card)).collect();
+        each_draw(rng, deck.len(), 256, |_| 256, |i, key| keyed[i].0 = key as u8);
+        keyed.sort_by_key(|&(key, _)| key);
+        *deck = keyed.into_iter().map(|(_, card)| card).collect();
+    };
+    for kind in [SourceKind::Xoshiro, SourceKind::MsvcRandMod] {
+        let mut read = SimulationSource::for_unit(kind, 11, 0, 0);
+        let mut plain = read.clone();
+        let mut keyed = Vec::new();
+        for n in (0..=70).chain([200, 2_000]) {
+            let mut deck: Vec<u16> = (0..n as u16).collect();
+            let mut expected = deck.clone();
+            sort_random_key_u8(&mut deck, &mut read, &mut keyed);
+            plain_u8_sort(&mut expected, &mut plain);
+            assert_eq!(deck, expected, "{n} cards, {kind:?}");
+            if n > 20 {
+                assert_ne!(deck, (0..n as u16).collect::<Vec<_>>(), "{n} cards: shuffled");
+            }
+        }
+        assert_eq!(
+            read.below(1_000),
+            plain.below(1_000),
+            "{kind:?}: the sources drew differently"
+        );
+    }
+}
