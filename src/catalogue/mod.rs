@@ -36,6 +36,7 @@ pub use overhand::{overhand, overhands, overhands_until};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
+pub(crate) use shuffles::SWAP_SHUFFLES;
 use shuffles::{
     ASF_POKER, FISHER_YATES, FISHER_YATES_FORWARD, NAIVE_SWAP, ROGUELIKE_SHUFFLE, SATTOLO, SwapShuffle,
     passes_until,
@@ -369,6 +370,21 @@ impl PermutationAlgorithm {
     /// within a series started by [`Workspace::start_dealing`].
     pub fn carries_deck_between_deals(&self) -> bool {
         matches!(self, PermutationAlgorithm::DealerRiffles { .. })
+    }
+
+    /// The id of the swap shuffle this algorithm is ([`SWAP_SHUFFLES`]), if it is one: the
+    /// simulator compiles a loop for each alone.
+    pub(crate) fn swap_shuffle_id(&self) -> Option<u8> {
+        let shuffle = match self {
+            PermutationAlgorithm::NaiveSwap => NAIVE_SWAP,
+            PermutationAlgorithm::FisherYates => FISHER_YATES,
+            PermutationAlgorithm::FisherYatesForward => FISHER_YATES_FORWARD,
+            PermutationAlgorithm::Sattolo => SATTOLO,
+            PermutationAlgorithm::RoguelikeShuffle => ROGUELIKE_SHUFFLE,
+            PermutationAlgorithm::AsfPoker => ASF_POKER,
+            _ => return None,
+        };
+        Some(shuffle.id)
     }
 
     /// The bounds of the draws one shuffle of `n` cards makes, in order, for algorithms

@@ -202,19 +202,16 @@ const CARDS_BETWEEN_LOOKS: usize = 1 << 16;
 /// most that many cards (every deal of every other shape) never asks, so its loop is the
 /// plain one. The deck of a deal given up is left part shuffled (still a rearrangement of
 /// its cards), and the caller, who asked to stop, throws away what it was tallying.
+#[inline]
 pub(crate) fn passes_until(passes: u32, cards: usize, stop: impl Fn() -> bool, mut pass: impl FnMut()) {
     let block = u32::try_from(CARDS_BETWEEN_LOOKS / cards.max(1))
         .unwrap_or(u32::MAX)
         .max(1);
-    if passes <= block {
-        for _ in 0..passes {
-            pass();
-        }
-        return;
-    }
+    // One loop calls `pass`, so that it is inlined: a deal of a few passes (up to a
+    // block) never asks `stop`.
     let mut left = passes;
     while left > 0 {
-        if stop() {
+        if passes > block && stop() {
             return;
         }
         let now = left.min(block);
@@ -311,4 +308,24 @@ pub(crate) const ASF_POKER: SwapShuffle = SwapShuffle {
     draws: |n| if n < 2 { (0, 1) } else { (n, (n - 1) as u64) },
     bound: |n, _| (n - 1) as u64,
     swap: |_, i, j| (i, j),
+};
+
+/// Every swap shuffle, each at the index of its [`SwapShuffle::id`], so that a loop can be
+/// compiled for one of them alone, its draws and swaps constants
+/// (`SWAP_SHUFFLES[ID]` in a `const` block).
+pub(crate) const SWAP_SHUFFLES: [SwapShuffle; 6] = {
+    let shuffles = [
+        NAIVE_SWAP,
+        FISHER_YATES,
+        FISHER_YATES_FORWARD,
+        SATTOLO,
+        ROGUELIKE_SHUFFLE,
+        ASF_POKER,
+    ];
+    let mut id = 0;
+    while id < shuffles.len() {
+        assert!(shuffles[id].id as usize == id, "a swap shuffle out of its place");
+        id += 1;
+    }
+    shuffles
 };

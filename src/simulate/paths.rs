@@ -16,7 +16,7 @@
 use std::cell::Cell;
 
 use super::Simulation;
-use crate::catalogue::{PermutationAlgorithm, Workspace};
+use crate::catalogue::{PermutationAlgorithm, SWAP_SHUFFLES, ShelfScratch, Workspace, shelf_passes};
 use crate::randomness::{Randomness, SimulationSource};
 use crate::tally::PermutationRecorder;
 
@@ -95,11 +95,32 @@ fn count_paths<const N: usize>(
     counts: &mut [u64],
     workspace: &mut Workspace<u16>,
 ) {
-    // The two shuffles of issue 33's small-deck goal get a loop with nothing else in it
-    // (see `Shuffler`); every other one goes through the catalogue's match.
-    match algorithm {
-        PermutationAlgorithm::FisherYates => count_paths_of(FisherYatesOnly, start, count, source, counts),
-        PermutationAlgorithm::NaiveSwap => count_paths_of(NaiveSwapOnly, start, count, source, counts),
+    // Each swap shuffle gets a loop with nothing else in it (see `Shuffler`); every other
+    // one goes through the catalogue's match.
+    match algorithm.resolve(N) {
+        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
+            return count_paths_of(NaiveRepeatedOnly(passes), start, count, source, counts);
+        }
+        PermutationAlgorithm::Overhand { times } => {
+            return count_paths_of(OverhandOnly(times), start, count, source, counts);
+        }
+        PermutationAlgorithm::Shelf { shelves, passes } => {
+            let shelf = ShelfOnly {
+                shelves,
+                passes,
+                scratch: ShelfScratch::default(),
+            };
+            return count_paths_of(shelf, start, count, source, counts);
+        }
+        _ => {}
+    }
+    match algorithm.swap_shuffle_id() {
+        Some(0) => count_paths_of(SwapOnly::<0>, start, count, source, counts),
+        Some(1) => count_paths_of(SwapOnly::<1>, start, count, source, counts),
+        Some(2) => count_paths_of(SwapOnly::<2>, start, count, source, counts),
+        Some(3) => count_paths_of(SwapOnly::<3>, start, count, source, counts),
+        Some(4) => count_paths_of(SwapOnly::<4>, start, count, source, counts),
+        Some(5) => count_paths_of(SwapOnly::<5>, start, count, source, counts),
         _ => count_paths_of(Catalogue(algorithm, workspace), start, count, source, counts),
     }
 }
@@ -113,23 +134,62 @@ trait Shuffler {
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R);
 }
 
-struct FisherYatesOnly;
+/// The swap shuffle of id `ID` ([`SWAP_SHUFFLES`]) alone, its draws and swaps constants.
+/// Through the catalogue's match, a 3-card Sattolo ran at a tenth of the speed it had
+/// before batched draws (issue 43): there its words' bounds were not constants.
+struct SwapOnly<const ID: u8>;
 
-impl Shuffler for FisherYatesOnly {
+impl<const ID: u8> Shuffler for SwapOnly<ID> {
     #[inline(always)]
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
         rng.begin_trial();
-        crate::catalogue::fisher_yates(deck, rng);
+        const { SWAP_SHUFFLES[ID as usize] }.shuffle(deck, rng);
     }
 }
 
-struct NaiveSwapOnly;
+/// The naive swap repeated `passes` times, alone (at a third of its speed before batched
+/// draws through the catalogue's match, on 3 cards and 2 passes).
+struct NaiveRepeatedOnly(u32);
 
-impl Shuffler for NaiveSwapOnly {
+impl Shuffler for NaiveRepeatedOnly {
     #[inline(always)]
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
         rng.begin_trial();
-        crate::catalogue::naive_swap(deck, rng);
+        // `naive_repeated`'s passes, in a loop the compiler sees (its deal, which can
+        // stop part way, hides each pass behind a call; a path has at most 64 draws).
+        for _ in 0..self.0 {
+            crate::catalogue::naive_swap(deck, rng);
+        }
+    }
+}
+
+/// `times` overhand shuffles, alone (0.89× of their speed before batched draws through
+/// the catalogue's match, on 3 cards).
+struct OverhandOnly(u32);
+
+impl Shuffler for OverhandOnly {
+    #[inline(always)]
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
+        rng.begin_trial();
+        for _ in 0..self.0 {
+            crate::catalogue::overhand(deck, rng);
+        }
+    }
+}
+
+/// The shelf shuffler, alone (0.85× of its speed before batched draws through the
+/// catalogue's match, on 2 and 3 cards).
+struct ShelfOnly {
+    shelves: u32,
+    passes: u32,
+    scratch: ShelfScratch<u16>,
+}
+
+impl Shuffler for ShelfOnly {
+    #[inline(always)]
+    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
+        rng.begin_trial();
+        shelf_passes(deck, rng, self.shelves, self.passes, &mut self.scratch);
     }
 }
 
