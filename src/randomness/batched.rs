@@ -94,7 +94,7 @@ pub fn each_draw<R: super::Randomness + ?Sized>(
 pub struct PlannedWord {
     bounds: [u64; MOST_DRAWS_PER_WORD],
     /// The product of the bounds before each draw (1 before the first): see
-    /// [`PlannedWord::split`].
+    /// [`PlannedWord::answer`].
     before: [u64; MOST_DRAWS_PER_WORD],
     /// The product of all the bounds, `P`.
     product: u64,
