@@ -148,8 +148,6 @@ impl PlannedWord {
 #[derive(Clone, Debug, Default)]
 pub struct DrawPlan {
     words: Vec<PlannedWord>,
-    /// The draws of every word but perhaps the last.
-    per_word: usize,
 }
 
 impl DrawPlan {
@@ -186,38 +184,16 @@ impl DrawPlan {
             });
             step += count;
         }
-        Self { words, per_word }
+        Self { words }
     }
 }
 
 /// [`each_draw`] with the words planned ahead: the same answers, handed to
-/// `answer(step, value)` in the same order, from the same words of any source.
-///
-/// The words are split by a loop compiled for their number of draws (1 to
-/// [`MOST_DRAWS_PER_WORD`]), so that it unrolls and the answers stay in registers; a
-/// source that does not batch ([`super::Randomness::batch_word`]) answers each word
-/// through [`super::Randomness::below_each`], draw by draw.
+/// `answer(step, value)` in the same order, from the same words of any source. A source
+/// that does not batch ([`super::Randomness::batch_word`]) answers each word through
+/// [`super::Randomness::below_each`], draw by draw.
 #[inline(always)]
 pub fn each_planned_draw<R: super::Randomness + ?Sized>(
-    rng: &mut R,
-    plan: &DrawPlan,
-    answer: impl FnMut(usize, usize),
-) {
-    match plan.per_word {
-        1 => words_of::<1, R>(rng, plan, answer),
-        2 => words_of::<2, R>(rng, plan, answer),
-        3 => words_of::<3, R>(rng, plan, answer),
-        4 => words_of::<4, R>(rng, plan, answer),
-        5 => words_of::<5, R>(rng, plan, answer),
-        6 => words_of::<6, R>(rng, plan, answer),
-        7 => words_of::<7, R>(rng, plan, answer),
-        _ => words_of::<MOST_DRAWS_PER_WORD, R>(rng, plan, answer),
-    }
-}
-
-/// [`each_planned_draw`] for a plan of `K` draws a word.
-#[inline(always)]
-fn words_of<const K: usize, R: super::Randomness + ?Sized>(
     rng: &mut R,
     plan: &DrawPlan,
     mut answer: impl FnMut(usize, usize),
@@ -232,9 +208,7 @@ fn words_of<const K: usize, R: super::Randomness + ?Sized>(
                         .batch_word()
                         .expect("a source that batches batches every word");
                 }
-                // A full word's count is the constant `K`, so that its loop unrolls.
-                let count = if word.count == K { K } else { word.count };
-                for k in 0..count {
+                for k in 0..word.count {
                     answer(step + k, word.answer(drawn, k) as usize);
                 }
             }

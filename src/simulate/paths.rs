@@ -95,8 +95,8 @@ fn count_paths<const N: usize>(
     counts: &mut [u64],
     workspace: &mut Workspace<u16>,
 ) {
-    // Each swap shuffle gets a loop with nothing else in it (see `Shuffler`); every other
-    // one goes through the catalogue's match.
+    // Each swap shuffle, naive-repeated, the overhand and the shelf get a loop with nothing
+    // else in it (see `Shuffler`); every other one goes through the catalogue's match.
     match algorithm.resolve(N) {
         PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
             return count_paths_of(NaiveRepeatedOnly(passes), start, count, source, counts);
@@ -171,6 +171,7 @@ impl Shuffler for OverhandOnly {
     #[inline(always)]
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
         rng.begin_trial();
+        // `overhands`' shuffles, in a loop the compiler sees, as above.
         for _ in 0..self.0 {
             crate::catalogue::overhand(deck, rng);
         }
