@@ -52,6 +52,18 @@ fn tallies(input: &[u8], args: &[&str]) -> (Value, i32) {
     for result in top["results"].as_array_mut().unwrap() {
         result.as_object_mut().unwrap().remove("elapsed_seconds");
     }
+    // The predictability check runs its searches within a budget of wall-clock time
+    // (`ingest::predictability::BUDGET`): on a loaded machine one reading may reach a
+    // generator's search before the budget runs out and the other not, and their
+    // lists of generators tried then differ (CI saw it with 12-card numpy deals). What
+    // the lists decide is the deals, so the verdict is kept and the searches' log is not.
+    if let Some(predictability) = json
+        .pointer_mut("/input/predictability")
+        .and_then(Value::as_object_mut)
+    {
+        predictability.remove("generators");
+        predictability.remove("headline");
+    }
     (json, output.status.code().unwrap())
 }
 
