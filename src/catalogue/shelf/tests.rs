@@ -69,24 +69,50 @@ fn one_pass_leaves_at_most_one_valley_between_shelves() {
     assert!(most_after_two > 10, "{most_after_two}");
 }
 
+/// The machine as the module docs describe it, card by card from `codes` (the draws of
+/// the cards fed, from the bottom up): each shelf a pile that cards join on top (odd
+/// code) or under (even), the piles stacked shelf 0 on top.
+fn machine_by_the_book(deck: &[u16], codes: &[u32], shelves: u32) -> Vec<u16> {
+    let mut piles = vec![std::collections::VecDeque::new(); shelves as usize];
+    for (&code, &card) in codes.iter().zip(deck.iter().rev()) {
+        let pile = &mut piles[code as usize / 2];
+        if code % 2 == 1 {
+            pile.push_front(card);
+        } else {
+            pile.push_back(card);
+        }
+    }
+    piles.into_iter().flatten().collect()
+}
+
 /// A pass draws its codes from words planned once per deck size and shelf count, kept in
 /// the scratch: the same codes as words cut as they go ([`each_draw`], the draws before
-/// the plan), and the source left where they leave it. The scratch is reused across sizes
-/// and shelf counts in turn, so a plan kept for one must not deal another.
+/// the plan), and the source left where they leave it. The deck it deals is the machine's
+/// by the book from those codes, on both of its paths: by rank up to [`RANKED_UP_TO`]
+/// cards, by the shelves' cursors above. The scratch is reused across sizes and shelf
+/// counts in turn, so a plan kept for one must not deal another.
 #[test]
 fn planned_passes_draw_what_words_cut_as_they_go_draw() {
     use crate::randomness::batched::each_draw;
     let mut scratch = ShelfScratch::default();
     let mut rng = SimulationSource::from_seed(43);
     for shelves in [1, 2, 10, 13, 1000, 10] {
-        for n in (0..=70).chain([200, 2_000, 52, 52]) {
+        for n in (0..=70).chain([200, 2_000, 52, 52, 3, 3, 8, 9]) {
             let mut plain = rng.clone();
-            let mut deck: Vec<u16> = (0..n as u16).collect();
+            let unshuffled: Vec<u16> = (0..n as u16).rev().collect();
+            let mut deck = unshuffled.clone();
             shelf_pass(&mut deck, &mut rng, shelves, &mut scratch);
             let bound = 2 * u64::from(shelves);
             let mut codes = Vec::new();
             each_draw(&mut plain, n, bound, |_| bound, |_, code| codes.push(code as u32));
-            assert_eq!(scratch.codes, codes, "{shelves} shelves, {n} cards");
+            assert_eq!(
+                deck,
+                machine_by_the_book(&unshuffled, &codes, shelves),
+                "{shelves} shelves, {n} cards"
+            );
+            if n > RANKED_UP_TO {
+                assert_eq!(scratch.codes, codes, "{shelves} shelves, {n} cards");
+            }
             assert_eq!(
                 rng.below(1_000),
                 plain.below(1_000),
