@@ -14,22 +14,34 @@
 # both see the same machine; a run simulates for about a second (trials chosen by two
 # short pilots).
 #
-# Usage: scripts/bench_run.sh [--against REV]
-#   scripts/bench_run.sh --against a7a2deb    # the build before batched draws
+# With --sizes, it runs instead every catalogue shuffle on every deck size of a ladder
+# (2, 3, 4, 6, 8, 10, 13, 20, 32, 52, 100, 200 and 2,000 cards, or the sizes given in
+# SIZES) against the other build, best of ROUNDS (default 2) runs of about half a second
+# each, and prints the table of ratios and the slowest cells: "every size at its best"
+# (issue 43) measured size by size. About 20 minutes on 2 cores.
+#
+# Usage: scripts/bench_run.sh [--against REV] [--sizes]
+#   scripts/bench_run.sh --against a7a2deb            # the build before batched draws
+#   scripts/bench_run.sh --against a7a2deb --sizes    # every shuffle, every size
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/target_dir.sh
 source scripts/target_dir.sh
 
 against=""
+sizes=false
 while [[ $# -gt 0 ]]; do
     case $1 in
     --against)
         against=${2:?"--against needs a commit"}
         shift 2
         ;;
+    --sizes)
+        sizes=true
+        shift
+        ;;
     *)
-        echo "bench_run.sh: unknown argument '$1' (usage: scripts/bench_run.sh [--against REV])" >&2
+        echo "bench_run.sh: unknown argument '$1' (usage: scripts/bench_run.sh [--against REV] [--sizes])" >&2
         exit 2
         ;;
     esac
@@ -44,7 +56,7 @@ sha=$(git rev-parse --verify --quiet "$against^{commit}") || {
     echo "bench_run.sh: --against $against is not a commit of this repository" >&2
     exit 2
 }
-rounds=${ROUNDS:-3}
+if $sizes; then rounds=${ROUNDS:-2}; else rounds=${ROUNDS:-3}; fi
 
 cargo build --quiet --release --bin shuffle-audit --example plain_loop
 this=$release_bin
@@ -97,8 +109,61 @@ more_time = 4 * pilot / large - pilot / small
 rate = 3 * pilot / more_time if more_time > 0 else large
 print(max(4 * pilot, int(rate * 1e6)))' "$pilot" "$small" "$large"
 }
+# Trials for about SECONDS (default 0.5) of simulation of a shuffle whose speed is not
+# known (naive-repeated on 2,000 cards does hundreds a second, Fisher-Yates on 3 cards
+# a billion): pilots from 256 trials up, eight times more each, until one takes a
+# twentieth of that; then trials_for's two pilots, the second four times the first.
+trials_for_time() {
+    local shuffle=$1 n=$2 seconds=${3:-0.5} pilot=256 rate
+    while :; do
+        rate=$(run_speed "$this" "$shuffle" "$n" "$pilot")
+        python3 -c 'import sys; sys.exit(0 if int(sys.argv[1]) / (float(sys.argv[2]) * 1e6) >= float(sys.argv[3]) / 20 else 1)' \
+            "$pilot" "$rate" "$seconds" && break
+        pilot=$((pilot * 8))
+    done
+    python3 -c 'import sys; print(max(int(sys.argv[1]), int(float(sys.argv[2]) * float(sys.argv[3]))))' \
+        "$pilot" "$(trials_for "$shuffle" "$n" "$pilot")" "$seconds"
+}
 best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
 ratio() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+
+shuffles_of() {
+    "$1" list --json 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join(e["name"] for e in json.load(sys.stdin)["entries"] if e["kind"] == "shuffle"))'
+}
+
+if $sizes; then
+    ladder=${SIZES:-"2 3 4 6 8 10 13 20 32 52 100 200 2000"}
+    echo "every catalogue shuffle at every size: run ... --json, trials per second on $(nproc) cores,"
+    echo "this build over $label, best of $rounds runs of about 0.5 s each"
+    printf '%-26s' "shuffle \\ cards"
+    for n in $ladder; do printf ' %6s' "$n"; done
+    echo
+    theirs_listed=" $(shuffles_of "$other") "
+    : >"$work/cells"
+    for shuffle in $(shuffles_of "$this"); do
+        [[ $theirs_listed == *" $shuffle "* ]] || continue
+        printf '%-26s' "$shuffle"
+        for n in $ladder; do
+            trials=$(trials_for_time "$shuffle" "$n")
+            ours=() theirs=()
+            for _ in $(seq "$rounds"); do
+                ours+=("$(run_speed "$this" "$shuffle" "$n" "$trials")")
+                theirs+=("$(run_speed "$other" "$shuffle" "$n" "$trials")")
+            done
+            cell=$(ratio "$(best "${ours[@]}")" "$(best "${theirs[@]}")")
+            printf ' %6s' "$cell"
+            echo "$cell $shuffle $n $(best "${ours[@]}") $(best "${theirs[@]}")" >>"$work/cells"
+        done
+        echo
+    done
+    echo
+    echo "the ten slowest cells (ratio, shuffle, cards, this M/s, against M/s):"
+    sort -g "$work/cells" | head -n 10 | sed 's/^/  /'
+    awk '{ if ($1 < 1) below++ } END { printf "%d of %d cells below 1.00\n", below, NR }' "$work/cells"
+    exit 0
+fi
 
 echo "shuffle-audit run ... --json, trials per second on $(nproc) cores, best of $rounds;"
 echo "against: $label"
@@ -124,11 +189,6 @@ done
 echo
 echo "every catalogue shuffle at 52 cards (trials per second, best of $rounds)"
 printf '%-22s %12s %12s %10s\n' "shuffle" "this (M/s)" "against" "/against"
-shuffles_of() {
-    "$1" list --json 2>/dev/null | python3 -c '
-import json, sys
-print(" ".join(e["name"] for e in json.load(sys.stdin)["entries"] if e["kind"] == "shuffle"))'
-}
 theirs_listed=" $(shuffles_of "$other") "
 for shuffle in $(shuffles_of "$this"); do
     trials=$(trials_for "$shuffle" 52 100000)
