@@ -35,12 +35,14 @@
 # generator. Prints one line per case and a summary; exits 1 on any wrong answer. Removes
 # its temporary folder on exit.
 #
-#   scripts/engine_deals.sh              # 5 sessions per case (2 unseeded .NET ones)
-#   SESSIONS=3 scripts/engine_deals.sh   # fewer, for a quick look
+#   scripts/engine_deals.sh              # 5 sessions per case (2 unseeded .NET ones),
+#                                        # 3 of the browsers and Deno
+#   SESSIONS=3 BROWSER_SESSIONS=2 scripts/engine_deals.sh   # fewer (what CI runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/target_dir.sh
 SESSIONS=${SESSIONS:-5}
+BROWSER_SESSIONS=${BROWSER_SESSIONS:-3}
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 if ! command -v mono >/dev/null 2>&1 || ! command -v mcs >/dev/null 2>&1 || ! command -v jsc >/dev/null 2>&1; then
@@ -101,10 +103,18 @@ versions="$(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2
           $("$work/deno28/venv/bin/deno" --version | head -1); $(mono --version | head -1); jsc from $(dpkg-query -W -f '${Package} ${Version}' libjavascriptcoregtk-4.0-bin); Bun $("$work/venv/bin/bun" --version)"
 
 passed=0 failed=0
-ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$1"; }
+# Each case says how long it took (dealing and recovering), so that the script's time can
+# be traced to its cases.
+case_started=$SECONDS
+ok() {
+    passed=$((passed + 1))
+    printf 'ok     %s (%d s)\n' "$1" $((SECONDS - case_started))
+    case_started=$SECONDS
+}
 wrong() {
     failed=$((failed + 1))
-    printf 'WRONG  %s\n       engines: %s\n' "$1" "$versions"
+    printf 'WRONG  %s (%d s)\n       engines: %s\n' "$1" $((SECONDS - case_started)) "$versions"
+    case_started=$SECONDS
 }
 
 # answers RUNTIME FILE SHOWN [options]: shows the first SHOWN deals of FILE, asks for the
@@ -203,8 +213,9 @@ names() {
     python3 -c 'import json, sys; sys.exit(0 if sys.argv[2] in (json.load(open(sys.argv[1]))["note"] or "") else 1)' \
         "$work/answer.json" "$1"
 }
-# Browsers take seconds to start and Firefox's deals are searched after V8's eras: at most 3.
-for session in $(seq 1 $((SESSIONS < 3 ? SESSIONS : 3))); do
+# Browsers take seconds to start and Firefox's deals are searched after V8's eras: fewer
+# sessions (BROWSER_SESSIONS, at most SESSIONS).
+for session in $(seq 1 $((SESSIONS < BROWSER_SESSIONS ? SESSIONS : BROWSER_SESSIONS))); do
     for engine in chromium firefox deno node24; do
         case $engine in
             chromium | deno) era="(s0 + s1) >> 11 read forwards" ;;
