@@ -9,6 +9,10 @@
 //!
 //! Comments are left out (an intra-doc link may point anywhere); the binary (`src/main.rs`
 //! and `src/cli/`) sits above the whole library and is not checked.
+//!
+//! One layout holds for every module with submodules, so that a newcomer knows where a
+//! module's root is: a file beside the folder of the same name (`serve.rs` and
+//! `serve/`), never `mod.rs`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -255,5 +259,50 @@ fn the_reader_finds_imports_in_every_form() {
     assert_eq!(
         without_comment("use crate::run; // crate::output"),
         "use crate::run; "
+    );
+}
+
+#[test]
+fn every_module_root_is_a_file_beside_its_folder() {
+    let src = source_dir();
+    let roots_in_folders: Vec<String> = rust_files(&src)
+        .into_iter()
+        .filter(|file| file.file_name().is_some_and(|name| name == "mod.rs"))
+        .map(|file| file.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert!(
+        roots_in_folders.is_empty(),
+        "modules rooted in a mod.rs (move each to the file beside its folder, foo/mod.rs to foo.rs): {roots_in_folders:?}"
+    );
+    // And every folder of modules has its root file beside it.
+    fn folders(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let holds_rust = path.is_dir()
+                && std::fs::read_dir(&path).unwrap().any(|entry| {
+                    entry
+                        .unwrap()
+                        .path()
+                        .extension()
+                        .is_some_and(|extension| extension == "rs")
+                });
+            if path.is_dir() {
+                found.extend(folders(&path));
+                if holds_rust {
+                    found.push(path);
+                }
+            }
+        }
+        found
+    }
+    let rootless: Vec<String> = folders(&src)
+        .into_iter()
+        .filter(|folder| !folder.with_extension("rs").is_file())
+        .map(|folder| folder.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert!(
+        rootless.is_empty(),
+        "folders of modules with no file of their name beside them: {rootless:?}"
     );
 }

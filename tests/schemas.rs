@@ -50,7 +50,7 @@ fn the_committed_schemas_are_the_ones_the_output_types_generate() {
         "these schemas differ from what the output types generate: {}\n\
          if the format change is deliberate, run \
          `UPDATE_SCHEMAS=1 cargo test --release --test schemas` \
-         and raise SCHEMA_VERSION (src/output/json/mod.rs)",
+         and raise SCHEMA_VERSION (src/output/json.rs)",
         stale.join(", ")
     );
     // No stray schema of a document that is gone.

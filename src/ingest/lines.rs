@@ -13,6 +13,8 @@
 
 use std::io::Read;
 
+use super::list::{is_list, is_separator, list_body};
+
 /// Bytes read at a time: large enough that a block's parsing dwarfs handing it to a
 /// thread, small enough that a few blocks in flight take little memory.
 pub const BLOCK_BYTES: usize = 4 << 20;
@@ -141,12 +143,6 @@ pub fn line_count(block: &[u8]) -> u64 {
     newlines + u64::from(block.last() != Some(&b'\n'))
 }
 
-/// Whether `byte` separates tokens.
-#[inline]
-pub fn is_separator(byte: u8) -> bool {
-    byte == b',' || byte.is_ascii_whitespace()
-}
-
 /// Whether `line` holds no sample: blank, or a comment (`#` first, after any blanks).
 #[inline]
 pub fn is_skipped(line: &[u8]) -> bool {
@@ -160,8 +156,8 @@ pub fn is_skipped(line: &[u8]) -> bool {
 /// follows `line N: `).
 #[inline]
 pub fn tokens(line: &[u8]) -> Result<impl Iterator<Item = &[u8]>, String> {
-    let (body, quoted) = if super::list::is_list(line) {
-        let body = super::list::list_body(line)?;
+    let (body, quoted) = if is_list(line) {
+        let body = list_body(line)?;
         (body.inner, body.quoted)
     } else {
         (line, false)
@@ -254,5 +250,40 @@ mod tests {
             lines_read.extend(lines(&block.bytes).map(|line| line.len()));
         }
         assert_eq!(lines_read, [5, 100, 4]);
+    }
+
+    /// The items of `line` as every reader of lines sees them.
+    fn items(line: &str) -> Result<Vec<String>, String> {
+        assert!(is_list(line.as_bytes()), "{line}");
+        Ok(tokens(line.as_bytes())?
+            .map(|token| String::from_utf8(token.to_vec()).unwrap())
+            .collect())
+    }
+
+    #[test]
+    fn lists_as_programs_print_them_are_read_as_their_items() {
+        let cab = ["C", "A", "B"];
+        for line in [
+            "['C', 'A', 'B']",       // Python print(list)
+            "[\"C\",\"A\",\"B\"]",   // JSON.stringify, json.dumps without spaces
+            "[\"C\", \"A\", \"B\"]", // json.dumps
+            "[ 'C', 'A', 'B' ]",     // Node's console.log
+            "['C' 'A' 'B']",         // numpy array of strings
+            "('C', 'A', 'B')",       // a Python tuple
+            "[C, A, B]",             // bare
+            "  [ C  A B ]\r",        // numpy pads; a Windows line end
+        ] {
+            assert_eq!(items(line).unwrap(), cab, "{line}");
+        }
+        assert_eq!(items("[3, 1, 2]").unwrap(), ["3", "1", "2"]);
+        assert_eq!(items("[ 3  1 12]").unwrap(), ["3", "1", "12"]);
+        assert_eq!(items("['10', 'J', '♠K']").unwrap(), ["10", "J", "♠K"]);
+        // Python quotes an item holding a single quote with double quotes.
+        assert_eq!(items("[\"it's\", 'B']").unwrap(), ["it's", "B"]);
+        assert_eq!(items("[ \"it's\", 'a\"b' ]").unwrap(), ["it's", "a\"b"]);
+        assert_eq!(items("('A',)").unwrap(), ["A"]);
+        assert_eq!(items("['[x]', '(y)']").unwrap(), ["[x]", "(y)"]);
+        assert_eq!(items("[]").unwrap(), Vec::<String>::new());
+        assert_eq!(items("[  ]").unwrap(), Vec::<String>::new());
     }
 }

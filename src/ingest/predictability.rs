@@ -25,7 +25,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::recovery::unshuffled_order;
-use super::settings::SeedSearch;
 use crate::run::{GeneratorCheck, Outcome, Predictability, Predictable, Reseeded};
 use crate::seeds::recover::{Control, NOT_TRIED, Observed, RUNTIMES, Recovery, Runtime, recover};
 use crate::simulate::{NoProgress, Progress};
@@ -48,6 +47,13 @@ pub fn deals_to_examine(n: usize) -> usize {
         return DEALS_EXAMINED;
     }
     ((BITS_EXAMINED / bits_per_deal).ceil() as usize).max(DEALS_EXAMINED)
+}
+
+/// One runtime of `--seed-search`, and the seeds to search (all when `None`).
+#[derive(Clone)]
+pub struct SeedSearch {
+    pub runtime: &'static dyn crate::seeds::recover::Runtime,
+    pub window: Option<std::ops::Range<u64>>,
 }
 
 /// What every recovery together may take, by default.

@@ -252,13 +252,6 @@ pub fn parse_weights(spec: &str) -> Result<Items> {
     })
 }
 
-/// One runtime of `--seed-search`, and the seeds to search (all when `None`).
-#[derive(Clone)]
-pub struct SeedSearch {
-    pub runtime: &'static dyn crate::seeds::recover::Runtime,
-    pub window: Option<std::ops::Range<u64>>,
-}
-
 /// What stops `--seed-search`'s searches: a function that, called when they are about to
 /// start, hands back the flag that stops them (the CLI's makes the first Ctrl-C set it
 /// from then on, rather than end the process). Settings that hold the same are equal.

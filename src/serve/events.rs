@@ -26,7 +26,7 @@ use tokio::sync::watch;
 use super::Served;
 use super::jobs::Job;
 use super::live::{LiveRun, Phase};
-use super::routes::find;
+use super::replies::find;
 use super::snapshot::{View, live_view};
 use super::views::panic_message;
 
@@ -309,7 +309,7 @@ mod tests {
         });
         let runner = job.run.clone();
         std::thread::spawn(move || runner.run());
-        RunViews::start_exact(&job);
+        job.start_exact();
         job
     }
 

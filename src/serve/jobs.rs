@@ -9,9 +9,10 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::exact::{ExactView, Unit, exact_view};
 use super::live::{LiveRun, Phase};
 use super::request::LiveRequest;
-use super::views::RunViews;
+use super::views::{RunViews, UntilStopped, panic_message};
 
 /// Runs that may be running at once.
 pub const MAX_RUNNING: usize = 4;
@@ -22,6 +23,40 @@ pub const KEPT_FINISHED: usize = 16;
 pub struct Job {
     pub run: Arc<LiveRun>,
     pub views: RunViews,
+}
+
+impl Job {
+    /// Starts computing `job`'s exact view on a thread of its own.
+    pub fn start_exact(self: &Arc<Self>) {
+        let job = self;
+        let computing = job.clone();
+        let spawned = std::thread::Builder::new()
+            .name("exact-view".to_string())
+            .spawn(move || {
+                let job = computing;
+                let run = &job.run;
+                let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    exact_view(&run.request, &UntilStopped(run))
+                }));
+                let view = made.unwrap_or_else(|panic| {
+                    ExactView::unknown(
+                        Unit::Deals,
+                        format!(
+                            "The exact law could not be computed ({}).",
+                            panic_message(&*panic)
+                        ),
+                    )
+                });
+                job.views.set_exact(&view);
+            });
+        if let Err(error) = spawned {
+            let view = ExactView::unknown(
+                Unit::Deals,
+                format!("The exact law could not be computed (no thread: {error})."),
+            );
+            job.views.set_exact(&view);
+        }
+    }
 }
 
 /// Every run the server knows, by id, in the order they were started.
@@ -69,7 +104,7 @@ impl Jobs {
             .name("live-run".to_string())
             .spawn(move || runner.run())
             .map_err(|error| format!("could not start the run: {error}"))?;
-        RunViews::start_exact(&job);
+        job.start_exact();
         runs.push((id.clone(), job.clone()));
         Ok((id, job))
     }

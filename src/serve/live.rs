@@ -32,14 +32,13 @@ use crate::tally::lehmer::factorial;
 use crate::tally::stream::StreamTally;
 use crate::tally::{OrderSummary, PermutationRecorder, SelectionTally, TallyOptions};
 
-use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec};
+use super::request::{LiveRequest, LiveRunSpec, LiveStreamSpec, Speed};
 pub use reports::LiveReport;
 use reports::Summarised;
-pub use throttle::{SLOW_STEP, Speed};
+pub use throttle::SLOW_STEP;
 use throttle::{Slow, Stepped, Units};
 
 mod reports;
-pub mod speed;
 mod throttle;
 
 /// How long a step should take once the engine's pace is known.

@@ -18,10 +18,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use super::routes::{
-    IngestQuery, body_error, ingest_all, ingest_json_of, ingest_settings, ingest_view_of, too_large_message,
-    usage,
-};
+use super::deals::{IngestQuery, ingest_all, ingest_json_of, ingest_settings, ingest_view_of};
+use super::replies::{body_error, too_large_message, usage};
 use super::{MAX_BODY, Served, error_response};
 
 /// Sessions kept at once; starting another forgets the oldest.

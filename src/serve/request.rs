@@ -10,6 +10,8 @@
 //! how many deals a second the page wants to watch ([`Speed`]): it changes when the deals
 //! are dealt, never which.
 
+use std::num::NonZeroU64;
+
 use serde::Deserialize;
 
 use crate::catalogue::AlgorithmSpec;
@@ -20,8 +22,6 @@ use crate::parse::{parse_alpha, parse_count};
 use crate::randomness::SourceKind;
 use crate::run::{RunSettings, SeedOrigin};
 use crate::stream::StreamSettings;
-
-use super::live::Speed;
 
 /// The fields of a run request, as typed (numbers may also come as JSON numbers).
 #[derive(Debug, Default, Deserialize)]
@@ -267,5 +267,48 @@ fn count_or(field: &Option<Field>, flag: &str, default: u64) -> Result<u64> {
             let text = field.text();
             parse_count(&text).map_err(|why| invalid(flag, &text, why))
         }
+    }
+}
+
+/// How fast a run deals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Speed {
+    /// As fast as the engine goes.
+    #[default]
+    Full,
+    /// At most this many deals (samples, draws) a second.
+    PerSecond(NonZeroU64),
+}
+
+impl Speed {
+    /// Reads a speed as typed: a count of deals a second (`20`, `1e3`, as `--trials` is
+    /// read), or `full` (or nothing) for full speed.
+    pub fn parse(text: &str) -> Result<Self> {
+        let text = text.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("full") {
+            return Ok(Speed::Full);
+        }
+        let invalid = |why: String| {
+            Error::Usage(format!(
+                "invalid value '{}' for 'speed': {why}",
+                crate::format::escaped_for_terminals(text)
+            ))
+        };
+        let count = parse_count(text).map_err(invalid)?;
+        NonZeroU64::new(count)
+            .map(Speed::PerSecond)
+            .ok_or_else(|| invalid("give at least 1 deal a second, or 'full'".to_string()))
+    }
+
+    /// The speed as stored in an atomic: 0 for full speed.
+    pub(super) fn to_bits(self) -> u64 {
+        match self {
+            Speed::Full => 0,
+            Speed::PerSecond(speed) => speed.get(),
+        }
+    }
+
+    pub(super) fn from_bits(bits: u64) -> Self {
+        NonZeroU64::new(bits).map_or(Speed::Full, Speed::PerSecond)
     }
 }

@@ -1,34 +1,33 @@
 //! The routes: the page and its assets (embedded in the binary: no network needed), the
 //! catalogue, live runs (start, watch as server-sent events, stop, download) and deals
 //! from the page (tested as `ingest` tests them, a few uploads at a time
-//! ([`super::limits`]); the batches of "your own shuffle" are [`super::own`]'s).
+//! ([`super::limits`])). This file lists every route and holds the small handlers; the
+//! larger ones are files of their own (events, the speed slider, deals read as `ingest`
+//! reads them, the batches of "your own shuffle"), and the answers every handler gives
+//! the same way are [`super::replies`]'s: none of them imports the routes back.
 
-use std::io::Cursor;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::LengthLimitError;
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use super::deals::{ingest_json, ingest_view};
 use super::download::json_download;
 pub use super::events::UPDATE_INTERVAL;
 use super::events::watch_run;
-use super::jobs::Job;
-use super::limits::{Wanted, one_of_few_ingests};
+use super::limits::one_of_few_ingests;
 use super::live::LiveReport;
+use super::replies::{body_error, find, too_large_message, usage};
 use super::request::RunRequest;
-use super::snapshot::{View, stream_view, view};
 use super::{MAX_BODY, Served, error_response, guard};
 use crate::catalogue::generators::GENERATORS;
 use crate::catalogue::{Kind, entries};
-use crate::error::Error;
-use crate::ingest::{IngestReport, IngestSettings, Input, SampleKind, ingest, parse_deck};
 use crate::randomness::SourceKind;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -71,7 +70,7 @@ pub fn router(served: Arc<Served>) -> Router {
         .route("/api/runs", post(start_run))
         .route("/api/runs/{id}/events", get(watch_run))
         .route("/api/runs/{id}/stop", post(stop_run))
-        .route("/api/runs/{id}/speed", post(super::live::speed::set_speed))
+        .route("/api/runs/{id}/speed", post(super::speed::set_speed))
         .route("/api/runs/{id}/json", get(run_json))
         .route("/api/own", post(super::own::start))
         .merge(reading_deals)
@@ -101,37 +100,6 @@ async fn too_large(request: Request, next: Next) -> Response {
         return error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message());
     }
     response
-}
-
-/// What a body over [`MAX_BODY`] is told (the page says it too, before sending one).
-pub(super) fn too_large_message() -> String {
-    format!(
-        "the upload is larger than {} MB: send fewer deals, or run `shuffle-audit ingest FILE` on it",
-        MAX_BODY >> 20
-    )
-}
-
-/// A body read whole, or the refusal for one too large.
-pub(super) fn body_error(error: &axum::extract::rejection::BytesRejection) -> Response {
-    let too_large = std::error::Error::source(error)
-        .and_then(|source| source.downcast_ref::<LengthLimitError>())
-        .is_some()
-        || error.status() == StatusCode::PAYLOAD_TOO_LARGE;
-    if too_large {
-        error_response(StatusCode::PAYLOAD_TOO_LARGE, too_large_message())
-    } else {
-        error_response(
-            StatusCode::BAD_REQUEST,
-            format!("the request body could not be read: {error}"),
-        )
-    }
-}
-
-pub(super) fn usage(error: &Error) -> Response {
-    error_response(
-        StatusCode::BAD_REQUEST,
-        crate::format::escaped_for_terminals(&error.to_string()),
-    )
 }
 
 /// Every name of `list`, in its three tables: shuffles and samplers run as `run` runs
@@ -226,20 +194,6 @@ async fn start_run(
     }
 }
 
-/// The run whose id is `id`, or the 404 that says there is none (boxed: a response is
-/// large).
-pub(super) fn find(served: &Served, id: &str) -> Result<Arc<Job>, Box<Response>> {
-    served.jobs.get(id).ok_or_else(|| {
-        Box::new(error_response(
-            StatusCode::NOT_FOUND,
-            format!(
-                "no run '{}' (it may have been forgotten)",
-                crate::format::escaped_for_terminals(id)
-            ),
-        ))
-    })
-}
-
 async fn stop_run(State(served): State<Arc<Served>>, Path(id): Path<String>) -> Response {
     match find(&served, &id) {
         Ok(job) => {
@@ -284,166 +238,4 @@ async fn run_json(State(served): State<Arc<Served>>, Path(id): Path<String>) -> 
             "nothing has been tallied yet: wait for the first deals",
         ),
     }
-}
-
-/// How the page's deals are to be read: `ingest`'s flags.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IngestQuery {
-    kind: Option<String>,
-    k: Option<String>,
-    deck: Option<String>,
-    ordered: Option<bool>,
-    skip_invalid: Option<bool>,
-    alpha: Option<String>,
-}
-
-pub(super) fn ingest_settings(query: &IngestQuery, threads: usize) -> crate::error::Result<IngestSettings> {
-    let invalid = |flag: &str, text: &str, why: String| {
-        Error::Usage(format!("invalid value '{text}' for '{flag}': {why}"))
-    };
-    let kind = match query.kind.as_deref().unwrap_or("permutations") {
-        "permutations" => SampleKind::Permutations,
-        "selections" => SampleKind::Selections,
-        other => {
-            return Err(invalid(
-                "--kind <KIND>",
-                other,
-                "the page reads [possible values: permutations, selections]".to_string(),
-            ));
-        }
-    };
-    let k = match query.k.as_deref().filter(|k| !k.trim().is_empty()) {
-        None => None,
-        Some(text) => Some(
-            text.trim()
-                .parse::<usize>()
-                .map_err(|error| invalid("--k <K>", text, error.to_string()))?,
-        ),
-    };
-    let alpha = match query.alpha.as_deref() {
-        None => 1e-6,
-        Some(text) => crate::parse::parse_alpha(text).map_err(|why| invalid("--alpha <A>", text, why))?,
-    };
-    Ok(IngestSettings {
-        kind,
-        k,
-        deck: query
-            .deck
-            .as_deref()
-            .filter(|deck| !deck.trim().is_empty())
-            .map(parse_deck)
-            .transpose()?,
-        weights: None,
-        ordered: query.ordered.unwrap_or(false),
-        skip_invalid: query.skip_invalid.unwrap_or(false),
-        unpredictable: false,
-        predictability_budget: crate::ingest::predictability::BUDGET,
-        seed_search: Vec::new(),
-        seed_search_stop: None,
-        threads,
-        alpha,
-    })
-}
-
-/// Reads the deals of `body` as `ingest -` reads standard input.
-async fn ingested(
-    served: &Served,
-    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<IngestReport, Response> {
-    let Query(query) = query.map_err(|error| {
-        error_response(
-            StatusCode::BAD_REQUEST,
-            format!("bad options: {}", error.body_text()),
-        )
-    })?;
-    let body = body.map_err(|error| body_error(&error))?;
-    ingest_all(served, query, body).await
-}
-
-/// Reads `deals` as `ingest -` reads standard input, with `query`'s flags; given up when
-/// the request is dropped (its client went away).
-pub(super) async fn ingest_all(
-    served: &Served,
-    query: IngestQuery,
-    deals: Bytes,
-) -> Result<IngestReport, Response> {
-    let body = deals;
-    let threads = served.threads;
-    let wanted = Wanted::new();
-    let progress = wanted.progress();
-    tokio::task::spawn_blocking(move || {
-        let settings = ingest_settings(&query, threads)?;
-        let mut report = ingest(
-            Input::reader(Cursor::new(body)),
-            "standard input",
-            &settings,
-            &progress,
-        )?;
-        report.input_mut().command = settings.command("-");
-        Ok(report)
-    })
-    .await
-    .map_err(|_| error_response(StatusCode::INTERNAL_SERVER_ERROR, "the deals could not be read"))?
-    .map_err(|error: Error| usage(&error))
-}
-
-#[derive(Serialize)]
-struct IngestView {
-    verdict: crate::stats::Verdict,
-    samples: u64,
-    samples_needed: Option<u64>,
-    view: View,
-}
-
-async fn ingest_view(
-    State(served): State<Arc<Served>>,
-    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Response {
-    match ingested(&served, query, body).await {
-        Ok(report) => ingest_view_of(report).await,
-        Err(response) => response,
-    }
-}
-
-/// What the page shows of deals read by `ingest`.
-pub(super) async fn ingest_view_of(report: IngestReport) -> Response {
-    let rendered = tokio::task::spawn_blocking(move || {
-        let view = match &report {
-            IngestReport::Samples(run) => view(run, false),
-            IngestReport::Stream(stream) => stream_view(stream),
-        };
-        IngestView {
-            verdict: report.verdict(),
-            samples: report.samples(),
-            samples_needed: report.samples_needed(),
-            view,
-        }
-    })
-    .await;
-    match rendered {
-        Ok(view) => axum::Json(view).into_response(),
-        Err(_) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "the deals could not be drawn"),
-    }
-}
-
-async fn ingest_json(
-    State(served): State<Arc<Served>>,
-    query: Result<Query<IngestQuery>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Response {
-    match ingested(&served, query, body).await {
-        Ok(report) => ingest_json_of(report),
-        Err(response) => response,
-    }
-}
-
-/// `ingest --json`'s JSON of deals read, as a download written as it is made.
-pub(super) fn ingest_json_of(report: IngestReport) -> Response {
-    json_download("ingest.json", move |out| match &report {
-        IngestReport::Samples(run) => crate::output::json::run::write(run, out),
-        IngestReport::Stream(stream) => crate::output::json::stream::write(stream, out),
-    })
 }

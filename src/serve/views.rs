@@ -1,5 +1,5 @@
 //! What is made of a run once, whoever watches it: its exact view, computed on a thread
-//! of its own as the run starts, and its last update (the view of everything tallied),
+//! of its own as the run starts ([`super::jobs::Job::start_exact`]), and its last update (the view of everything tallied),
 //! made when the run has ended.
 //!
 //! Why once: every page that opens a run's events (a reload, a second tab, a script
@@ -15,8 +15,7 @@ use std::sync::Arc;
 
 use tokio::sync::{OnceCell, watch};
 
-use super::exact::{ExactView, Unit, exact_view};
-use super::jobs::Job;
+use super::exact::ExactView;
 use super::live::LiveRun;
 use crate::simulate::Progress;
 
@@ -43,38 +42,8 @@ impl RunViews {
         }
     }
 
-    /// Starts computing `job`'s exact view on a thread of its own.
-    pub fn start_exact(job: &Arc<Job>) {
-        let computing = job.clone();
-        let spawned = std::thread::Builder::new()
-            .name("exact-view".to_string())
-            .spawn(move || {
-                let job = computing;
-                let run = &job.run;
-                let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    exact_view(&run.request, &UntilStopped(run))
-                }));
-                let view = made.unwrap_or_else(|panic| {
-                    ExactView::unknown(
-                        Unit::Deals,
-                        format!(
-                            "The exact law could not be computed ({}).",
-                            panic_message(&*panic)
-                        ),
-                    )
-                });
-                job.views.set_exact(&view);
-            });
-        if let Err(error) = spawned {
-            let view = ExactView::unknown(
-                Unit::Deals,
-                format!("The exact law could not be computed (no thread: {error})."),
-            );
-            job.views.set_exact(&view);
-        }
-    }
-
-    fn set_exact(&self, view: &ExactView) {
+    /// Sets the exact view, and sends it to whoever follows it.
+    pub fn set_exact(&self, view: &ExactView) {
         let data = serde_json::to_string(view).unwrap_or_else(|_| "null".to_string());
         self.exact.send_replace(Some(data.into()));
     }

@@ -14,8 +14,10 @@ use super::direct::{DirectTables, add_counts, add_optional_counts};
 use super::guessing::GuessingTally;
 use super::lehmer::{MAX_RANKED_N, factorial, next_permutation, rank};
 use super::order_summary::OrderSummary;
-use super::sequence::{RepeatTally, SequenceRecorder};
 use super::shapes::{Derived, shapes};
+
+mod sequence;
+pub use sequence::{RepeatTally, SequenceRecorder};
 
 /// Which tables to keep for decks too large to tally every order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

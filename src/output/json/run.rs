@@ -28,10 +28,10 @@ use crate::stats::{Fit, Verdict};
 use crate::tally::PermutationTally;
 use crate::tally::lehmer::{next_permutation, unrank};
 
-use super::compact;
 use super::provenance::{InputJson, Provenance};
 use super::samplers;
 use super::test_report::{TestJson, test_json};
+use super::{LawCount, compact};
 
 #[derive(Serialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -191,16 +191,6 @@ struct SimulatorCheckJson {
 struct PermutationCount<'a> {
     permutation: &'a [u16],
     count: u64,
-}
-
-/// One row of a law's table (fixed points, cycles, overlaps): the count of `k` beside
-/// its expectation, one compact line each.
-#[derive(Serialize, schemars::JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub(crate) struct LawCount {
-    pub(crate) k: usize,
-    pub(crate) count: u64,
-    pub(crate) expected: f64,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]

@@ -8,9 +8,8 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::compact;
-use super::run::LawCount;
 use super::test_report::{TestJson, test_json};
+use super::{LawCount, compact};
 use crate::analysis::SelectionOutcomes;
 use crate::catalogue::Expectation;
 use crate::run::SamplerResult;
@@ -48,7 +47,7 @@ pub(super) struct SamplerResultJson<'a> {
     inclusion: Vec<Box<RawValue>>,
     /// How many items consecutive selections share (`{"k": j, "count", "expected"}`),
     /// when counted (samples read by `ingest`, samplers on a flawed source).
-    #[schemars(with = "Option<Vec<super::run::LawCount>>")]
+    #[schemars(with = "Option<Vec<LawCount>>")]
     serial_overlaps: Option<Vec<Box<RawValue>>>,
     tests: Vec<TestJson>,
     total_variation: Option<f64>,

@@ -12,11 +12,10 @@
 
 use crate::tally::PermutationTally;
 
-use super::super::chart::{self, Titles};
+use super::super::chart::{self, HeatMap, Titles};
 use super::super::document::ChartFile;
 use super::chart_file;
 use super::rising::rising_chart;
-use super::shuffles::position_map;
 
 /// The charts of the deals in terms of the ones before: the card × position map and the
 /// rising sequences.
@@ -31,7 +30,7 @@ pub(crate) fn serial_charts(titles: &impl Fn(&str) -> Titles, serial: &Permutati
             "How each card moved from its place in the deal before to its place in this one: red \
              cells are moves made more often than chance, blue less"
                 .to_string(),
-            chart::heat_map(&position_map(
+            chart::heat_map(&HeatMap::of_positions(
                 titles(
                     "each deal in terms of the one before: place before × place after, observed / \
                      expected (grey: within the 99.9 % band)",

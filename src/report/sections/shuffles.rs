@@ -21,7 +21,7 @@ use crate::run::{About, AlgorithmResult, Predictability, RunReport};
 use crate::stats::laws::{cycle_count_law, fixed_point_law};
 use crate::tally::lehmer::unrank;
 
-use super::super::chart::{self, HeatMap, Titles};
+use super::super::chart::{self, HeatMap};
 use super::super::document::ResultSection;
 use super::rising::rising_chart;
 use super::serial::serial_charts;
@@ -78,7 +78,7 @@ fn section(report: &RunReport, result: &AlgorithmResult, everything: bool) -> Re
             "positions",
             "Where each card ended up: red cells hold their card more often than chance, blue less"
                 .to_string(),
-            chart::heat_map(&position_map(
+            chart::heat_map(&HeatMap::of_positions(
                 titles("card × position: observed / expected (grey: within the 99.9 % band)"),
                 &labels,
                 matrix,
@@ -215,31 +215,6 @@ fn predictability_notes(predictability: &Predictability) -> Vec<String> {
             .map(|line| line.trim_start().to_string()),
     );
     notes
-}
-
-/// The card × position map of `matrix` (`row * n + column` counts of `trials` deals,
-/// `n = labels.len()`), each cell expecting an equal share: rows are `labels`, and so
-/// are columns (positions are numbered like the cards).
-pub(crate) fn position_map(
-    titles: Titles,
-    labels: &[String],
-    matrix: &[u64],
-    trials: u64,
-    (row_axis, column_axis): (&str, &str),
-) -> HeatMap {
-    let n = labels.len();
-    let expected = trials as f64 / n as f64;
-    let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
-    HeatMap {
-        titles,
-        rows: labels.to_vec(),
-        columns: labels.to_vec(),
-        row_axis: row_axis.to_string(),
-        column_axis: column_axis.to_string(),
-        observed: matrix.to_vec(),
-        expected: vec![expected; n * n],
-        standard_deviation: vec![deviation; n * n],
-    }
 }
 
 /// The order of Lehmer rank `rank`, cards from 1 (or by their names): `1 3 2`.

@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::jsc::Jsc;
 use super::seeded::Seeded;
 use super::summed::{Era, LOW_53, V8_BACKWARDS, V8_FORWARDS, progress_of, search_as_runtime};
-use super::v8::{JS_SHUFFLES, V8};
+use super::v8::JS_SHUFFLES;
+use super::v8_runtime::V8;
 use super::{About, Control, Observed, Runtime, Search};
 use crate::simulate::Progress;
 

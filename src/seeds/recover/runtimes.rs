@@ -14,7 +14,7 @@ use super::php::Php;
 use super::python::Python;
 use super::seeded::Seeded;
 use super::spidermonkey::SpiderMonkey;
-use super::v8::V8;
+use super::v8_runtime::V8;
 
 /// Every runtime, in the order `list` shows them.
 pub static RUNTIMES: &[&dyn Runtime] = &[

@@ -21,58 +21,13 @@
 //! (start slow, let the class see the first deals, then let it run to the verdict); a
 //! speed fixed at the start would mean a new run, with new counts, to go faster.
 
-use std::num::NonZeroU64;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
-use crate::parse::parse_count;
 use crate::simulate::{Engine, Progress as EngineProgress};
 
+use super::super::request::Speed;
 use super::{LiveRun, Phase, Progress, UNWATCHED_LIMIT};
-
-/// How fast a run deals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Speed {
-    /// As fast as the engine goes.
-    #[default]
-    Full,
-    /// At most this many deals (samples, draws) a second.
-    PerSecond(NonZeroU64),
-}
-
-impl Speed {
-    /// Reads a speed as typed: a count of deals a second (`20`, `1e3`, as `--trials` is
-    /// read), or `full` (or nothing) for full speed.
-    pub fn parse(text: &str) -> Result<Self> {
-        let text = text.trim();
-        if text.is_empty() || text.eq_ignore_ascii_case("full") {
-            return Ok(Speed::Full);
-        }
-        let invalid = |why: String| {
-            Error::Usage(format!(
-                "invalid value '{}' for 'speed': {why}",
-                crate::format::escaped_for_terminals(text)
-            ))
-        };
-        let count = parse_count(text).map_err(invalid)?;
-        NonZeroU64::new(count)
-            .map(Speed::PerSecond)
-            .ok_or_else(|| invalid("give at least 1 deal a second, or 'full'".to_string()))
-    }
-
-    /// The speed as stored in an atomic: 0 for full speed.
-    pub(super) fn to_bits(self) -> u64 {
-        match self {
-            Speed::Full => 0,
-            Speed::PerSecond(speed) => speed.get(),
-        }
-    }
-
-    pub(super) fn from_bits(bits: u64) -> Self {
-        NonZeroU64::new(bits).map_or(Speed::Full, Speed::PerSecond)
-    }
-}
 
 /// The time between two slow steps: each step gives the page a new view, as often as
 /// the page asks for one (`events::UPDATE_INTERVAL`).

@@ -93,3 +93,13 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
 pub(crate) fn compact<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
     serde_json::value::to_raw_value(value).expect("tallies serialise")
 }
+
+/// One row of a law's table (fixed points, cycles, overlaps): the count of `k` beside
+/// its expectation, one compact line each.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct LawCount {
+    pub(crate) k: usize,
+    pub(crate) count: u64,
+    pub(crate) expected: f64,
+}

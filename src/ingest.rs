@@ -62,13 +62,14 @@ use crate::tally::{PermutationRecorder, RepeatTally, SelectionRecorder, TallyOpt
 use deck::Deck;
 pub use input::Input;
 use lines::{Block, BlockReader, is_skipped, line_count};
+pub use predictability::SeedSearch;
 use predictability::{IngestedDeals, check_predictability};
 pub use report::IngestReport;
 use samples::{BlockOutcome, Problem, REASONS, parse_block};
 use seen::SeenTokens;
 use sequence::{BlockDeals, InputSequence, Reread};
 use settings::seen_items_note;
-pub use settings::{IngestSettings, SampleKind, SeedSearch, SeedSearchStop, parse_deck, parse_weights};
+pub use settings::{IngestSettings, SampleKind, SeedSearchStop, parse_deck, parse_weights};
 
 /// Blocks parsed at once, per worker thread: enough to keep every worker busy while the
 /// slowest block of a batch finishes, few enough that memory stays a few blocks deep.

@@ -35,6 +35,7 @@ pub mod seeded;
 pub mod spidermonkey;
 pub mod summed;
 pub mod v8;
+pub mod v8_runtime;
 pub mod xorshift_sum;
 
 use std::ops::Range;

@@ -21,6 +21,7 @@
 //! ([`listen`]); and every bad request gets a 4xx status and the one-line message the
 //! command line would print.
 
+pub mod deals;
 pub mod download;
 pub mod events;
 pub mod exact;
@@ -31,9 +32,11 @@ pub mod limits;
 pub mod listen;
 pub mod live;
 pub mod own;
+pub mod replies;
 pub mod request;
 pub mod routes;
 pub mod snapshot;
+pub mod speed;
 pub mod views;
 
 use std::sync::Arc;

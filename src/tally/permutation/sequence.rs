@@ -3,7 +3,9 @@
 //! from a clock) and the deals that repeat an earlier one (a program that can only deal
 //! a few decks).
 //!
-//! A [`SequenceRecorder`] sees the deals of one chunk in order. Pairs and repeats are
+//! A part of the [`PermutationRecorder`] that owns it (which tallies the relative
+//! permutations with a recorder of its own): a [`SequenceRecorder`] sees the deals of one
+//! chunk in order. Pairs and repeats are
 //! counted within a chunk only: chunks are independent streams, handed to threads in any
 //! order and split across shards, so anything counted across two chunks would depend on
 //! the thread count and the shard layout. Within a chunk the order is the dealing order,
@@ -15,10 +17,10 @@
 //! compared card by card. A chunk holds at most 16,384 deals, so that is at most
 //! `16,384 × 2n` bytes per thread (1.7 MB for 52 cards).
 
-use super::order_summary::OrderSummary;
-use super::permutation::{PermutationRecorder, PermutationTally, TallyOptions};
-use super::relative::RelativePermutation;
-use super::repeats::{MAX_RANKED_CARDS, hash_deck, rank_u64};
+use super::super::order_summary::OrderSummary;
+use super::super::relative::RelativePermutation;
+use super::super::repeats::{MAX_RANKED_CARDS, hash_deck, rank_u64};
+use super::{PermutationRecorder, PermutationTally, TallyOptions};
 
 /// Repeated deals counted in groups of consecutive deals (the chunks of a run, or the
 /// whole input of `ingest`). The groups are kept by size, so that a fair shuffle's

@@ -121,6 +121,33 @@ pub struct HeatMap {
     pub standard_deviation: Vec<f64>,
 }
 
+impl HeatMap {
+    /// The card × position map of `matrix` (`row * n + column` counts of `trials` deals,
+    /// `n = labels.len()`), each cell expecting an equal share: rows are `labels`, and
+    /// so are columns (positions are numbered like the cards).
+    pub fn of_positions(
+        titles: Titles,
+        labels: &[String],
+        matrix: &[u64],
+        trials: u64,
+        (row_axis, column_axis): (&str, &str),
+    ) -> Self {
+        let n = labels.len();
+        let expected = trials as f64 / n as f64;
+        let deviation = (trials as f64 * (1.0 / n as f64) * (1.0 - 1.0 / n as f64)).sqrt();
+        Self {
+            titles,
+            rows: labels.to_vec(),
+            columns: labels.to_vec(),
+            row_axis: row_axis.to_string(),
+            column_axis: column_axis.to_string(),
+            observed: matrix.to_vec(),
+            expected: vec![expected; n * n],
+            standard_deviation: vec![deviation; n * n],
+        }
+    }
+}
+
 /// One result in the summary chart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SummaryRow {

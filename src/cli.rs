@@ -1,7 +1,8 @@
 //! The commands of the binary, one module per command, each owning its clap arguments
 //! and its body: it reads its flags, calls the library, and hands the report to
 //! [`deliver`]. The flags several commands share are in [`flags`]; the progress bar,
-//! the exit statuses of verdicts and the signal handling each have their own module.
+//! the exit statuses of verdicts, the signal handling and clap's errors made one line each
+//! have their own module.
 //!
 //! A module of the binary, not of the library: the library's API stays what a user of
 //! `assert_fair_shuffle` or of the report types needs, and nothing here is tested except
@@ -16,6 +17,7 @@ pub mod ingest;
 pub mod list;
 pub mod man;
 pub mod merge;
+pub mod parse_errors;
 pub mod progress;
 pub mod report;
 pub mod run;

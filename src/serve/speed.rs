@@ -1,7 +1,7 @@
 //! `POST /api/runs/{id}/speed`: the page's speed slider, moved while a run runs.
 //!
 //! The body is `{"speed": "20"}` (deals a second, read as `--trials` is) or
-//! `{"speed": "full"}`; the run follows from its next step ([`super::SLOW_STEP`]). A bad
+//! `{"speed": "full"}`; the run follows from its next step ([`super::live::SLOW_STEP`]). A bad
 //! speed gets 400 and a one-line message, an unknown run 404, as every route does.
 
 use std::sync::Arc;
@@ -13,10 +13,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::super::Served;
-use super::super::request::Field;
-use super::super::routes::{body_error, find, usage};
-use super::Speed;
+use super::Served;
+use super::replies::{body_error, find, usage};
+use super::request::{Field, Speed};
 use crate::error::Error;
 
 #[derive(Deserialize)]

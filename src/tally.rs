@@ -23,7 +23,6 @@ mod permutation;
 pub mod relative;
 pub mod repeats;
 pub mod rising;
-mod sequence;
 pub mod shapes;
 pub mod stream;
 pub mod structure;
@@ -36,5 +35,5 @@ pub const MAX_N: usize = 2_000;
 
 pub use order_summary::OrderSummary;
 pub use permutation::{PermutationRecorder, PermutationTally, TallyOptions};
-pub use sequence::{RepeatTally, SequenceRecorder};
+pub use permutation::{RepeatTally, SequenceRecorder};
 pub use subsets::{SelectionRecorder, SelectionTally};
