@@ -15,26 +15,11 @@
 //! intra-doc link may point anywhere).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
+mod sources;
 
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|extension| extension == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
+use sources::{rust_files, source_dir, without_comment};
 
 /// The module a file holds, as the path from the crate's root: `serve/live/speed.rs` is
 /// `serve::live::speed`, `serve/mod.rs` and `serve.rs` are `serve`, `lib.rs` and
@@ -50,12 +35,6 @@ fn module_of(relative: &Path) -> Vec<String> {
         segments.push(stem.to_string());
     }
     segments
-}
-
-/// A line without its `//` comment (a `//` inside a string literal ends the line early:
-/// at worst a path in a string is not read).
-fn without_comment(line: &str) -> &str {
-    line.find("//").map_or(line, |at| &line[..at])
 }
 
 fn is_name_char(c: char) -> bool {

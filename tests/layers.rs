@@ -17,6 +17,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod sources;
+
+use sources::{rust_files, source_dir, without_comment};
+
 /// One import of one top-level module by another.
 #[derive(Debug)]
 struct Import {
@@ -24,10 +28,6 @@ struct Import {
     to: String,
     /// `src/...:line`, for the message.
     place: String,
-}
-
-fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
 /// The layers from `src/lib.rs`'s docs, top first: the first word of each line of the
@@ -65,27 +65,6 @@ fn declared_modules(lib: &str) -> BTreeSet<String> {
             line.strip_prefix("mod ")?.strip_suffix(';').map(str::to_string)
         })
         .collect()
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|extension| extension == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
-
-/// A line without its `//` comment (a `//` inside a string literal ends the line early:
-/// at worst a path in a string is not read).
-fn without_comment(line: &str) -> &str {
-    line.find("//").map_or(line, |at| &line[..at])
 }
 
 /// The first segment of each path in a `{...}` group (the text after the brace),
