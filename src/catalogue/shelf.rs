@@ -54,9 +54,6 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
         merged,
         plan,
     } = scratch;
-    codes.clear();
-    counts.clear();
-    counts.resize(piles, 0);
     // Fed from the bottom of the deck up: codes[i] is the draw of deck[n - 1 - i].
     // The draws' bounds do not depend on the answers: a word's worth at a time from the
     // default source, the words planned once for the deck size and shelf count and kept
@@ -66,15 +63,23 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
         Some((cards, planned, plan)) if *cards == n && *planned == bound => plan,
         _ => &plan.insert((n, bound, DrawPlan::new(n, bound, |_| bound))).2,
     };
+    macro_rules! ranked_sizes {
+        ($($size:literal)*) => {
+            match n {
+                $($size => return ranked_pass::<$size, T, R>(deck, rng, plan),)*
+                _ => {}
+            }
+        };
+    }
+    ranked_sizes!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    codes.clear();
+    counts.clear();
+    counts.resize(piles, 0);
     // Every slot of `merged` is written below: it only needs the deck's length (sized
     // once, not copied at every pass).
     if merged.len() != n {
         merged.clear();
         merged.extend_from_slice(deck);
-    }
-    if n <= RANKED_UP_TO {
-        ranked_pass(deck, rng, plan, merged);
-        return;
     }
     each_planned_draw(rng, plan, |_, code| {
         codes.push(code as u32);
@@ -104,34 +109,35 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
     deck.copy_from_slice(merged);
 }
 
-/// Decks of at most this many cards are passed by [`ranked_pass`]: with a handful of
-/// cards, resetting two counts per shelf and walking the shelves' cursors costs more than
-/// the cards themselves (the shelf on 3 cards ran at 0.96× of its speed before batched
-/// draws, a pass of 10 shelves being mostly that fixed cost).
-const RANKED_UP_TO: usize = 8;
+/// Decks of 2 to this many cards are passed by [`ranked_pass`]: with a handful of cards,
+/// resetting two counts per shelf, walking the shelves' cursors and copying the merged
+/// deck back (a `memmove` call for three cards) cost more than the cards themselves (the
+/// shelf on 3 cards ran at 0.96× of its speed before batched draws, a pass of 10 shelves
+/// being mostly that fixed cost).
+const RANKED_UP_TO: usize = 16;
 
-/// One pass of a deck of at most [`RANKED_UP_TO`] cards, the same draws to the same
-/// deck as the shelves' cursors make: each card's place is the rank of its key among
-/// the deck's. The key orders the new deck as the module docs read it: by shelf, then
-/// the cards placed on top, latest fed first, then those placed under, earliest first.
-fn ranked_pass<T: Copy, R: Randomness + ?Sized>(
+/// One pass of a deck of `N` cards (at most [`RANKED_UP_TO`]), the same draws to the
+/// same deck as the shelves' cursors make: each card's place is the rank of its key
+/// among the deck's. The key orders the new deck as the module docs read it: by shelf,
+/// then the cards placed on top, latest fed first, then those placed under, earliest
+/// first. The deck is an array of `N` here, so that it is copied in registers.
+fn ranked_pass<const N: usize, T: Copy, R: Randomness + ?Sized>(
     deck: &mut [T],
     rng: &mut R,
     plan: &DrawPlan,
-    merged: &mut [T],
 ) {
-    let n = deck.len() as u32;
-    let mut keys = [0u32; RANKED_UP_TO];
+    let deck: &mut [T; N] = deck.try_into().expect("a deck of N cards");
+    let n = N as u32;
+    let mut keys = [0u32; N];
     each_planned_draw(rng, plan, |fed, code| {
         let (shelf, on_top, fed) = (code as u32 / 2, code % 2 == 1, fed as u32);
         keys[fed as usize] = shelf * 2 * n + if on_top { n - 1 - fed } else { n + fed };
     });
-    let keys = &keys[..deck.len()];
+    let fed_deck = *deck;
     for (fed, key) in keys.iter().enumerate() {
         let place = keys.iter().filter(|&other| other < key).count();
-        merged[place] = deck[deck.len() - 1 - fed];
+        deck[place] = fed_deck[N - 1 - fed];
     }
-    deck.copy_from_slice(merged);
 }
 
 /// Scratch space for [`shelf_pass`].
