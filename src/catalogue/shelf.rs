@@ -67,11 +67,13 @@ pub fn shelf_pass<T: Copy, R: Randomness + ?Sized>(
         ($($size:literal)*) => {
             match n {
                 $($size => return ranked_pass::<$size, T, R>(deck, rng, plan),)*
-                _ => {}
+                _ => unreachable!("a size from 2 to RANKED_UP_TO"),
             }
         };
     }
-    ranked_sizes!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    if (2..=RANKED_UP_TO).contains(&n) {
+        ranked_sizes!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    }
     codes.clear();
     counts.clear();
     counts.resize(piles, 0);
