@@ -198,20 +198,30 @@ fn sibling_edges() -> Vec<Edge> {
         }
         let module = module_of(relative);
         let text = std::fs::read_to_string(file).unwrap();
-        // Code up to the first inline module (`mod tests { .. }`, at the end of a file by
-        // convention): tests may use anything.
-        let code: String = text
-            .lines()
-            .map(without_comment)
-            .take_while(|line| {
-                let trimmed = line.trim_start();
-                let declaration = trimmed.strip_prefix("pub ").unwrap_or(trimmed);
-                !(declaration.starts_with("mod ") && declaration.trim_end().ends_with('{'))
-            })
-            .map(|line| format!("{line}\n"))
-            .collect();
+        // Every line but those of inline test modules (`#[cfg(test)] mod tests { .. }`:
+        // tests may use anything), each with the inline modules it is in (a top-level
+        // `mod x86 { .. }`, closed by a `}` at the start of a line), for `super::`.
+        let mut code = String::new();
+        let mut inline_of_line: Vec<Vec<String>> = vec![Vec::new()];
+        let (mut inline, mut in_test, mut after_cfg_test) = (Vec::new(), false, false);
+        for line in text.lines().map(without_comment) {
+            let declaration = line.strip_prefix("pub ").unwrap_or(line);
+            if let Some(name) = declaration
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.trim_end().strip_suffix('{'))
+            {
+                in_test = after_cfg_test;
+                inline = vec![name.trim().to_string()];
+            } else if line.starts_with('}') {
+                (inline, in_test) = (Vec::new(), false);
+            }
+            after_cfg_test = line.trim() == "#[cfg(test)]";
+            code.push_str(if in_test { "" } else { line });
+            code.push('\n');
+            inline_of_line.push(inline.clone());
+        }
         for (line, path) in paths_in(&code) {
-            let Some(target) = resolve(&module, &[], &path) else {
+            let Some(target) = resolve(&module, &inline_of_line[line], &path) else {
                 continue;
             };
             let shared = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
