@@ -18,7 +18,8 @@
 # (2, 3, 4, 6, 8, 10, 13, 20, 32, 52, 100, 200 and 2,000 cards, or the sizes given in
 # SIZES) against the other build, best of ROUNDS (default 2) runs of about half a second
 # each, and prints the table of ratios and the slowest cells: "every size at its best"
-# (issue 43) measured size by size. About 20 minutes on 2 cores.
+# (issue 43) measured size by size. About 20 minutes on 2 cores; SHUFFLES="riffles
+# overhand" runs only those rows.
 #
 # Usage: scripts/bench_run.sh [--against REV] [--sizes]
 #   scripts/bench_run.sh --against a7a2deb            # the build before batched draws
@@ -142,7 +143,7 @@ if $sizes; then
     echo
     theirs_listed=" $(shuffles_of "$other") "
     : >"$work/cells"
-    for shuffle in $(shuffles_of "$this"); do
+    for shuffle in ${SHUFFLES:-$(shuffles_of "$this")}; do
         [[ $theirs_listed == *" $shuffle "* ]] || continue
         printf '%-26s' "$shuffle"
         for n in $ladder; do
