@@ -36,11 +36,10 @@ pub use overhand::{overhand, overhands, overhands_until};
 pub use riffles::{gsr_riffle, riffles};
 pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
 pub use shelf::{MAX_PASSES, MAX_SHELVES, ShelfScratch, shelf_pass, shelf_passes};
-pub(crate) use shuffles::SWAP_SHUFFLES;
 use shuffles::{
-    ASF_POKER, FISHER_YATES, FISHER_YATES_FORWARD, NAIVE_SWAP, ROGUELIKE_SHUFFLE, SATTOLO, SwapShuffle,
-    passes_until,
+    ASF_POKER, FISHER_YATES, FISHER_YATES_FORWARD, NAIVE_SWAP, ROGUELIKE_SHUFFLE, SATTOLO, passes_until,
 };
+pub(crate) use shuffles::{SWAP_SHUFFLES, SwapShuffle};
 pub use shuffles::{
     asf_poker, fisher_yates, fisher_yates_forward, insert_with_retry, naive_repeated, naive_repeated_until,
     naive_swap, riffle, roguelike_shuffle, sattolo,

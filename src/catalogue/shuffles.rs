@@ -145,6 +145,20 @@ impl SwapShuffle {
         );
     }
 
+    /// Each step's bound and, for every answer to it, the two positions it swaps, on `n`
+    /// cards: the whole tree of the shuffle's draws, for a walk that swaps its way down it
+    /// (`exact`'s enumeration) instead of replaying the shuffle on every path.
+    pub(crate) fn swap_table(self, n: usize) -> Vec<Vec<(usize, usize)>> {
+        let (draws, _) = (self.draws)(n);
+        (0..draws)
+            .map(|s| {
+                (0..(self.bound)(n, s) as usize)
+                    .map(|j| (self.swap)(n, s, j))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The words of a deck of `n` cards, planned.
     pub(crate) fn plan(self, n: usize) -> DrawPlan {
         let (draws, largest) = (self.draws)(n);

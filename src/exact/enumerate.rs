@@ -20,6 +20,7 @@
 //! parallel; its result does not depend on the thread count.
 
 mod paths;
+mod swaps;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,6 +37,7 @@ use crate::tally::combinadic;
 use crate::tally::lehmer::{MAX_RANKED_N, factorial, falling_factorial, partial_rank, rank};
 use crate::tally::subsets::subset_cells;
 use paths::{gcd, walk};
+use swaps::walk_swaps;
 
 /// The most random paths an enumeration may walk (about a minute on two cores).
 pub const MAX_PATHS: u64 = 2_000_000_000;
@@ -285,6 +287,28 @@ pub fn enumerate_permutations_within(
     }
     check_path_count(schedule_size(algorithm, n), max_paths)?;
     let cells = factorial(n).expect("n <= 10") as usize;
+    if let (DrawLaw::Uniform, Some(id)) = (law, algorithm.swap_shuffle_id())
+        && let Some(law) = walk_swaps(
+            crate::catalogue::SWAP_SHUFFLES[usize::from(id)],
+            n,
+            cells,
+            progress,
+        )
+    {
+        return law;
+    }
+    walk_replayed(algorithm, n, cells, law, max_paths, progress)
+}
+
+/// The general walk of a shuffle: the shuffle replayed on every path (see [`Replay`]).
+fn walk_replayed(
+    algorithm: PermutationAlgorithm,
+    n: usize,
+    cells: usize,
+    law: DrawLaw,
+    max_paths: u64,
+    progress: &dyn Progress,
+) -> Result<ExactLaw> {
     walk(
         cells,
         law,
@@ -409,16 +433,19 @@ pub fn enumerate_cycle(
 
 /// For an algorithm with a fixed schedule: the draws one shuffle of `n` cards makes and
 /// its number of random paths (`None`: more than 2^64), counted without listing the
-/// schedule, which for `naive-repeated:4294967295` would be 17 billion draws long.
+/// schedule, which for `naive-repeated:4294967295` would be 17 billion draws long. The
+/// shuffles repeated in rounds (naive passes, riffles, overhands, shelf passes) are
+/// counted here even where their schedules are too long to list: the simulator's check
+/// enumerates laws of up to a million paths, and `riffles:7` on 10 cards (2^70 paths)
+/// used to be walked until a million paths had passed before it was given up on, a third
+/// of a second of every such run (issue 43).
 fn schedule_size(algorithm: PermutationAlgorithm, n: usize) -> Option<(u64, Option<u64>)> {
     match algorithm.resolve(n) {
-        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
-            let draws = (n as u64).saturating_mul(u64::from(passes));
-            let paths = u32::try_from(draws)
-                .ok()
-                .and_then(|draws| (n as u64).checked_pow(draws));
-            Some((draws, paths))
-        }
+        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => Some(rounds_of(n, passes, n as u64)),
+        // One coin per card and riffle ([`crate::catalogue::gsr_riffle`]).
+        PermutationAlgorithm::Riffles { times } => Some(rounds_of(n, times, 2)),
+        PermutationAlgorithm::Overhand { times } => Some(rounds_of(n.saturating_sub(1), times, 2)),
+        PermutationAlgorithm::Shelf { shelves, passes } => Some(rounds_of(n, passes, 2 * u64::from(shelves))),
         algorithm => schedule_of(algorithm, n).map(|schedule| {
             let paths = schedule
                 .iter()
@@ -426,6 +453,16 @@ fn schedule_size(algorithm: PermutationAlgorithm, n: usize) -> Option<(u64, Opti
             (schedule.len() as u64, paths)
         }),
     }
+}
+
+/// `rounds` rounds of `per_round` draws from `0..bound`: the draws and the paths (`None`:
+/// more than 2^64).
+fn rounds_of(per_round: usize, rounds: u32, bound: u64) -> (u64, Option<u64>) {
+    let draws = (per_round as u64).saturating_mul(u64::from(rounds));
+    let paths = u32::try_from(draws)
+        .ok()
+        .and_then(|draws| bound.checked_pow(draws));
+    (draws, paths)
 }
 
 /// Refuses a fixed schedule with paths longer than [`MAX_DEPTH`] draws, or more paths

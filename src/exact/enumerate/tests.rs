@@ -172,6 +172,96 @@ fn the_law_does_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn swapping_down_the_tree_gives_the_replayed_law_of_every_swap_shuffle() {
+    for shuffle in crate::catalogue::SWAP_SHUFFLES {
+        let algorithm = [
+            PermutationAlgorithm::NaiveSwap,
+            PermutationAlgorithm::FisherYates,
+            PermutationAlgorithm::FisherYatesForward,
+            PermutationAlgorithm::Sattolo,
+            PermutationAlgorithm::RoguelikeShuffle,
+            PermutationAlgorithm::AsfPoker,
+        ]
+        .into_iter()
+        .find(|algorithm| algorithm.swap_shuffle_id() == Some(shuffle.id))
+        .expect("every swap shuffle is an algorithm");
+        for n in 0..=7 {
+            let cells = factorial(n).unwrap() as usize;
+            let swapped = walk_swaps(shuffle, n, cells, &NoProgress).unwrap().unwrap();
+            let replayed =
+                walk_replayed(algorithm, n, cells, DrawLaw::Uniform, MAX_PATHS, &NoProgress).unwrap();
+            assert_eq!(swapped, replayed, "{algorithm:?} on {n} cards");
+            assert_eq!(
+                swapped,
+                law(algorithm, n),
+                "enumerate_permutations walks by swapping"
+            );
+        }
+    }
+    let on = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| law(PermutationAlgorithm::NaiveSwap, 7))
+    };
+    assert_eq!(on(1), on(3));
+}
+
+#[test]
+fn the_rounds_counted_ahead_are_the_draws_and_paths_walked() {
+    // Riffles, overhands, shelf passes and naive passes are counted without listing
+    // their draws (schedule_size): the count must be what a walk of them finds.
+    for name in [
+        "riffles:1",
+        "riffles:2",
+        "overhand:1",
+        "overhand:3",
+        "shelf-passes:2,1",
+        "naive-repeated:2",
+    ] {
+        let algorithm = crate::catalogue::AlgorithmSpec::parse(name)
+            .unwrap()
+            .algorithm
+            .as_permutation()
+            .unwrap();
+        for n in 0..=5 {
+            let (draws, paths) = schedule_size(algorithm, n).expect("counted ahead");
+            let paths = paths.expect("few paths");
+            if paths > 100_000 {
+                continue;
+            }
+            let cells = factorial(n).unwrap() as usize;
+            let walked = walk_replayed(
+                algorithm.resolve(n),
+                n,
+                cells,
+                DrawLaw::Uniform,
+                MAX_PATHS,
+                &NoProgress,
+            )
+            .unwrap();
+            assert_eq!(walked.paths, paths, "{name} on {n} cards");
+            let mut replay = Replay::default();
+            algorithm.shuffle(
+                &mut (0..n as u16).collect::<Vec<_>>(),
+                &mut replay,
+                &mut Workspace::default(),
+            );
+            assert_eq!(replay.bounds.len() as u64, draws, "{name} on {n} cards");
+        }
+    }
+    // riffles:7 on 10 cards, the simulator check's case, is refused before any walk.
+    let riffles = crate::catalogue::AlgorithmSpec::parse("riffles:7")
+        .unwrap()
+        .algorithm
+        .as_permutation()
+        .unwrap();
+    assert_eq!(schedule_size(riffles, 10), Some((70, None)));
+    assert!(enumerate_permutations_within(riffles, 10, DrawLaw::Uniform, 1_000_000, &NoProgress).is_err());
+}
+
+#[test]
 fn fisher_yates_on_3_cards_under_rand_mod_by_hand() {
     // The bottom card is swapped with the one at j = rand() % 3 (0 and 1 come up
     // 10,923 times in 32,768, 2 only 10,922), then the middle with k = rand() % 2
