@@ -16,6 +16,15 @@ fn law_under(algorithm: PermutationAlgorithm, n: usize, draws: DrawLaw) -> Exact
     law
 }
 
+/// `work` run on a pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
 fn fraction_of(law: &ExactLaw, order: &[u16]) -> (u128, u128) {
     law.fraction(rank(order))
 }
@@ -153,20 +162,12 @@ fn floats_retries_and_huge_path_counts_are_refused() {
 
 #[test]
 fn the_law_does_not_depend_on_the_thread_count() {
-    let on = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| law(PermutationAlgorithm::SortComparatorMerge, 5))
-    };
+    let on = |threads| on_threads(threads, || law(PermutationAlgorithm::SortComparatorMerge, 5));
     assert_eq!(on(1), on(3));
     let weighted = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| law_under(PermutationAlgorithm::Riffle, 4, DrawLaw::RandMod))
+        on_threads(threads, || {
+            law_under(PermutationAlgorithm::Riffle, 4, DrawLaw::RandMod)
+        })
     };
     assert_eq!(weighted(1), weighted(3));
 }
@@ -198,13 +199,7 @@ fn swapping_down_the_tree_gives_the_replayed_law_of_every_swap_shuffle() {
             );
         }
     }
-    let on = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| law(PermutationAlgorithm::NaiveSwap, 7))
-    };
+    let on = |threads| on_threads(threads, || law(PermutationAlgorithm::NaiveSwap, 7));
     assert_eq!(on(1), on(3));
 }
 
