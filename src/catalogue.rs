@@ -341,21 +341,20 @@ macro_rules! each {
     };
 }
 
-/// A swap shuffle over every deck, its words planned ([`planned_words`]): the loop is
-/// written out where the arm is, with the shuffle called directly, never through a
-/// closure. A closure handed to a shared loop was compiled as a call per deck for some
-/// of the shuffles (the ASF poker's, on 13 cards), which sent the generator's state to
-/// memory and back at every deck: 0.84x of the unplanned build's speed (issue 43).
+/// A swap shuffle over every deck, its words planned ([`planned_words`]), through
+/// [`each!`]'s loop: the shuffle called directly. A shared loop that took the shuffle as
+/// a closure was compiled as a call per deck for the ASF poker's shuffle on 13 cards,
+/// sending the generator's state to memory and back at every deck (0.84x of the
+/// unplanned build's speed, issue 43).
 macro_rules! each_swap {
     ($decks:expr, $rng:expr, $workspace:expr, $shuffle:expr) => {
-        for mut deck in $decks {
-            $rng.begin_trial();
-            let deck = deck.as_mut();
+        each!($decks, $rng, |deck, rng| {
             let plan = planned_words(&mut $workspace.plan, $shuffle, deck.len());
-            $shuffle.shuffle_with(deck, $rng, plan);
-        }
+            $shuffle.shuffle_with(deck, rng, plan)
+        })
     };
 }
+
 impl PermutationAlgorithm {
     /// Fixes parameters that default to a function of the deck size.
     pub fn resolve(self, n: usize) -> Self {
@@ -377,19 +376,24 @@ impl PermutationAlgorithm {
         matches!(self, PermutationAlgorithm::DealerRiffles { .. })
     }
 
+    /// The swap shuffle this algorithm is, if it is one: its draws and swaps, which
+    /// `exact` walks by swapping.
+    pub(crate) fn swap_shuffle(&self) -> Option<SwapShuffle> {
+        match self {
+            PermutationAlgorithm::NaiveSwap => Some(NAIVE_SWAP),
+            PermutationAlgorithm::FisherYates => Some(FISHER_YATES),
+            PermutationAlgorithm::FisherYatesForward => Some(FISHER_YATES_FORWARD),
+            PermutationAlgorithm::Sattolo => Some(SATTOLO),
+            PermutationAlgorithm::RoguelikeShuffle => Some(ROGUELIKE_SHUFFLE),
+            PermutationAlgorithm::AsfPoker => Some(ASF_POKER),
+            _ => None,
+        }
+    }
+
     /// The id of the swap shuffle this algorithm is ([`SWAP_SHUFFLES`]), if it is one: the
     /// simulator compiles a loop for each alone.
     pub(crate) fn swap_shuffle_id(&self) -> Option<u8> {
-        let shuffle = match self {
-            PermutationAlgorithm::NaiveSwap => NAIVE_SWAP,
-            PermutationAlgorithm::FisherYates => FISHER_YATES,
-            PermutationAlgorithm::FisherYatesForward => FISHER_YATES_FORWARD,
-            PermutationAlgorithm::Sattolo => SATTOLO,
-            PermutationAlgorithm::RoguelikeShuffle => ROGUELIKE_SHUFFLE,
-            PermutationAlgorithm::AsfPoker => ASF_POKER,
-            _ => return None,
-        };
-        Some(shuffle.id)
+        self.swap_shuffle().map(|shuffle| shuffle.id)
     }
 
     /// The bounds of the draws one shuffle of `n` cards makes, in order, for algorithms
@@ -490,14 +494,12 @@ impl PermutationAlgorithm {
                 each_swap!(decks, rng, workspace, ROGUELIKE_SHUFFLE)
             }
             PermutationAlgorithm::NaiveRepeated { passes } => {
-                for mut deck in decks {
-                    rng.begin_trial();
-                    let deck = deck.as_mut();
+                each!(decks, rng, |deck, rng| {
                     let cards = deck.len();
                     let passes = passes.unwrap_or_else(|| default_passes(cards));
                     let plan = planned_words(&mut workspace.plan, NAIVE_SWAP, cards);
-                    passes_until(passes, cards, &stop, || NAIVE_SWAP.shuffle_with(deck, rng, plan));
-                }
+                    passes_until(passes, cards, &stop, || NAIVE_SWAP.shuffle_with(deck, rng, plan))
+                })
             }
             PermutationAlgorithm::SortRandomKey => each!(decks, rng, |deck, rng| {
                 sort_random_key(deck, rng, &mut workspace.f64_keys)

@@ -287,13 +287,8 @@ pub fn enumerate_permutations_within(
     }
     check_path_count(schedule_size(algorithm, n), max_paths)?;
     let cells = factorial(n).expect("n <= 10") as usize;
-    if let (DrawLaw::Uniform, Some(id)) = (law, algorithm.swap_shuffle_id())
-        && let Some(law) = walk_swaps(
-            crate::catalogue::SWAP_SHUFFLES[usize::from(id)],
-            n,
-            cells,
-            progress,
-        )
+    if let (DrawLaw::Uniform, Some(shuffle)) = (law, algorithm.swap_shuffle())
+        && let Some(law) = walk_swaps(shuffle, n, cells, progress)
     {
         return law;
     }

@@ -359,9 +359,7 @@ fn binomial_ln_pmfs(left: u64, share: f64, low: u64, high: u64) -> Vec<f64> {
         if share >= 1.0 {
             return if k == left { 0.0 } else { f64::NEG_INFINITY };
         }
-        ln_factorial(left) - ln_factorial(k) - ln_factorial(left - k)
-            + k as f64 * ln_share
-            + (left - k) as f64 * ln_rest
+        binomial_ln_pmf(left, k, ln_share, ln_rest)
     };
     if share <= 0.0 || share >= 1.0 {
         return (low..=high).map(exact).collect();
@@ -379,6 +377,14 @@ fn binomial_ln_pmfs(left: u64, share: f64, low: u64, high: u64) -> Vec<f64> {
         ln_terms.push(start + steps);
     }
     ln_terms
+}
+
+/// `ln P(count = k)` for count ~ Binomial(`left`, share) in closed form, given `ln share`
+/// and `ln(1 − share)`.
+fn binomial_ln_pmf(left: u64, k: u64, ln_share: f64, ln_rest: f64) -> f64 {
+    ln_factorial(left) - ln_factorial(k) - ln_factorial(left - k)
+        + k as f64 * ln_share
+        + (left - k) as f64 * ln_rest
 }
 
 /// One enumeration of count vectors, thinnest cell first.
@@ -579,9 +585,7 @@ mod tests {
         ] {
             let running = binomial_ln_pmfs(left, share, low, high);
             for (k, ln_p) in (low..=high).zip(running) {
-                let closed = ln_factorial(left) - ln_factorial(k) - ln_factorial(left - k)
-                    + k as f64 * share.ln()
-                    + (left - k) as f64 * (-share).ln_1p();
+                let closed = binomial_ln_pmf(left, k, share.ln(), (-share).ln_1p());
                 assert!(
                     (ln_p - closed).abs() <= 64.0 * f64::EPSILON * ln_factorial(left).max(1.0),
                     "Binomial({left}, {share}) at {k}: {ln_p} against {closed}"

@@ -16,6 +16,17 @@ fn law_under(algorithm: PermutationAlgorithm, n: usize, draws: DrawLaw) -> Exact
     law
 }
 
+/// The catalogue's swap shuffles, in the order of their ids: each draws from bounds fixed
+/// by the deck size and swaps two cards per draw.
+const SWAP_ALGORITHMS: [PermutationAlgorithm; 6] = [
+    PermutationAlgorithm::NaiveSwap,
+    PermutationAlgorithm::FisherYates,
+    PermutationAlgorithm::FisherYatesForward,
+    PermutationAlgorithm::Sattolo,
+    PermutationAlgorithm::RoguelikeShuffle,
+    PermutationAlgorithm::AsfPoker,
+];
+
 /// `work` run on a pool of `threads` threads.
 fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
@@ -174,18 +185,17 @@ fn the_law_does_not_depend_on_the_thread_count() {
 
 #[test]
 fn swapping_down_the_tree_gives_the_replayed_law_of_every_swap_shuffle() {
-    for shuffle in crate::catalogue::SWAP_SHUFFLES {
-        let algorithm = [
-            PermutationAlgorithm::NaiveSwap,
-            PermutationAlgorithm::FisherYates,
-            PermutationAlgorithm::FisherYatesForward,
-            PermutationAlgorithm::Sattolo,
-            PermutationAlgorithm::RoguelikeShuffle,
-            PermutationAlgorithm::AsfPoker,
-        ]
-        .into_iter()
-        .find(|algorithm| algorithm.swap_shuffle_id() == Some(shuffle.id))
-        .expect("every swap shuffle is an algorithm");
+    let ids: Vec<u8> = SWAP_ALGORITHMS
+        .iter()
+        .filter_map(|a| a.swap_shuffle_id())
+        .collect();
+    assert_eq!(
+        ids,
+        (0..crate::catalogue::SWAP_SHUFFLES.len() as u8).collect::<Vec<_>>(),
+        "the list holds every swap shuffle"
+    );
+    for algorithm in SWAP_ALGORITHMS {
+        let shuffle = algorithm.swap_shuffle().expect("a swap shuffle");
         for n in 0..=7 {
             let cells = factorial(n).unwrap() as usize;
             let swapped = walk_swaps(shuffle, n, cells, &NoProgress).unwrap().unwrap();
@@ -278,14 +288,7 @@ fn weighted_paths_match_a_brute_force_product_of_weights() {
     // Every path of a fixed schedule, its probability the product of the raw-output
     // counts of its answers over the product of the raw-output totals, summed per
     // order by hand and reduced: the walk must give the same fractions.
-    let fixed = [
-        PermutationAlgorithm::NaiveSwap,
-        PermutationAlgorithm::FisherYates,
-        PermutationAlgorithm::FisherYatesForward,
-        PermutationAlgorithm::Sattolo,
-        PermutationAlgorithm::RoguelikeShuffle,
-        PermutationAlgorithm::AsfPoker,
-    ];
+    let fixed = SWAP_ALGORITHMS;
     let mut checked = 0;
     for draws in [DrawLaw::Uniform, DrawLaw::RandMod, DrawLaw::MultiplyShift] {
         for algorithm in fixed {
