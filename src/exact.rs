@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::catalogue::generators::{GeneratorSpec, StreamScenario};
 use crate::catalogue::items::Items;
-use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind, PermutationAlgorithm};
+use crate::catalogue::{AlgorithmSpec, Expectation, Graded, Kind};
 use crate::error::{Error, Result};
 use crate::randomness::{DrawLaw, SourceKind};
 use crate::simulate::{Engine, Progress, check_thread_count};
@@ -240,24 +240,27 @@ pub fn exact(
             problem: format!("must be between 1 and n-1 (got {k} with --n {n})"),
         });
     }
-    if let Some(spec) = specs.iter().find(|spec| {
-        spec.algorithm
+    for spec in specs {
+        let follows_by = spec
+            .algorithm
             .as_permutation()
-            .is_some_and(|a| a.carries_deck_between_deals())
-    }) {
-        return Err(Error::Usage(format!(
-            "{}: a dealer's deals follow on from each other, so no law of one deal describes them; \
-             each deal is riffles:{} of the previous one (exact riffles:{} gives that law)",
-            spec.display_name(n),
-            dealer_riffles(spec),
-            dealer_riffles(spec)
-        )));
+            .and_then(|shuffle| shuffle.facts(|facts| facts.deals_follow_by()));
+        if let Some(each_deal) = follows_by {
+            return Err(Error::Usage(format!(
+                "{}: a dealer's deals follow on from each other, so no law of one deal describes them; \
+                 each deal is {each_deal} of the previous one (exact {each_deal} gives that law)",
+                spec.display_name(n),
+            )));
+        }
     }
     let engine = Engine::new(settings.threads)?;
     let results = specs
         .iter()
         .map(|spec| {
-            if let Some(PermutationAlgorithm::Riffles { times }) = spec.algorithm.as_permutation()
+            if let Some(times) = spec
+                .algorithm
+                .as_permutation()
+                .and_then(|shuffle| shuffle.facts(|facts| facts.gsr_riffles()))
                 && draw_law == DrawLaw::Uniform
             {
                 return closed_form_riffles(spec, times, settings);
@@ -290,7 +293,7 @@ pub fn exact(
                 name: spec.display_name(n),
                 summary: spec.entry.summary,
                 origin: spec.entry.origin,
-                expected: spec.entry.expected_at(n),
+                expected: spec.expected_at(n),
                 law: Some(law),
                 position_method: None,
                 position_matrix: None,
@@ -310,14 +313,6 @@ pub fn exact(
     })
 }
 
-/// The riffles a dealer gives each deal.
-fn dealer_riffles(spec: &AlgorithmSpec) -> u32 {
-    match spec.algorithm.as_permutation() {
-        Some(PermutationAlgorithm::DealerRiffles { times }) => times,
-        _ => unreachable!("only dealers carry the deck"),
-    }
-}
-
 /// `riffles:K` on any deck up to [`MAX_N`] cards, by Bayer & Diaconis's closed form: no
 /// path is walked, so it takes milliseconds where enumeration stops at 6 cards.
 fn closed_form_riffles(spec: &AlgorithmSpec, times: u32, settings: &ExactSettings) -> Result<ExactResult> {
@@ -329,7 +324,7 @@ fn closed_form_riffles(spec: &AlgorithmSpec, times: u32, settings: &ExactSetting
         name: spec.display_name(n),
         summary: spec.entry.summary,
         origin: spec.entry.origin,
-        expected: spec.entry.expected_at(n),
+        expected: spec.expected_at(n),
         law: None,
         position_method: None,
         position_matrix: None,
@@ -435,7 +430,7 @@ fn exact_positions(
                 name: spec.display_name(n),
                 summary: spec.entry.summary,
                 origin: spec.entry.origin,
-                expected: spec.entry.expected_at(n),
+                expected: spec.expected_at(n),
                 law: None,
                 position_method: Some(position_matrix_method(algorithm, n, draw_law)),
                 position_matrix: matrix,

@@ -515,7 +515,7 @@ pub(crate) fn shuffle_result(
     AlgorithmResult {
         name: spec.display_name(n),
         about: About::of(spec.entry),
-        expected: spec.entry.expected_at(n),
+        expected: spec.expected_at(n),
         tally,
         analysis,
         simulator_check,
@@ -539,7 +539,7 @@ pub(crate) fn sampler_result(
         name: spec.display_name(n),
         about: About::of(spec.entry),
         sampler: Some(sampler),
-        expected: spec.entry.expected_at(n),
+        expected: spec.expected_at(n),
         analysis: analyse_selections(&tally, sampler, thresholds),
         tally,
         elapsed: Duration::ZERO,

@@ -39,120 +39,39 @@ impl AlgorithmSpec {
                     entry.name
                 )));
             }
-            (_, Some(_), None) => {
+            (_, Some(_), None) | (Algorithm::Sampler(_), Some(_), Some(_)) => {
                 return Err(bad(format!("{} takes no parameter", entry.name)));
             }
-            (
-                Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { .. }),
-                Some(value),
-                Some(parameter),
-            ) => {
-                let passes = parse_positive(value).ok_or_else(|| {
-                    bad(format!(
-                        "{} ({}) must be a whole number from 1 to {}, not '{value}'",
-                        parameter.name,
-                        parameter.meaning,
-                        u32::MAX
-                    ))
-                })?;
-                Algorithm::Permutation(PermutationAlgorithm::NaiveRepeated { passes: Some(passes) })
+            (Algorithm::Permutation(shuffle), Some(value), Some(parameter)) => {
+                Algorithm::Permutation(shuffle.with_parameter(entry, &parameter, value).map_err(bad)?)
             }
-            (
-                Algorithm::Permutation(
-                    shape @ (PermutationAlgorithm::Riffles { .. }
-                    | PermutationAlgorithm::DealerRiffles { .. }),
-                ),
-                Some(value),
-                Some(parameter),
-            ) => {
-                let times = parse_positive(value)
-                    .filter(|&times| times <= MAX_RIFFLES)
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "{} ({}) must be a whole number from 1 to {MAX_RIFFLES}, not '{value}'",
-                            parameter.name, parameter.meaning
-                        ))
-                    })?;
-                Algorithm::Permutation(match shape {
-                    PermutationAlgorithm::Riffles { .. } => PermutationAlgorithm::Riffles { times },
-                    _ => PermutationAlgorithm::DealerRiffles { times },
-                })
-            }
-            (Algorithm::Permutation(PermutationAlgorithm::Overhand { .. }), Some(value), Some(parameter)) => {
-                let times = parse_positive(value).ok_or_else(|| {
-                    bad(format!(
-                        "{} ({}) must be a whole number from 1 to {}, not '{value}'",
-                        parameter.name,
-                        parameter.meaning,
-                        u32::MAX
-                    ))
-                })?;
-                Algorithm::Permutation(PermutationAlgorithm::Overhand { times })
-            }
-            (
-                Algorithm::Permutation(PermutationAlgorithm::Shelf {
-                    passes: default_passes,
-                    ..
-                }),
-                Some(value),
-                Some(parameter),
-            ) => {
-                let problem = || {
-                    bad(format!(
-                        "{} ({}) must be {}, not '{value}'",
-                        parameter.name,
-                        parameter.meaning,
-                        if entry.name == "shelf" {
-                            format!("a whole number from 1 to {MAX_SHELVES}")
-                        } else {
-                            "two whole numbers such as 10,2".to_string()
-                        }
-                    ))
-                };
-                let shelves_text = if entry.name == "shelf" {
-                    value
-                } else {
-                    value
-                        .split_once(',')
-                        .map(|(shelves, _)| shelves)
-                        .ok_or_else(problem)?
-                };
-                let shelves = parse_positive(shelves_text)
-                    .filter(|&shelves| shelves <= MAX_SHELVES)
-                    .ok_or_else(problem)?;
-                let passes = match value.split_once(',') {
-                    _ if entry.name == "shelf" => default_passes,
-                    Some((_, passes)) => parse_positive(passes)
-                        .filter(|&passes| passes <= MAX_PASSES)
-                        .ok_or_else(problem)?,
-                    None => unreachable!("checked above"),
-                };
-                Algorithm::Permutation(PermutationAlgorithm::Shelf { shelves, passes })
-            }
-            (_, Some(_), Some(_)) => unreachable!("every entry with a parameter is parsed above"),
         };
         Ok(Self { entry, algorithm })
     }
 
     /// The name with its parameter as it will run on `n` cards, e.g. `naive-repeated:3`.
     pub fn display_name(&self, n: usize) -> String {
-        match self.algorithm {
-            Algorithm::Permutation(algorithm) => match algorithm.resolve(n) {
-                PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
-                    format!("{}:{passes}", self.entry.name)
-                }
-                PermutationAlgorithm::Riffles { times }
-                | PermutationAlgorithm::DealerRiffles { times }
-                | PermutationAlgorithm::Overhand { times } => format!("{}:{times}", self.entry.name),
-                PermutationAlgorithm::Shelf { shelves, passes: 1 } if self.entry.name == "shelf" => {
-                    format!("{}:{shelves}", self.entry.name)
-                }
-                PermutationAlgorithm::Shelf { shelves, passes } => {
-                    format!("{}:{shelves},{passes}", self.entry.name)
-                }
-                _ => self.entry.name.to_string(),
-            },
-            Algorithm::Sampler(_) => self.entry.name.to_string(),
+        let parameter = self.algorithm.as_permutation().and_then(|shuffle| {
+            shuffle
+                .resolve(n)
+                .facts(|facts| facts.parameter_shown(self.entry))
+        });
+        match parameter {
+            Some(parameter) => format!("{}:{parameter}", self.entry.name),
+            None => self.entry.name.to_string(),
+        }
+    }
+
+    /// The verdict it is known to get on `n` cards: its entry's, unless the shuffle's
+    /// parameter moves the size from which it is biased ([`ShuffleFacts::biased_from`]).
+    pub fn expected_at(&self, n: usize) -> Expectation {
+        let biased_from = match self.algorithm.as_permutation() {
+            Some(shuffle) => shuffle.facts(|facts| facts.biased_from(self.entry.biased_from)),
+            None => self.entry.biased_from,
+        };
+        match biased_from {
+            Some(from) if n >= from => Expectation::Biased,
+            _ => Expectation::Fair,
         }
     }
 
@@ -160,10 +79,6 @@ impl AlgorithmSpec {
     pub fn kind(&self) -> Kind {
         self.algorithm.kind()
     }
-}
-
-fn parse_positive(text: &str) -> Option<u32> {
-    text.parse::<u32>().ok().filter(|&value| value >= 1)
 }
 
 /// "; did you mean 'a' or 'b'?" for the catalogue entries closest to `typed`, or "".

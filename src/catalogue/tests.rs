@@ -538,7 +538,7 @@ fn long_deals_are_the_plain_passes_and_stop_only_between_blocks() {
     // 2,000 cards: a look every 32 passes; told to stop at the third, two blocks are made.
     let looks = std::cell::Cell::new(0);
     let mut made = 0;
-    super::shuffles::passes_until(
+    super::long_deals::passes_until(
         100_000,
         2_000,
         || {
@@ -548,7 +548,7 @@ fn long_deals_are_the_plain_passes_and_stop_only_between_blocks() {
         || made += 1,
     );
     assert_eq!((made, looks.get()), (64, 3));
-    super::shuffles::passes_until(32, 2_000, || panic!("a deal of one block never asks"), || {});
+    super::long_deals::passes_until(32, 2_000, || panic!("a deal of one block never asks"), || {});
 }
 
 /// The engine's loop over a batch of decks (`shuffle_each`, which plans a swap shuffle's

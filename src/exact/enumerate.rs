@@ -209,18 +209,13 @@ impl ExactLaw {
 
 /// Why `algorithm` cannot be enumerated with its draws answered by `law`, if it cannot.
 pub fn not_enumerable(algorithm: PermutationAlgorithm, law: DrawLaw) -> Option<String> {
-    match algorithm {
-        PermutationAlgorithm::SortRandomKey => Some(format!(
-            "it sorts by random floating-point keys{} (sort-random-key-u8 has 8-bit keys and \
-             can be enumerated on small decks)",
-            floats_problem(law)
-        )),
-        PermutationAlgorithm::InsertWithRetry => Some(
-            "it draws again whenever an index is taken, so its paths have no bound on their length"
-                .to_string(),
-        ),
-        _ => None,
-    }
+    let why = algorithm.facts(|shuffle| shuffle.not_enumerable())?;
+    let floats = if why.draws_floats {
+        floats_problem(law)
+    } else {
+        String::new()
+    };
+    Some(format!("{}{floats}{}", why.reason, why.instead))
 }
 
 /// What the reason [`Replay`] gives when asked for a float stands for.
@@ -379,10 +374,7 @@ pub fn enumerate_selections(
 /// (it never tallies them by path), known here so that a deck with too many paths is
 /// refused at once.
 fn schedule_of(algorithm: PermutationAlgorithm, n: usize) -> Option<Vec<u64>> {
-    match algorithm.resolve(n) {
-        PermutationAlgorithm::SortRandomKeyU8 => Some(vec![256; n]),
-        algorithm => algorithm.draw_schedule(n),
-    }
+    algorithm.resolve(n).facts(|shuffle| shuffle.fixed_bounds(n))
 }
 
 /// The number of random paths of `algorithm` on `n` cards, when known in advance.
@@ -435,23 +427,18 @@ pub fn enumerate_cycle(
 /// used to be walked until a million paths had passed before it was given up on, a third
 /// of a second of every such run (issue 43).
 fn schedule_size(algorithm: PermutationAlgorithm, n: usize) -> Option<(u64, Option<u64>)> {
-    match algorithm.resolve(n) {
-        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => Some(rounds_of(n, passes, n as u64)),
-        // One coin per card and riffle ([`crate::catalogue::gsr_riffle`]).
-        PermutationAlgorithm::Riffles { times } => Some(rounds_of(n, times, 2)),
-        PermutationAlgorithm::Overhand { times } => Some(rounds_of(n.saturating_sub(1), times, 2)),
-        PermutationAlgorithm::Shelf { shelves, passes } => Some(rounds_of(n, passes, 2 * u64::from(shelves))),
-        algorithm => schedule_of(algorithm, n).map(|schedule| {
-            let paths = schedule
-                .iter()
-                .try_fold(1u64, |paths, &bound| paths.checked_mul(bound));
-            (schedule.len() as u64, paths)
-        }),
+    if let Some(rounds) = algorithm.resolve(n).facts(|shuffle| shuffle.rounds(n)) {
+        return Some(rounds_of(rounds.draws, rounds.rounds, rounds.bound));
     }
+    schedule_of(algorithm, n).map(|schedule| {
+        let paths = schedule
+            .iter()
+            .try_fold(1u64, |paths, &bound| paths.checked_mul(bound));
+        (schedule.len() as u64, paths)
+    })
 }
 
-/// `rounds` rounds of `per_round` draws from `0..bound`: the draws and the paths (`None`:
-/// more than 2^64).
+/// The draws and paths of `rounds` rounds of `per_round` draws from `0..bound`.
 fn rounds_of(per_round: usize, rounds: u32, bound: u64) -> (u64, Option<u64>) {
     let draws = (per_round as u64).saturating_mul(u64::from(rounds));
     let paths = u32::try_from(draws)

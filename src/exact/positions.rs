@@ -108,26 +108,12 @@ pub fn position_matrix_method(algorithm: PermutationAlgorithm, n: usize, law: Dr
             .iter()
             .any(|step| !law.is_uniform_for(step.len as u64))
     });
-    match algorithm.resolve(n) {
-        _ if biased_draws => PositionMethod::WeightedMarkovChain,
-        PermutationAlgorithm::FisherYates | PermutationAlgorithm::FisherYatesForward => {
-            PositionMethod::Uniform
-        }
-        PermutationAlgorithm::NaiveSwap
-        | PermutationAlgorithm::Sattolo
-        | PermutationAlgorithm::RoguelikeShuffle
-        | PermutationAlgorithm::AsfPoker
-        | PermutationAlgorithm::NaiveRepeated { .. } => PositionMethod::MarkovChain,
-        PermutationAlgorithm::SortRandomKey
-        | PermutationAlgorithm::SortRandomKeyU8
-        | PermutationAlgorithm::SortComparatorInsertion
-        | PermutationAlgorithm::SortComparatorMerge
-        | PermutationAlgorithm::InsertWithRetry
-        | PermutationAlgorithm::Riffle
-        | PermutationAlgorithm::Riffles { .. }
-        | PermutationAlgorithm::DealerRiffles { .. }
-        | PermutationAlgorithm::Overhand { .. }
-        | PermutationAlgorithm::Shelf { .. } => PositionMethod::Unavailable,
+    let swaps = algorithm.resolve(n).facts(|shuffle| shuffle.swaps());
+    match swaps {
+        Some(_) if biased_draws => PositionMethod::WeightedMarkovChain,
+        Some(_) if algorithm.fair_at_every_size() => PositionMethod::Uniform,
+        Some(_) => PositionMethod::MarkovChain,
+        None => PositionMethod::Unavailable,
     }
 }
 
@@ -159,38 +145,21 @@ struct Schedule {
     passes: u32,
 }
 
-/// The swap steps of `algorithm` on `n` cards, read off the code in `catalogue::shuffles`
-/// (tests replay the real code against them); `None` for algorithms that are not a fixed
-/// list of uniform swaps.
+/// The swap steps of `algorithm` on `n` cards, read off its swaps
+/// ([`crate::catalogue::shuffle::ShuffleFacts::swaps`]; tests replay the real code against
+/// them); `None` for algorithms that are not a fixed list of uniform swaps.
 fn swap_schedule(algorithm: PermutationAlgorithm, n: usize) -> Option<Schedule> {
-    let step = |i, low, len| SwapStep { i, low, len };
-    let pass: Vec<SwapStep> = match algorithm.resolve(n) {
-        // for i in 0..n: swap(i, below(n))
-        PermutationAlgorithm::NaiveSwap | PermutationAlgorithm::NaiveRepeated { .. } => {
-            (0..n).map(|i| step(i, 0, n)).collect()
-        }
-        // for i in (1..n).rev(): swap(i, below(i + 1))
-        PermutationAlgorithm::FisherYates => (1..n).rev().map(|i| step(i, 0, i + 1)).collect(),
-        // for i in 0..n-1: swap(i, i + below(n - i))
-        PermutationAlgorithm::FisherYatesForward => {
-            (0..n.saturating_sub(1)).map(|i| step(i, i, n - i)).collect()
-        }
-        // for i in (1..n).rev(): swap(i, below(i))
-        PermutationAlgorithm::Sattolo => (1..n).rev().map(|i| step(i, 0, i)).collect(),
-        // for f in 0..n: swap(f, if f == 0 { 0 } else { below(f) }); f = 0 draws nothing
-        // and swaps a[0] with itself, so it is no step at all.
-        PermutationAlgorithm::RoguelikeShuffle => (1..n).map(|f| step(f, 0, f)).collect(),
-        // for i in 0..n: swap(i, below(n - 1)); the last position is outside the range,
-        // and a deck of one card draws nothing.
-        PermutationAlgorithm::AsfPoker if n >= 2 => (0..n).map(|i| step(i, 0, n - 1)).collect(),
-        PermutationAlgorithm::AsfPoker => Vec::new(),
-        _ => return None,
-    };
-    let passes = match algorithm.resolve(n) {
-        PermutationAlgorithm::NaiveRepeated { passes } => passes.expect("resolve fixes the number of passes"),
-        _ => 1,
-    };
-    Some(Schedule { pass, passes })
+    let swaps = algorithm.resolve(n).facts(|shuffle| shuffle.swaps())?;
+    let pass = swaps
+        .shuffle
+        .steps(n)
+        .into_iter()
+        .map(|(i, low, len)| SwapStep { i, low, len })
+        .collect();
+    Some(Schedule {
+        pass,
+        passes: swaps.passes,
+    })
 }
 
 /// The position matrix of one run of `steps`: every card's chain, rows in parallel.

@@ -16,7 +16,8 @@
 use std::cell::Cell;
 
 use super::Simulation;
-use crate::catalogue::{PermutationAlgorithm, SWAP_SHUFFLES, ShelfScratch, Workspace, shelf_passes};
+use crate::catalogue::shuffle::{Shuffle, Visitor};
+use crate::catalogue::{PermutationAlgorithm, Workspace};
 use crate::randomness::{Randomness, SimulationSource};
 use crate::tally::PermutationRecorder;
 
@@ -95,112 +96,52 @@ fn count_paths<const N: usize>(
     counts: &mut [u64],
     workspace: &mut Workspace<u16>,
 ) {
-    // Each swap shuffle, naive-repeated, the overhand and the shelf get a loop with nothing
-    // else in it (see `Shuffler`); every other one goes through the catalogue's match.
-    match algorithm.resolve(N) {
-        PermutationAlgorithm::NaiveRepeated { passes: Some(passes) } => {
-            return count_paths_of(NaiveRepeatedOnly(passes), start, count, source, counts);
-        }
-        PermutationAlgorithm::Overhand { times } => {
-            return count_paths_of(OverhandOnly(times), start, count, source, counts);
-        }
-        PermutationAlgorithm::Shelf { shelves, passes } => {
-            let shelf = ShelfOnly {
-                shelves,
-                passes,
-                scratch: ShelfScratch::default(),
-            };
-            return count_paths_of(shelf, start, count, source, counts);
-        }
-        _ => {}
-    }
-    match algorithm.swap_shuffle_id() {
-        Some(0) => count_paths_of(SwapOnly::<0>, start, count, source, counts),
-        Some(1) => count_paths_of(SwapOnly::<1>, start, count, source, counts),
-        Some(2) => count_paths_of(SwapOnly::<2>, start, count, source, counts),
-        Some(3) => count_paths_of(SwapOnly::<3>, start, count, source, counts),
-        Some(4) => count_paths_of(SwapOnly::<4>, start, count, source, counts),
-        Some(5) => count_paths_of(SwapOnly::<5>, start, count, source, counts),
-        _ => count_paths_of(Catalogue(algorithm, workspace), start, count, source, counts),
+    algorithm.resolve(N).visit(CountPaths {
+        start,
+        count,
+        source,
+        counts,
+        workspace,
+    });
+}
+
+/// [`count_paths_of`], compiled for one shuffle alone ([`Alone`]).
+struct CountPaths<'a, const N: usize> {
+    start: [u16; N],
+    count: u64,
+    source: &'a mut SimulationSource,
+    counts: &'a mut [u64],
+    workspace: &'a mut Workspace<u16>,
+}
+
+impl<const N: usize> Visitor for CountPaths<'_, N> {
+    type Output = ();
+
+    fn visit<S: Shuffle>(self, shuffle: S) {
+        let alone = Alone(shuffle, self.workspace);
+        count_paths_of(alone, self.start, self.count, self.source, self.counts);
     }
 }
 
-/// One shuffle as [`count_paths_of`] runs it, trial start included (the catalogue's
-/// [`PermutationAlgorithm::shuffle`] starts its own). A loop compiled for one shuffle alone
-/// keeps the generator's state in registers: in a loop compiled inside the catalogue's
-/// match, the other arms' calls took the generator's address, and its state was stored
-/// at every shuffle (four stores for a 6-card Fisher–Yates of some forty instructions).
+/// One shuffle as [`count_paths_of`] runs it, trial start included.
 trait Shuffler {
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R);
 }
 
-/// The swap shuffle of id `ID` ([`SWAP_SHUFFLES`]) alone, its draws and swaps constants.
-/// Through the catalogue's match, a 3-card Sattolo ran at a tenth of the speed it had
-/// before batched draws (issue 43): there its words' bounds were not constants.
-struct SwapOnly<const ID: u8>;
+/// One catalogue shuffle alone, in a loop compiled for it. A loop compiled for one shuffle
+/// keeps the generator's state in registers: in a loop compiled inside a match over
+/// every shuffle, the other arms' calls took the generator's address, and its state was
+/// stored at every shuffle (four stores for a 6-card Fisher–Yates of some forty
+/// instructions); there a 3-card Sattolo ran at a tenth of its speed, its words' bounds no
+/// longer constants (issue 43). Its deals never stop part way (a path has at most 64
+/// draws).
+struct Alone<'a, S>(S, &'a mut Workspace<u16>);
 
-impl<const ID: u8> Shuffler for SwapOnly<ID> {
+impl<S: Shuffle> Shuffler for Alone<'_, S> {
     #[inline(always)]
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
         rng.begin_trial();
-        const { SWAP_SHUFFLES[ID as usize] }.shuffle(deck, rng);
-    }
-}
-
-/// The naive swap repeated `passes` times, alone (at a third of its speed before batched
-/// draws through the catalogue's match, on 3 cards and 2 passes).
-struct NaiveRepeatedOnly(u32);
-
-impl Shuffler for NaiveRepeatedOnly {
-    #[inline(always)]
-    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
-        rng.begin_trial();
-        // `naive_repeated`'s passes, in a loop the compiler sees (its deal, which can
-        // stop part way, hides each pass behind a call; a path has at most 64 draws).
-        for _ in 0..self.0 {
-            crate::catalogue::naive_swap(deck, rng);
-        }
-    }
-}
-
-/// `times` overhand shuffles, alone (0.89× of their speed before batched draws through
-/// the catalogue's match, on 3 cards).
-struct OverhandOnly(u32);
-
-impl Shuffler for OverhandOnly {
-    #[inline(always)]
-    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
-        rng.begin_trial();
-        // `overhands`' shuffles, in a loop the compiler sees, as above.
-        for _ in 0..self.0 {
-            crate::catalogue::overhand(deck, rng);
-        }
-    }
-}
-
-/// The shelf shuffler, alone (0.85× of its speed before batched draws through the
-/// catalogue's match, on 2 and 3 cards).
-struct ShelfOnly {
-    shelves: u32,
-    passes: u32,
-    scratch: ShelfScratch<u16>,
-}
-
-impl Shuffler for ShelfOnly {
-    #[inline(always)]
-    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
-        rng.begin_trial();
-        shelf_passes(deck, rng, self.shelves, self.passes, &mut self.scratch);
-    }
-}
-
-/// Any catalogue shuffle with a draw schedule.
-struct Catalogue<'a>(PermutationAlgorithm, &'a mut Workspace<u16>);
-
-impl Shuffler for Catalogue<'_> {
-    #[inline(always)]
-    fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
-        self.0.shuffle(deck, rng, self.1);
+        self.0.shuffle(deck, rng, self.1, &|| false);
     }
 }
 

@@ -15,7 +15,7 @@
 //! does not depend on the thread count.
 
 use super::*;
-use crate::catalogue::SwapShuffle;
+use crate::catalogue::shuffle::SwapShuffle;
 
 /// Every path of `shuffle` on `n` cards (`cells` = `n!`), with each path's probability
 /// `1 / Π bounds`; `None` for more paths than a table of `u32` counts holds (the caller

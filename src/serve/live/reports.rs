@@ -88,7 +88,7 @@ impl LiveRun {
         let result = AlgorithmResult {
             name: spec.display_name(settings.n),
             about: About::of(spec.entry),
-            expected: spec.entry.expected_at(settings.n),
+            expected: spec.expected_at(settings.n),
             analysis: analyse_permutation_summary(&tally, &orders, &thresholds),
             tally,
             simulator_check: None,
@@ -163,7 +163,7 @@ fn shuffle_report(
         AlgorithmResult {
             name: spec.display_name(settings.n),
             about: About::of(spec.entry),
-            expected: spec.entry.expected_at(settings.n),
+            expected: spec.expected_at(settings.n),
             analysis: analyse_permutations(&tally, &thresholds),
             tally,
             simulator_check: None,
