@@ -20,28 +20,26 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod audit_rng;
-mod decks;
 mod game;
 mod item_game;
 mod paths;
+mod permutations;
 pub mod scheduler;
 mod selections;
 mod shard;
 mod user;
 
 pub use audit_rng::AuditRng;
-use game::ChunkZeroGame;
 pub use game::{first_deals, play_catalogue_game};
 pub use item_game::{play_sampler_game, play_stream_game, sampler_game, stream_split, stream_window};
+pub use permutations::{record_permutations, simulate_permutations};
 pub use scheduler::ShardRequest;
 pub use selections::simulate_selections;
 pub use shard::Shard;
 pub use user::{BrokenShuffle, simulate_user_shuffle};
 
-use crate::catalogue::PermutationAlgorithm;
 use crate::error::{Error, Result};
 use crate::randomness::{SimulationSource, SourceKind};
-use crate::tally::{PermutationRecorder, PermutationTally, TallyOptions};
 
 /// Trials per chunk. Small enough that two threads share even a short run and that a
 /// progress bar moves smoothly; large enough that seeding a stream (a few nanoseconds)
@@ -325,134 +323,6 @@ impl Engine {
             accumulator
         })
     }
-}
-
-/// Shuffles a deck of `n` cards (`0..n` in order before every shuffle) `trials` times
-/// with `algorithm` and tallies the results.
-///
-/// Small decks (up to ten cards) run a loop compiled for their exact size; among them,
-/// algorithms with a fixed draw schedule and few random paths are tallied by path
-/// ([`paths`]), the others deck by deck ([`decks`]). Both give exactly the same tally
-/// for the same seed: they draw the same numbers through the same algorithm code.
-pub fn simulate_permutations(
-    engine: &Engine,
-    algorithm: PermutationAlgorithm,
-    n: usize,
-    trials: u64,
-    seed: u64,
-    options: TallyOptions,
-    progress: &dyn Progress,
-) -> PermutationTally {
-    record_permutations(engine, algorithm, n, trials, seed, options, progress).finish()
-}
-
-/// [`simulate_permutations`]' tallies before the tables derived from them are made: a
-/// recorder that more steps of the same run can be merged into
-/// ([`PermutationRecorder::merge`]) and that is finished once, when the tables are wanted.
-/// (Deriving the tables of a 10-card deck walks its 10! orders: the live page would pay
-/// that at every step.)
-pub fn record_permutations(
-    engine: &Engine,
-    algorithm: PermutationAlgorithm,
-    n: usize,
-    trials: u64,
-    seed: u64,
-    options: TallyOptions,
-    progress: &dyn Progress,
-) -> PermutationRecorder {
-    let algorithm = algorithm.resolve(n);
-    // The game plays the run's first deals: a part of the run that starts at chunk 0
-    // (every shard, the live page's first step) plays it, the same for all. Where this
-    // part deals chunk 0 itself, the worker dealing it plays the game from its deals.
-    let game = (engine.first_chunk == 0)
-        .then(|| ChunkZeroGame::new(n, trials, options.serial))
-        .flatten();
-    let mut recorder = Simulation {
-        engine,
-        algorithm,
-        trials,
-        seed,
-        options,
-        progress,
-        by_path: true,
-        batched: true,
-        game: game.as_ref(),
-    }
-    .run(n);
-    if engine.first_chunk == 0 {
-        let guessing = match game.and_then(ChunkZeroGame::into_played) {
-            Some(played) => played,
-            None if progress.cancelled() => None,
-            None => game::play_game_until(engine, algorithm, n, trials, seed, options.serial, progress),
-        };
-        recorder.set_guessing(guessing);
-    }
-    recorder
-}
-
-/// One simulation's parameters, shared by the loop shapes.
-struct Simulation<'a> {
-    engine: &'a Engine,
-    algorithm: PermutationAlgorithm,
-    trials: u64,
-    seed: u64,
-    options: TallyOptions,
-    progress: &'a dyn Progress,
-    /// Whether tallying by random path is allowed (tests turn it off to compare).
-    by_path: bool,
-    /// Whether decks of any size are tallied a batch at a time (tests turn it off to
-    /// compare with the plain deck-by-deck tally).
-    batched: bool,
-    /// The guessing game, played by the worker that deals chunk 0 from its deals (decks
-    /// of more than ten cards; the caller deals them again otherwise).
-    game: Option<&'a ChunkZeroGame>,
-}
-
-impl Simulation<'_> {
-    fn run(&self, n: usize) -> PermutationRecorder {
-        assert!(n <= usize::from(u16::MAX), "decks are limited to 65,535 cards");
-        match n {
-            0 => self.small::<0>(),
-            1 => self.small::<1>(),
-            2 => self.small::<2>(),
-            3 => self.small::<3>(),
-            4 => self.small::<4>(),
-            5 => self.small::<5>(),
-            6 => self.small::<6>(),
-            7 => self.small::<7>(),
-            8 => self.small::<8>(),
-            9 => self.small::<9>(),
-            10 => self.small::<10>(),
-            _ => merged(self.any_size(n), self.progress),
-        }
-    }
-
-    fn small<const N: usize>(&self) -> PermutationRecorder {
-        // A path describes one shuffle of a fresh deck, in no order: a dealer's deal also
-        // depends on the deals before it, and consecutive deals tallied in order need
-        // every deal in turn, so neither is tallied by path.
-        let by_path = self.by_path && !self.algorithm.carries_deck_between_deals() && !self.options.serial;
-        match self.algorithm.draw_schedule(N).filter(|_| by_path) {
-            Some(schedule) if paths::path_count(&schedule) <= paths::MAX_PATHS => {
-                self.by_path::<N>(&schedule)
-            }
-            _ => merged(self.fixed_size::<N>(), self.progress),
-        }
-    }
-}
-
-/// Adds up the workers' recorders; of a cancelled run, returns the first as it is (the
-/// caller throws it away: adding 2,000-card tables takes tens of milliseconds).
-fn merged(recorders: Vec<PermutationRecorder>, progress: &dyn Progress) -> PermutationRecorder {
-    let mut recorders = recorders.into_iter();
-    let mut total = recorders.next().expect("an engine has at least one worker");
-    if progress.cancelled() {
-        return total;
-    }
-    for recorder in recorders {
-        total.merge(&recorder);
-    }
-    total
 }
 
 #[cfg(test)]

@@ -554,6 +554,35 @@ fn list_prints_the_catalogue_in_text_and_json() {
     assert!(c_code["origin"].as_str().unwrap().contains("text 002"));
 }
 
+/// Every shuffle and sampler of `list` has its row in the guide's tables ([Run a
+/// shuffle](docs/src/run.md), [Samplers and streams](docs/src/samplers-streams.md)): a
+/// shuffle added to the registry comes with its docs line.
+#[test]
+fn every_shuffle_and_sampler_has_its_row_in_the_guide() {
+    let output = command("list --json").assert().success();
+    let document: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let guide = ["run.md", "samplers-streams.md"]
+        .map(|chapter| {
+            std::fs::read_to_string(format!("{}/docs/src/{chapter}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        })
+        .concat();
+    let mut rows = 0;
+    for entry in document["entries"].as_array().unwrap() {
+        if !["shuffle", "sampler"].contains(&entry["kind"].as_str().unwrap()) {
+            continue;
+        }
+        let name = entry["name"].as_str().unwrap();
+        // `| `naive-swap` |` or, with a parameter, `| `riffles[:K]` |`.
+        let row = [format!("\n| `{name}` |"), format!("\n| `{name}[:")];
+        assert!(
+            row.iter().any(|row| guide.contains(row.as_str())),
+            "{name} has no row in the guide's tables"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 22, "every shuffle and sampler was looked for ({rows})");
+}
+
 #[test]
 fn list_gives_each_source_its_exact_definition_and_origin() {
     let output = command("list").assert().success();

@@ -13,6 +13,7 @@
 //! questions are asked once a run, through `&dyn ShuffleFacts`
 //! ([`PermutationAlgorithm::facts`]).
 
+pub use super::long_deals::{NeverStop, Stop};
 use super::{CatalogueEntry, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -60,7 +61,7 @@ pub trait Shuffle: ShuffleFacts + Copy + Into<PermutationAlgorithm> + 'static {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        stop: &impl Fn() -> bool,
+        stop: &impl Stop,
     );
 }
 

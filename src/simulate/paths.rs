@@ -15,11 +15,11 @@
 
 use std::cell::Cell;
 
-use super::Simulation;
-use crate::catalogue::shuffle::{Shuffle, Visitor};
+use super::{Engine, Progress};
+use crate::catalogue::shuffle::{NeverStop, Shuffle, Visitor};
 use crate::catalogue::{PermutationAlgorithm, Workspace};
 use crate::randomness::{Randomness, SimulationSource};
-use crate::tally::PermutationRecorder;
+use crate::tally::{PermutationRecorder, TallyOptions};
 
 /// Path tallies are used up to this many paths per algorithm and deck size: 512 KiB of
 /// counters per thread, small enough to stay in cache (Fisher–Yates up to 8 cards,
@@ -141,7 +141,7 @@ impl<S: Shuffle> Shuffler for Alone<'_, S> {
     #[inline(always)]
     fn shuffle<R: Randomness + ?Sized>(&mut self, deck: &mut [u16], rng: &mut R) {
         rng.begin_trial();
-        self.0.shuffle(deck, rng, self.1, &|| false);
+        self.0.shuffle(deck, rng, self.1, &NeverStop);
     }
 }
 
@@ -174,7 +174,7 @@ fn count_paths_of<const N: usize>(
     let path = Cell::new(mask);
     crate::with_source!(source, |source| {
         // A copy of the generator on this function's stack, as in the deck-by-deck loop
-        // (`decks::tally_any_size`): its state then stays in registers instead of being
+        // (`permutations::tally_any_size`): its state then stays in registers instead of being
         // stored at every shuffle. It draws exactly what `source` would have.
         #[allow(clippy::clone_on_copy)]
         let mut local = source.clone();
@@ -247,60 +247,66 @@ impl CacheLineCounts {
     }
 }
 
-impl Simulation<'_> {
-    /// Tallies decks of `N` cards by random path, `schedule` being the algorithm's draws.
-    pub(super) fn by_path<const N: usize>(&self, schedule: &[u64]) -> PermutationRecorder {
-        let paths = usize::try_from(path_count(schedule)).expect("checked against MAX_PATHS");
-        let start: [u16; N] = std::array::from_fn(|i| i as u16);
-        let algorithm = self.algorithm;
-        let per_worker = self.engine.run_chunks(
-            self.trials,
-            self.seed,
-            self.progress,
-            // One counter per path, plus the sink `count_paths` needs, rounded up to a
-            // power of two.
-            || {
-                (
-                    CacheLineCounts::new((paths + 1).next_power_of_two()),
-                    Workspace::default(),
-                )
-            },
-            |(counts, workspace), source, count, _| {
-                count_paths(algorithm, start, count, source, counts.as_mut_slice(), workspace);
-            },
-        );
-        let mut totals = vec![0u64; paths];
-        for (counts, _) in &per_worker {
-            // zip stops at the last path, before the unused counters and the sink.
-            for (total, &count) in totals.iter_mut().zip(counts.as_slice()) {
-                *total += count;
-            }
+/// Tallies `trials` shuffles of `N`-card decks by `algorithm` by random path, `schedule`
+/// being its draws: the tally the deck-by-deck loop gives for the same seed.
+pub(super) fn tally_by_path<const N: usize>(
+    engine: &Engine,
+    algorithm: PermutationAlgorithm,
+    trials: u64,
+    seed: u64,
+    options: TallyOptions,
+    progress: &dyn Progress,
+    schedule: &[u64],
+) -> PermutationRecorder {
+    let paths = usize::try_from(path_count(schedule)).expect("checked against MAX_PATHS");
+    let start: [u16; N] = std::array::from_fn(|i| i as u16);
+    let per_worker = engine.run_chunks(
+        trials,
+        seed,
+        progress,
+        // One counter per path, plus the sink `count_paths` needs, rounded up to a
+        // power of two.
+        || {
+            (
+                CacheLineCounts::new((paths + 1).next_power_of_two()),
+                Workspace::default(),
+            )
+        },
+        |(counts, workspace), source, count, _| {
+            count_paths(algorithm, start, count, source, counts.as_mut_slice(), workspace);
+        },
+    );
+    let mut totals = vec![0u64; paths];
+    for (counts, _) in &per_worker {
+        // zip stops at the last path, before the unused counters and the sink.
+        for (total, &count) in totals.iter_mut().zip(counts.as_slice()) {
+            *total += count;
         }
-
-        let mut recorder = PermutationRecorder::new(N, self.options);
-        let mut answers = vec![0u64; schedule.len()];
-        let mut workspace = Workspace::default();
-        for (path, &count) in totals.iter().enumerate().filter(|&(_, &count)| count > 0) {
-            // The last draw is the least significant digit.
-            let mut rest = path as u64;
-            for (answer, &bound) in answers.iter_mut().zip(schedule).rev() {
-                *answer = rest % bound;
-                rest /= bound;
-            }
-            let mut replay = Replay {
-                schedule,
-                answers: &answers,
-                next: 0,
-            };
-            let mut deck = start;
-            algorithm.shuffle(&mut deck, &mut replay, &mut workspace);
-            assert_eq!(
-                replay.next,
-                schedule.len(),
-                "an algorithm drew less than its schedule"
-            );
-            recorder.record_times(&deck, count);
-        }
-        recorder
     }
+
+    let mut recorder = PermutationRecorder::new(N, options);
+    let mut answers = vec![0u64; schedule.len()];
+    let mut workspace = Workspace::default();
+    for (path, &count) in totals.iter().enumerate().filter(|&(_, &count)| count > 0) {
+        // The last draw is the least significant digit.
+        let mut rest = path as u64;
+        for (answer, &bound) in answers.iter_mut().zip(schedule).rev() {
+            *answer = rest % bound;
+            rest /= bound;
+        }
+        let mut replay = Replay {
+            schedule,
+            answers: &answers,
+            next: 0,
+        };
+        let mut deck = start;
+        algorithm.shuffle(&mut deck, &mut replay, &mut workspace);
+        assert_eq!(
+            replay.next,
+            schedule.len(),
+            "an algorithm drew less than its schedule"
+        );
+        recorder.record_times(&deck, count);
+    }
+    recorder
 }

@@ -2,7 +2,11 @@
 //! a run grown in steps equal to the whole run, tallying by path equal to deck by deck,
 //! the guessing game from chunk 0's own deals equal to the game dealt again.
 
+use super::game::ChunkZeroGame;
+use super::permutations::{Simulation, merged};
 use super::*;
+use crate::catalogue::PermutationAlgorithm;
+use crate::tally::{PermutationTally, TallyOptions};
 
 #[test]
 fn every_trial_runs_exactly_once() {
@@ -90,23 +94,22 @@ fn tallying_by_path_gives_exactly_the_deck_by_deck_tally() {
             if paths::path_count(&schedule) > paths::MAX_PATHS {
                 continue;
             }
-            let simulation = |by_path| {
-                Simulation {
-                    engine: &engine,
-                    algorithm: entry_algorithm(entry).resolve(n),
-                    trials: 2 * CHUNK_TRIALS + 99,
-                    seed: 17,
-                    options: TallyOptions::default(),
-                    progress: &NoProgress,
-                    by_path,
-                    batched: true,
-                    game: None,
-                }
-                .run(n)
-                .finish()
+            let simulation = Simulation {
+                engine: &engine,
+                algorithm: entry_algorithm(entry).resolve(n),
+                trials: 2 * CHUNK_TRIALS + 99,
+                seed: 17,
+                options: TallyOptions::default(),
+                progress: &NoProgress,
+                game: None,
             };
-            let by_path = simulation(true);
-            assert_eq!(by_path, simulation(false), "{} on {n} cards", entry.name);
+            let by_path = simulation.run(n).finish();
+            assert_eq!(
+                by_path,
+                deck_by_deck(&simulation, n),
+                "{} on {n} cards",
+                entry.name
+            );
             assert_eq!(by_path.trials, 2 * CHUNK_TRIALS + 99);
             compared += 1;
         }
@@ -115,6 +118,23 @@ fn tallying_by_path_gives_exactly_the_deck_by_deck_tally() {
     // 2..=3, asf-poker 2..=6 ((n-1)^n paths), overhand:1 2..=10 (2^(n-1) paths), shelf:10
     // 2..=3 (20^n paths; two passes of 2 cards already make 160,000).
     assert_eq!(compared, 7 + 7 + 8 + 8 + 5 + 2 + 5 + 9 + 2);
+}
+
+/// `simulation`'s tally on `n` cards (at most ten) from the deck-by-deck loop, never by path.
+fn deck_by_deck(simulation: &Simulation, n: usize) -> crate::tally::PermutationTally {
+    let recorders = match n {
+        2 => simulation.fixed_size::<2>(),
+        3 => simulation.fixed_size::<3>(),
+        4 => simulation.fixed_size::<4>(),
+        5 => simulation.fixed_size::<5>(),
+        6 => simulation.fixed_size::<6>(),
+        7 => simulation.fixed_size::<7>(),
+        8 => simulation.fixed_size::<8>(),
+        9 => simulation.fixed_size::<9>(),
+        10 => simulation.fixed_size::<10>(),
+        _ => unreachable!("decks of 2 to 10 cards run a loop of their size"),
+    };
+    merged(recorders, &NoProgress).finish()
 }
 
 fn entry_algorithm(entry: &crate::catalogue::CatalogueEntry) -> PermutationAlgorithm {
@@ -362,8 +382,6 @@ fn the_game_from_chunk_zero_is_the_game_dealt_again() {
                     seed: 3,
                     options,
                     progress: &NoProgress,
-                    by_path: false,
-                    batched: true,
                     game: Some(&game),
                 }
                 .run(n);

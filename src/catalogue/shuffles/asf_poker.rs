@@ -1,6 +1,6 @@
 //! The shuffle of the 1999 online-poker case: a naive swap that never targets the last card.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -70,7 +70,7 @@ impl Shuffle for AsfPoker {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         ASF_POKER.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

@@ -28,7 +28,7 @@
 //! dealer must not depend on what the caller left in the buffer.
 
 use super::riffles::riffles;
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, whole_number};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, whole_number, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, MAX_RIFFLES, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -181,7 +181,7 @@ impl Shuffle for DealerRiffles {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         dealer_riffles(deck, rng, self.times, &mut workspace.dealer, &mut workspace.cards)
     }

@@ -1,6 +1,6 @@
 //! Durstenfeld's Fisher–Yates, the correct shuffle the others are measured against.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -52,7 +52,7 @@ impl Shuffle for FisherYates {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         FISHER_YATES.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

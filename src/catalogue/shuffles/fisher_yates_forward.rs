@@ -1,6 +1,6 @@
 //! Fisher–Yates run from the front: as fair as from the end.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -51,7 +51,7 @@ impl Shuffle for FisherYatesForward {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         FISHER_YATES_FORWARD.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

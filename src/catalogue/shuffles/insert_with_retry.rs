@@ -1,6 +1,6 @@
 //! Insertion at random indices, drawing again when an index is taken: fair, only slow.
 
-use crate::catalogue::shuffle::{CheckCase, NotEnumerable, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, NotEnumerable, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -68,7 +68,7 @@ impl Shuffle for InsertWithRetry {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         insert_with_retry(deck, rng, &mut workspace.flags, &mut workspace.cards)
     }

@@ -1,7 +1,7 @@
 //! The naive swap pass repeated: text 004's commenters' "shuffle more".
 
-use crate::catalogue::long_deals::passes_until;
-use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, SwapPasses, whole_number};
+use crate::catalogue::long_deals::{each_pass, passes_until};
+use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, SwapPasses, whole_number, Stop};
 use crate::catalogue::swaps::planned_words;
 use crate::catalogue::{Algorithm, CatalogueEntry, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -84,12 +84,12 @@ impl Shuffle for NaiveRepeated {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        stop: &impl Fn() -> bool,
+        stop: &impl Stop,
     ) {
         let cards = deck.len();
         let passes = self.passes.unwrap_or_else(|| default_passes(cards));
         let plan = planned_words::<Self>(&mut workspace.plan, NAIVE_SWAP, cards);
-        passes_until(passes, cards, stop, || NAIVE_SWAP.shuffle_with(deck, rng, plan))
+        each_pass!(passes, cards, stop, NAIVE_SWAP.shuffle_with(deck, rng, plan))
     }
 }
 

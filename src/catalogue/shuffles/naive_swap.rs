@@ -1,6 +1,6 @@
 //! The naive swap: for every position, swap its card with one drawn from the whole deck.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -52,7 +52,7 @@ impl Shuffle for NaiveSwap {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         NAIVE_SWAP.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

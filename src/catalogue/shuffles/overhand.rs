@@ -18,14 +18,15 @@
 //! shuffles is exactly uniform: biased from 3 cards. Two cards are exactly uniform after
 //! any number (one cut keeps them, none swaps them, each with probability 1/2).
 
-use crate::catalogue::long_deals::passes_until;
-use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, whole_number};
+use crate::catalogue::long_deals::{each_pass, passes_until};
+use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, whole_number, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
 /// One overhand shuffle of `deck` in Pemantle's model with `p = 1/2`: a fair coin for
 /// each of the `n − 1` slots between adjacent cards decides whether it is a cut, and each
 /// packet between cuts is reversed in place. Draws `n − 1` coins, whatever they say.
+#[inline]
 pub fn overhand<T, R: Randomness + ?Sized>(deck: &mut [T], rng: &mut R) {
     let n = deck.len();
     let mut packet_start = 0;
@@ -113,9 +114,9 @@ impl Shuffle for Overhand {
         deck: &mut [T],
         rng: &mut R,
         _workspace: &mut Workspace<T>,
-        stop: &impl Fn() -> bool,
+        stop: &impl Stop,
     ) {
-        overhands_until(deck, rng, self.times, stop)
+        each_pass!(self.times, deck.len(), stop, overhand(deck, rng))
     }
 }
 

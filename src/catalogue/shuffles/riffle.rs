@@ -1,6 +1,6 @@
 //! One riffle as a text 004 commenter does it: halves merged by a fair coin.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -59,7 +59,7 @@ impl Shuffle for Riffle {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         riffle(deck, rng, &mut workspace.cards)
     }

@@ -26,7 +26,7 @@
 //! (Until issue 33 the cards dropped from the bottoms of the packets, each drop a draw
 //! `below(L + R) < L`: the same law, from `2n − 1` draws instead of `n` coins.)
 
-use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, whole_number};
+use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, whole_number, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, MAX_RIFFLES, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -126,7 +126,7 @@ impl Shuffle for Riffles {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         riffles(deck, rng, self.times, &mut workspace.cards)
     }

@@ -1,6 +1,6 @@
 //! Text 002's SHUFFLE, as printed: Sattolo's algorithm from the front.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -62,7 +62,7 @@ impl Shuffle for RoguelikeShuffle {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         ROGUELIKE_SHUFFLE.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

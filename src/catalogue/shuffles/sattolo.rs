@@ -1,6 +1,6 @@
 //! Sattolo's algorithm: the exclusive-bound off-by-one of text 003's shuffle bag.
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapPasses, Stop};
 use crate::catalogue::swaps::SwapShuffle;
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
@@ -54,7 +54,7 @@ impl Shuffle for Sattolo {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         SATTOLO.shuffle_planned::<Self, _, _>(deck, rng, &mut workspace.plan)
     }

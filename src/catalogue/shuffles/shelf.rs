@@ -27,7 +27,7 @@
 //! after the other, which is what a guesser exploits
 //! ([`crate::exact::guessing::shelf_strategy_value`]).
 
-use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, Rounds, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, Parameter, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 use crate::randomness::batched::{DrawPlan, each_planned_draw};
@@ -278,7 +278,7 @@ impl Shuffle for Shelf {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         shelf_passes(deck, rng, self.shelves, self.passes, &mut workspace.shelf)
     }

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -68,7 +68,7 @@ impl Shuffle for SortComparatorInsertion {
         deck: &mut [T],
         rng: &mut R,
         _workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         sort_comparator_insertion(deck, rng)
     }

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -93,7 +93,7 @@ impl Shuffle for SortComparatorMerge {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         sort_comparator_merge(deck, rng, &mut workspace.cards)
     }

@@ -5,7 +5,7 @@
 //! keys are fine when ties cannot happen (64-bit floats) and biased when they can (8-bit
 //! keys: a stable sort keeps tied cards in their original order).
 
-use crate::catalogue::shuffle::{CheckCase, NotEnumerable, Shuffle, ShuffleFacts};
+use crate::catalogue::shuffle::{CheckCase, NotEnumerable, Shuffle, ShuffleFacts, Stop};
 use crate::catalogue::{Algorithm, CatalogueEntry, PermutationAlgorithm, Workspace};
 use crate::randomness::Randomness;
 
@@ -58,7 +58,7 @@ impl Shuffle for SortRandomKey {
         deck: &mut [T],
         rng: &mut R,
         workspace: &mut Workspace<T>,
-        _stop: &impl Fn() -> bool,
+        _stop: &impl Stop,
     ) {
         sort_random_key(deck, rng, &mut workspace.f64_keys)
     }
