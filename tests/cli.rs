@@ -507,9 +507,9 @@ fn list_prints_the_catalogue_in_text_and_json() {
     let document: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     binary::assert_valid(&document);
     let entries = document["entries"].as_array().unwrap();
-    // 18 shuffles (the two shelf machines the last), 4 samplers, 10 stream generators,
-    // then the 4 sources.
-    assert_eq!(entries.len(), 36);
+    // 19 shuffles (the two shelf machines and the pile shuffle the last), 4 samplers,
+    // 10 stream generators, then the 4 sources.
+    assert_eq!(entries.len(), 37);
     for entry in entries {
         for field in ["name", "kind", "summary", "origin", "expected"] {
             assert!(entry[field].is_string(), "{entry}: {field}");
@@ -519,7 +519,7 @@ fn list_prints_the_catalogue_in_text_and_json() {
     assert_eq!(
         kinds,
         [
-            ["shuffle"; 18].as_slice(),
+            ["shuffle"; 19].as_slice(),
             &["sampler"; 4],
             &["generator"; 10],
             &["source"; 4]

@@ -80,6 +80,7 @@ registry! {
     DealerRiffles { times: u32 } in dealer_riffles,
     Overhand { times: u32 } in overhand,
     Shelf { shelves: u32, passes: u32 } in shelf,
+    Pile { piles: u32, random: bool } in pile,
 }
 
 /// Every shuffle in the catalogue, in the order `list` prints them.

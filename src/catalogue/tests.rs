@@ -83,9 +83,9 @@ fn declared_draw_schedules_match_the_draws_made() {
             checked += 1;
         }
     }
-    // Nine fixed-schedule entries (asf-poker, overhand and the two shelf shufflers among
-    // them) at 13 sizes, naive-repeated (K = n) while n² <= 64.
-    assert_eq!(checked, 9 * 13 + 9);
+    // Ten fixed-schedule entries (asf-poker, overhand, the two shelf shufflers and the pile
+    // shuffle among them) at 13 sizes, naive-repeated (K = n) while n² <= 64.
+    assert_eq!(checked, 10 * 13 + 9);
     let explicit = AlgorithmSpec::parse("naive-repeated:2")
         .unwrap()
         .algorithm
