@@ -10,11 +10,11 @@
 //! say "this one must fail" without a second list that could drift. Names of both families
 //! are parsed here too (`naive-repeated:3`), with suggestions for near misses.
 
-mod entries;
 pub mod generators;
 pub mod items;
 mod long_deals;
 pub(crate) mod names;
+pub mod sampler;
 mod samplers;
 pub mod shuffle;
 mod shuffles;
@@ -25,13 +25,11 @@ use std::any::TypeId;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::randomness::Randomness;
 use crate::randomness::batched::DrawPlan;
 use crate::stats::Verdict;
 
-pub use entries::{SAMPLERS, entries};
 pub use names::{AlgorithmSpec, suggestion_among};
-pub use samplers::{bag_pick, bag_pick_c, partial_fisher_yates, reservoir};
+pub use samplers::*;
 pub use shuffles::*;
 
 /// The verdict an exact analysis would give at a given deck size.
@@ -250,99 +248,33 @@ impl<T> Workspace<T> {
     }
 }
 
-/// How a catalogue sampler picks `k` of the items `0..n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SamplerAlgorithm {
-    /// [`bag_pick`]
-    BagPick,
-    /// [`bag_pick_c`]
-    BagPickC,
-    /// [`partial_fisher_yates`]
-    PartialFisherYates,
-    /// [`reservoir`]
-    Reservoir,
-}
-
 /// Scratch space a sampler reuses across trials.
 #[derive(Debug, Default)]
 pub struct SamplerWorkspace {
     deck: Vec<u16>,
 }
 
-impl SamplerAlgorithm {
-    /// `None` if the order of the picks is uniformly random as well as the subset (so the
-    /// ordered selections can be tested); otherwise why it is not, for the report.
-    pub fn order_not_random(&self) -> Option<&'static str> {
-        match self {
-            SamplerAlgorithm::BagPick => Some("bag-pick outputs its picks in increasing order"),
-            SamplerAlgorithm::BagPickC => Some("bag-pick-c always outputs k, k-1, ..., 1"),
-            SamplerAlgorithm::PartialFisherYates => None,
-            SamplerAlgorithm::Reservoir => Some("a reservoir item keeps the slot it replaced"),
+/// The lists one after the other, as an array of their total length `N`.
+pub(crate) const fn concatenated<E: Copy, const N: usize>(lists: &[&[E]]) -> [E; N] {
+    // Every slot is written below; the first item only fills the array until then.
+    let mut all = [lists[0][0]; N];
+    let (mut next, mut list) = (0, 0);
+    while list < lists.len() {
+        let mut item = 0;
+        while item < lists[list].len() {
+            all[next] = lists[list][item];
+            next += 1;
+            item += 1;
         }
+        list += 1;
     }
-
-    /// Whether it promises a uniformly random order of its picks.
-    pub fn promises_order(&self) -> bool {
-        self.order_not_random().is_none()
-    }
-
-    /// Picks `out.len()` of the items `0..n` into `out`, drawing only from `rng`.
-    #[inline]
-    pub fn sample<R: Randomness + ?Sized>(
-        &self,
-        n: usize,
-        rng: &mut R,
-        out: &mut [u16],
-        workspace: &mut SamplerWorkspace,
-    ) {
-        self.sample_each(n, 1, rng, out, workspace, |_| {});
-    }
-
-    /// Samples `times` times into `out`, handing each selection to `record`.
-    ///
-    /// The batch form of [`SamplerAlgorithm::sample`] and the only place that matches on
-    /// the algorithm: the match runs once per batch and each arm is a tight loop.
-    #[inline]
-    pub fn sample_each<R: Randomness + ?Sized>(
-        &self,
-        n: usize,
-        times: u64,
-        rng: &mut R,
-        out: &mut [u16],
-        workspace: &mut SamplerWorkspace,
-        mut record: impl FnMut(&[u16]),
-    ) {
-        match self {
-            SamplerAlgorithm::BagPick => {
-                repeat(times, rng, out, &mut record, |rng, out| bag_pick(n, rng, out))
-            }
-            SamplerAlgorithm::BagPickC => {
-                repeat(times, rng, out, &mut record, |rng, out| bag_pick_c(n, rng, out))
-            }
-            SamplerAlgorithm::PartialFisherYates => repeat(times, rng, out, &mut record, |rng, out| {
-                partial_fisher_yates(n, rng, out, &mut workspace.deck)
-            }),
-            SamplerAlgorithm::Reservoir => {
-                repeat(times, rng, out, &mut record, |rng, out| reservoir(n, rng, out))
-            }
-        }
-    }
+    assert!(next == N, "the length is the lists' total");
+    all
 }
 
-/// Samples `times` times: the loop each arm of `sample_each` compiles into.
-#[inline(always)]
-fn repeat<R: Randomness + ?Sized>(
-    times: u64,
-    rng: &mut R,
-    out: &mut [u16],
-    record: &mut impl FnMut(&[u16]),
-    mut sample: impl FnMut(&mut R, &mut [u16]),
-) {
-    for _ in 0..times {
-        rng.begin_trial();
-        sample(rng, out);
-        record(out);
-    }
+/// Every entry of both families: shuffles first, then samplers.
+pub fn entries() -> impl Iterator<Item = &'static CatalogueEntry> {
+    SHUFFLES.iter().chain(SAMPLERS)
 }
 
 #[cfg(test)]

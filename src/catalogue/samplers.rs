@@ -1,313 +1,160 @@
-//! Samplers: pick `k` of the `n` items `0..n`, without replacement.
+//! The registry of samplers: one line each, in the order `list` prints them.
 //!
-//! A sampler's outcome is a set (or, for some, an ordered selection), not a deck, so it
-//! gets its own family instead of pretending to be a shuffle. As with the shuffles, each
-//! function is written as its source describes it, not "fixed": text 002's C code is kept
-//! with its bug, because measuring what the texts really do is the point of the catalogue.
+//! A sampler picks `k` of the `n` items `0..n`, without replacement. Its outcome is a set
+//! (or, for some, an ordered selection), not a deck, so samplers are a family of their
+//! own. As with the shuffles, each one's code is written as its source describes it, not
+//! "fixed" (text 002's C code is kept with its bug), writes its `k = out.len()` picks into
+//! `out`, draws only through [`Randomness`], and takes its scratch space from the caller.
 //!
-//! Every function writes its `k = out.len()` picks into `out` and draws only through
-//! [`Randomness`]. Scratch space comes from the caller, so a simulation never allocates
-//! per trial.
+//! Each line names a sampler's type and the file under `samplers/` that declares
+//! everything about it ([`Sampler`]); `samplers!` makes the module declarations,
+//! [`SamplerAlgorithm`], its one `match` ([`SamplerAlgorithm::visit`]), [`SAMPLERS`] and
+//! [`SAMPLER_CHECKS`].
 
+use super::sampler::{Sampler, SamplerCheck, SamplerVisitor};
+use super::{CatalogueEntry, SamplerWorkspace, concatenated};
 use crate::randomness::Randomness;
-use crate::randomness::batched::each_draw;
 
-/// Text 002's BAG-PICK pseudocode (selection sampling, Knuth's Algorithm S): walk the items
-/// in order and keep item `current` when `random(max) < remaining`, where `max` items are
-/// left to look at and `remaining` picks are still to make. Each item is kept with exactly
-/// the conditional probability a uniform subset gives it, so every `k`-subset has
-/// probability `1/C(n, k)`: fair. The picks come out in increasing order.
-///
-/// Stops as soon as the last pick is made, so it draws between `k` and `n` times.
-pub fn bag_pick<R: Randomness + ?Sized>(n: usize, rng: &mut R, out: &mut [u16]) {
-    let mut max = n;
-    let mut remaining = out.len();
-    let mut current = 0;
-    while remaining > 0 {
-        if rng.index(max) < remaining {
-            out[out.len() - remaining] = current as u16;
-            remaining -= 1;
+/// Declares the samplers: `Type in module,` one per line.
+macro_rules! samplers {
+    ($( $Type:ident in $module:ident, )*) => {
+        $( mod $module; pub use $module::*; )*
+
+        /// How a catalogue sampler picks `k` of the items `0..n`: one variant per sampler
+        /// of the registry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum SamplerAlgorithm {
+            $( #[doc = concat!("[`", stringify!($Type), "`]")] $Type, )*
         }
-        max -= 1;
-        current += 1;
+
+        $(
+            impl From<$Type> for SamplerAlgorithm {
+                fn from(_: $Type) -> Self {
+                    SamplerAlgorithm::$Type
+                }
+            }
+        )*
+
+        impl SamplerAlgorithm {
+            /// Hands the sampler to `visitor` as its own type: the only `match` on the
+            /// samplers, so that generic code (the engine's loop) is compiled for each.
+            #[inline(always)]
+            pub fn visit<V: SamplerVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $( SamplerAlgorithm::$Type => visitor.visit($Type), )*
+                }
+            }
+        }
+
+        /// Every sampler's entries, in the registry's order.
+        const ALL_ENTRIES: [CatalogueEntry; 0 $(+ <$Type as Sampler>::ENTRIES.len())*] =
+            concatenated(&[$(<$Type as Sampler>::ENTRIES),*]);
+
+        /// Every sampler's `check` cases, in the registry's order.
+        const ALL_CHECKS: [SamplerCheck; 0 $(+ <$Type as Sampler>::CHECKS.len())*] =
+            concatenated(&[$(<$Type as Sampler>::CHECKS),*]);
+    };
+}
+
+samplers! {
+    BagPick in bag_pick,
+    BagPickC in bag_pick_c,
+    PartialFisherYates in partial_fisher_yates,
+    Reservoir in reservoir,
+}
+
+/// Every sampler in the catalogue, in the order `list` prints them.
+pub const SAMPLERS: &[CatalogueEntry] = &ALL_ENTRIES;
+
+/// Every sampler's cases in `check`'s default suite, in the registry's order.
+pub const SAMPLER_CHECKS: &[SamplerCheck] = &ALL_CHECKS;
+
+impl SamplerAlgorithm {
+    /// `None` if the order of the picks is uniformly random as well as the subset (so the
+    /// ordered selections can be tested); otherwise why it is not, for the report.
+    pub fn order_not_random(&self) -> Option<&'static str> {
+        struct Order;
+        impl SamplerVisitor for Order {
+            type Output = Option<&'static str>;
+            fn visit<S: Sampler>(self, _sampler: S) -> Self::Output {
+                S::ORDER_NOT_RANDOM
+            }
+        }
+        self.visit(Order)
+    }
+
+    /// Whether it promises a uniformly random order of its picks.
+    pub fn promises_order(&self) -> bool {
+        self.order_not_random().is_none()
+    }
+
+    /// Picks `out.len()` of the items `0..n` into `out`, drawing only from `rng`.
+    #[inline]
+    pub fn sample<R: Randomness + ?Sized>(
+        &self,
+        n: usize,
+        rng: &mut R,
+        out: &mut [u16],
+        workspace: &mut SamplerWorkspace,
+    ) {
+        self.sample_each(n, 1, rng, out, workspace, |_| {});
+    }
+
+    /// Samples `times` times into `out`, handing each selection to `record`.
+    ///
+    /// The batch form of [`SamplerAlgorithm::sample`]: the sampler is found once per batch
+    /// ([`SamplerAlgorithm::visit`]) and the loop compiled for it alone.
+    #[inline]
+    pub fn sample_each<R: Randomness + ?Sized>(
+        &self,
+        n: usize,
+        times: u64,
+        rng: &mut R,
+        out: &mut [u16],
+        workspace: &mut SamplerWorkspace,
+        record: impl FnMut(&[u16]),
+    ) {
+        self.visit(EachSample {
+            n,
+            times,
+            rng,
+            out,
+            workspace,
+            record,
+        });
     }
 }
 
-/// Text 002's C code exactly as printed:
-///
-/// ```c
-/// for(i=0;x>0;i++) {
-///   if (random(n--) < x) *dest++=x--;
-/// }
-/// ```
-///
-/// It makes the same draws as [`bag_pick`] but stores `x`, the number of picks still to
-/// make, where the pseudocode stores `current` (here `i`). So whatever the draws, it writes
-/// `k, k-1, …, 1`: a single subset, every time. Item 0 and items `k+1..n` are never picked.
-/// Biased for every `1 <= k < n`.
-///
-/// With `k = n` it would write the item `n`, which does not exist, as the C code does;
-/// the command line only accepts `k < n`.
-pub fn bag_pick_c<R: Randomness + ?Sized>(n: usize, rng: &mut R, out: &mut [u16]) {
-    let mut n = n;
-    let mut x = out.len();
-    let mut dest = 0;
-    // The C code's `i` counts the items looked at and is never read: that is the bug.
-    while x > 0 {
-        let drawn = rng.index(n);
-        n -= 1;
-        if drawn < x {
-            out[dest] = x as u16;
-            dest += 1;
-            x -= 1;
-        }
-    }
-}
-
-/// The first `k` steps of Durstenfeld's Fisher–Yates from the end, as a text 004 commenter
-/// proposes ("run KFY for m steps and take the cards you've selected"): for
-/// `i = n-1` down to `n-k`, swap `deck[i]` with `deck[random(i+1)]`; the selection is
-/// `deck[n-1], deck[n-2], …, deck[n-k]`, in the order selected.
-///
-/// Step `j` picks uniformly among the `n-j` items not yet selected, so every ordered
-/// selection of `k` distinct items has probability `(n-k)!/n!`: fair as a subset, and the
-/// order is uniformly random too. `deck` is scratch space, reset to `0..n` on each call.
-pub fn partial_fisher_yates<R: Randomness + ?Sized>(
+/// The engine's loop over a batch of samples, compiled for one sampler.
+struct EachSample<'a, R: ?Sized, F> {
     n: usize,
-    rng: &mut R,
-    out: &mut [u16],
-    deck: &mut Vec<u16>,
-) {
-    deck.clear();
-    deck.extend(0..n as u16);
-    // Step `s` is `i = n-1-s`; the bounds do not depend on the answers, so the default
-    // source answers a word's worth at a time ([`each_draw`]).
-    let steps = out.len().min(n);
-    each_draw(
-        rng,
-        steps,
-        n as u64,
-        |s| (n - s) as u64,
-        |s, j| {
-            let i = n - 1 - s;
-            deck.swap(i, j);
-            out[s] = deck[i];
-        },
-    );
+    times: u64,
+    rng: &'a mut R,
+    out: &'a mut [u16],
+    workspace: &'a mut SamplerWorkspace,
+    record: F,
 }
 
-/// Algorithm R (Vitter 1985; Knuth, TAOCP vol. 2, §3.4.2), reservoir sampling over a
-/// stream of the `n` items: the reservoir starts as items `0..k`; then item `i` (for
-/// `i = k..n`) draws `j = random(i+1)` and replaces `reservoir[j]` when `j < k`.
-///
-/// It is the streaming counterpart of text 002's BAG-PICK, for when `n` is not known in
-/// advance. Every `k`-subset is equally likely (by induction: after item `i`, each of the
-/// first `i+1` items is in the reservoir with probability `k/(i+1)`, and all subsets of
-/// that size alike). The order of the reservoir is not uniform: an item that stays from
-/// the start keeps its slot, so on 3 items with `k = 2` only 3 of the 6 ordered pairs can
-/// come out. Only the subset is tested.
-pub fn reservoir<R: Randomness + ?Sized>(n: usize, rng: &mut R, out: &mut [u16]) {
-    let k = out.len();
-    for (item, slot) in out.iter_mut().enumerate() {
-        *slot = item as u16;
-    }
-    for i in k..n {
-        let j = rng.index(i + 1);
-        if j < k {
-            out[j] = i as u16;
+impl<R: Randomness + ?Sized, F: FnMut(&[u16])> SamplerVisitor for EachSample<'_, R, F> {
+    type Output = ();
+
+    #[inline(always)]
+    fn visit<S: Sampler>(self, sampler: S) {
+        let EachSample {
+            n,
+            times,
+            rng,
+            out,
+            workspace,
+            mut record,
+        } = self;
+        for _ in 0..times {
+            rng.begin_trial();
+            sampler.sample(n, rng, out, workspace);
+            record(out);
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::*;
-    use crate::catalogue::fisher_yates;
-    use crate::randomness::SimulationSource;
-
-    /// Answers from a script (then 0), recording the bound of every draw.
-    struct Scripted {
-        answers: Vec<u64>,
-        used: usize,
-        bounds: Vec<u64>,
-    }
-
-    impl Randomness for Scripted {
-        fn below(&mut self, n: u64) -> u64 {
-            assert!(n >= 1, "a draw from an empty range");
-            let answer = self.answers.get(self.used).copied().unwrap_or(0);
-            assert!(answer < n);
-            self.used += 1;
-            self.bounds.push(n);
-            answer
-        }
-        fn unit(&mut self) -> f64 {
-            panic!("samplers draw no floats")
-        }
-    }
-
-    /// Every random path of `sample` with its exact probability (as `1/Π bounds`), folded
-    /// into the law of what it writes. Paths are walked like an odometer: each run follows
-    /// the answers given so far and answers 0 beyond them, then the last answer that can
-    /// still grow is increased.
-    fn exact_law(k: usize, mut sample: impl FnMut(&mut Scripted, &mut [u16])) -> BTreeMap<Vec<u16>, f64> {
-        let mut law = BTreeMap::new();
-        let mut path: Vec<u64> = Vec::new();
-        loop {
-            let mut source = Scripted {
-                answers: path.clone(),
-                used: 0,
-                bounds: Vec::new(),
-            };
-            let mut out = vec![0u16; k];
-            sample(&mut source, &mut out);
-            let probability = source.bounds.iter().map(|&b| 1.0 / b as f64).product::<f64>();
-            *law.entry(out).or_insert(0.0) += probability;
-            let mut answers = path;
-            answers.resize(source.bounds.len(), 0);
-            match (0..answers.len())
-                .rev()
-                .find(|&i| answers[i] + 1 < source.bounds[i])
-            {
-                Some(i) => {
-                    answers.truncate(i + 1);
-                    answers[i] += 1;
-                    path = answers;
-                }
-                None => break,
-            }
-        }
-        law
-    }
-
-    fn sorted(selection: &[u16]) -> Vec<u16> {
-        let mut sorted = selection.to_vec();
-        sorted.sort_unstable();
-        sorted
-    }
-
-    fn choose(n: usize, k: usize) -> usize {
-        (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
-    }
-
-    #[test]
-    fn bag_pick_gives_every_subset_exactly_the_same_probability_in_increasing_order() {
-        for n in 1..=7 {
-            for k in 0..=n {
-                let law = exact_law(k, |rng, out| bag_pick(n, rng, out));
-                assert_eq!(law.len(), choose(n, k), "n = {n}, k = {k}");
-                for (subset, probability) in &law {
-                    assert_eq!(subset, &sorted(subset), "output in increasing order");
-                    assert!(subset.iter().all(|&item| usize::from(item) < n));
-                    assert!((probability * choose(n, k) as f64 - 1.0).abs() < 1e-12);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn bag_pick_c_always_writes_k_down_to_1() {
-        for n in 2..=7 {
-            for k in 1..n {
-                let law = exact_law(k, |rng, out| bag_pick_c(n, rng, out));
-                let only: Vec<u16> = (1..=k as u16).rev().collect();
-                assert_eq!(law.keys().collect::<Vec<_>>(), vec![&only], "n = {n}, k = {k}");
-                assert!((law[&only] - 1.0).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[test]
-    fn bag_pick_c_draws_exactly_what_bag_pick_draws() {
-        let record = |sample: fn(usize, &mut Scripted, &mut [u16]), seed, n, k| {
-            let mut random = SimulationSource::from_seed(seed);
-            let answers: Vec<u64> = (0..n as u64).rev().map(|i| random.below(i + 1)).collect();
-            let mut source = Scripted {
-                answers,
-                used: 0,
-                bounds: Vec::new(),
-            };
-            sample(n, &mut source, &mut vec![0; k]);
-            (source.bounds, source.used)
-        };
-        for seed in 0..200 {
-            for (n, k) in [(6, 3), (10, 1), (10, 9), (52, 5)] {
-                assert_eq!(
-                    record(bag_pick, seed, n, k),
-                    record(bag_pick_c, seed, n, k),
-                    "seed {seed}, n = {n}, k = {k}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn partial_fisher_yates_gives_every_ordered_selection_the_same_probability() {
-        for n in 1..=6 {
-            for k in 0..=n {
-                let mut deck = Vec::new();
-                let law = exact_law(k, |rng, out| partial_fisher_yates(n, rng, out, &mut deck));
-                let ordered = (0..k).fold(1, |p, i| p * (n - i));
-                assert_eq!(law.len(), ordered, "n = {n}, k = {k}");
-                for probability in law.values() {
-                    assert!((probability * ordered as f64 - 1.0).abs() < 1e-12);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn partial_fisher_yates_takes_the_cards_a_full_shuffle_moves_to_the_end_first() {
-        // Draw for draw: through a source that answers one draw at a time (the default
-        // source answers a word's worth at once, and a word split 4 ways is not the first
-        // 4 answers of the same word split 8 ways).
-        struct OneByOne(SimulationSource);
-        impl Randomness for OneByOne {
-            fn below(&mut self, n: u64) -> u64 {
-                self.0.below(n)
-            }
-            fn unit(&mut self) -> f64 {
-                self.0.unit()
-            }
-        }
-        let mut deck = Vec::new();
-        for seed in 0..100 {
-            let (n, k) = (12, 4);
-            let mut full: Vec<u16> = (0..n as u16).collect();
-            fisher_yates(&mut full, &mut OneByOne(SimulationSource::from_seed(seed)));
-            let mut out = vec![0u16; k];
-            partial_fisher_yates(
-                n,
-                &mut OneByOne(SimulationSource::from_seed(seed)),
-                &mut out,
-                &mut deck,
-            );
-            let last_k_reversed: Vec<u16> = full[n - k..].iter().rev().copied().collect();
-            assert_eq!(out, last_k_reversed, "seed {seed}");
-        }
-    }
-
-    #[test]
-    fn reservoir_subsets_are_uniform_but_its_order_is_not() {
-        for n in 1..=7 {
-            for k in 0..=n {
-                let law = exact_law(k, |rng, out| reservoir(n, rng, out));
-                let mut subsets: BTreeMap<Vec<u16>, f64> = BTreeMap::new();
-                for (selection, probability) in &law {
-                    *subsets.entry(sorted(selection)).or_insert(0.0) += probability;
-                }
-                assert_eq!(subsets.len(), choose(n, k), "n = {n}, k = {k}");
-                for probability in subsets.values() {
-                    assert!((probability * choose(n, k) as f64 - 1.0).abs() < 1e-12);
-                }
-            }
-        }
-        // 3 items, k = 2: one draw from 3 gives [2, 1], [0, 2] or [0, 1]; the other three
-        // orders never come out.
-        let law = exact_law(2, |rng, out| reservoir(3, rng, out));
-        let orders: Vec<&Vec<u16>> = law.keys().collect();
-        assert_eq!(orders, [&vec![0, 1], &vec![0, 2], &vec![2, 1]]);
-    }
-}
+mod tests;

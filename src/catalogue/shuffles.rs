@@ -11,7 +11,7 @@
 //! exporter the same way).
 
 use super::shuffle::{CheckCase, Shuffle, ShuffleFacts, SwapShuffle, Visitor};
-use super::{CatalogueEntry, Parameter, Workspace};
+use super::{CatalogueEntry, Parameter, Workspace, concatenated};
 use crate::randomness::Randomness;
 
 /// Declares the shuffles: `Type { field: type, .. } in module,` one per line.
@@ -88,24 +88,6 @@ pub const SHUFFLES: &[CatalogueEntry] = &ALL_ENTRIES;
 
 /// Every shuffle's cases in `check`'s default suite, in the registry's order.
 pub const SHUFFLE_CHECKS: &[CheckCase] = &ALL_CHECKS;
-
-/// The lists one after the other, as an array of their total length `N`.
-const fn concatenated<E: Copy, const N: usize>(lists: &[&[E]]) -> [E; N] {
-    // Every slot is written below; the first item only fills the array until then.
-    let mut all = [lists[0][0]; N];
-    let (mut next, mut list) = (0, 0);
-    while list < lists.len() {
-        let mut item = 0;
-        while item < lists[list].len() {
-            all[next] = lists[list][item];
-            next += 1;
-            item += 1;
-        }
-        list += 1;
-    }
-    assert!(next == N, "the length is the lists' total");
-    all
-}
 
 impl PermutationAlgorithm {
     /// Asks the shuffle a question of [`ShuffleFacts`].

@@ -1,6 +1,6 @@
 use super::names::edit_distance;
 use super::*;
-use crate::randomness::SimulationSource;
+use crate::randomness::{Randomness, SimulationSource};
 
 /// The shuffle an entry of `SHUFFLES` runs.
 fn shuffle_of(entry: &CatalogueEntry) -> PermutationAlgorithm {

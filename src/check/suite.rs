@@ -1,6 +1,7 @@
 //! The default suite of `check` (no `--config`): every catalogue shuffle, sampler and
 //! stream generator, at a size where its known bias shows, with fixed seeds. The
-//! shuffles declare their cases in their own files (`SHUFFLE_CHECKS`).
+//! shuffles and samplers declare their cases in their own files (`SHUFFLE_CHECKS`,
+//! `SAMPLER_CHECKS`).
 //!
 //! Each expectation comes from the catalogue (`expected_at(n)`, `GeneratorSpec::expected`),
 //! not from this file, so the suite checks the catalogue's claims. Trials are chosen from
@@ -15,7 +16,7 @@ use super::config::{algorithm_case_name, generator_case_name};
 use super::{Case, CaseKind};
 use crate::catalogue::generators::GeneratorSpec;
 use crate::catalogue::items::Items;
-use crate::catalogue::{AlgorithmSpec, SHUFFLE_CHECKS};
+use crate::catalogue::{AlgorithmSpec, SAMPLER_CHECKS, SHUFFLE_CHECKS};
 
 /// Unequal weights, for the generators whose bias (or fairness) depends on them.
 const WEIGHTED_ITEMS: &str = "A:50,B:25,C:20,D:5";
@@ -29,17 +30,12 @@ pub fn default_suite() -> Vec<Case> {
     let shuffles = shuffles
         .into_iter()
         .map(|case| (case.name, case.n, None, case.trials, case.seed));
-    // The samplers': (algorithm, n, k, trials, seed); why each size and count, beside it.
-    let samplers: &[(&str, usize, Option<usize>, u64, u64)] = &[
-        // Fair; C(6, 3) = 20 subsets: 5,000 expected per subset.
-        ("bag-pick", 6, Some(3), 100_000, 13),
-        // Biased for any k; exact: 5 samples needed at n = 6, k = 3. 10,000 is 2,000x.
-        ("bag-pick-c", 6, Some(3), 10_000, 14),
-        // Fair, in order too; 6!/3! = 120 ordered selections: 1,667 expected per cell.
-        ("partial-fisher-yates", 6, Some(3), 200_000, 15),
-        // Fair; 5,000 expected per subset.
-        ("reservoir", 6, Some(3), 100_000, 16),
-    ];
+    // The samplers' likewise (`Sampler::CHECKS`).
+    let mut samplers: Vec<_> = SAMPLER_CHECKS.iter().collect();
+    samplers.sort_by_key(|case| case.seed);
+    let samplers = samplers
+        .into_iter()
+        .map(|case| (case.name, case.n, Some(case.k), case.trials, case.seed));
     // (generator, items, length, streams, seed): 1 M draws each unless said otherwise.
     let generators: &[(&str, &str, u64, u64, u64)] = &[
         ("iid", WEIGHTED_ITEMS, 10_000, 100, 21),
@@ -57,7 +53,7 @@ pub fn default_suite() -> Vec<Case> {
         // Fair: whole copies in the intended proportions.
         ("boggle-rounded", "boggle", 10_000, 100, 30),
     ];
-    let algorithms = shuffles.chain(samplers.iter().copied());
+    let algorithms = shuffles.chain(samplers);
     let algorithm_cases = algorithms.map(|(name, n, k, trials, seed)| {
         let spec = AlgorithmSpec::parse(name).expect("the default suite names catalogue algorithms");
         Case {
