@@ -17,6 +17,15 @@ use super::progress::TerminalProgress;
 use super::status::VERDICT_NOT_AS_WANTED;
 
 /// `--seed-search`'s help, naming the seeded runtimes of the registry.
+/// `--unpredictable`'s help, naming the runtimes of the registry that every ingest tries.
+fn unpredictable_help() -> String {
+    format!(
+        "Exit with 1 when the deals give away the generator that dealt them ({}; with --seed-search, \
+         that runtime too), whatever the tests say: for card-game servers",
+        shuffle_audit::seeds::recover::state_runtime_names().join(", ")
+    )
+}
+
 fn seed_search_help() -> String {
     format!(
         "Also search every seed of a runtime started from a small seed ({}) for the first deals; \
@@ -56,10 +65,9 @@ pub struct IngestArgs {
     /// Exit with 0, not 1, when the verdict is `suspicious`.
     #[arg(long)]
     allow_suspicious: bool,
-    /// Exit with 1 when the deals give away the generator that dealt them (decks of 8 or
-    /// more cards: java.util.Random, V8's Math.random), whatever the tests say: for
-    /// card-game servers.
-    #[arg(long)]
+    /// Exit with 1 when the deals give away the generator that dealt them (the help lists
+    /// the runtimes), whatever the tests say: for card-game servers.
+    #[arg(long, help = unpredictable_help())]
     unpredictable: bool,
     /// Also search every seed of a runtime started from a small seed (the help lists them).
     #[arg(long, value_name = "NAME[:A..B]", help = seed_search_help())]

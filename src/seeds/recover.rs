@@ -46,7 +46,7 @@ use crate::error::{Error, Result};
 use crate::simulate::Progress;
 
 pub use draws::{Direction, Observed, bits_per_deal};
-pub use runtimes::{RUNTIMES, runtime_named, runtimes_help, seeded_runtime_names};
+pub use runtimes::{RUNTIMES, runtime_named, runtimes_help, seeded_runtime_names, state_runtime_names};
 pub use seeded::{SeedsSearched, check_window};
 
 /// What one runtime is, for `list` and the reports.

@@ -30,6 +30,10 @@ const RANDOM_ORDER: &str = "random";
 /// of its pile, and stacks the piles: pile 0 on top, or, when `random`, the piles in an
 /// order drawn by Fisher–Yates (`below(piles)` first). `dealt` is scratch space owned by
 /// the caller, so that a simulation does not allocate per shuffle.
+///
+/// # Panics
+///
+/// If `piles` is not from 1 to [`MAX_PILES`] (`pile:K` refuses such a K with a message).
 pub fn pile_shuffle<T: Copy, R: Randomness + ?Sized>(
     deck: &mut [T],
     rng: &mut R,
@@ -37,7 +41,8 @@ pub fn pile_shuffle<T: Copy, R: Randomness + ?Sized>(
     random: bool,
     dealt: &mut Vec<T>,
 ) {
-    let (n, piles) = (deck.len(), piles.clamp(1, MAX_PILES) as usize);
+    assert!((1..=MAX_PILES).contains(&piles), "from 1 to {MAX_PILES} piles, not {piles}");
+    let (n, piles) = (deck.len(), piles as usize);
     let mut order = [0u8; MAX_PILES as usize];
     let order = &mut order[..piles];
     for (slot, pile) in order.iter_mut().enumerate() {

@@ -42,6 +42,16 @@ pub fn seeded_runtime_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// The runtimes recovered from their state (every `ingest` tries them), in the registry's
+/// order.
+pub fn state_runtime_names() -> Vec<&'static str> {
+    RUNTIMES
+        .iter()
+        .filter(|runtime| runtime.seed_space().is_none())
+        .map(|runtime| runtime.about().name)
+        .collect()
+}
+
 /// The runtimes as `--runtime`'s help lists them, drawn from [`RUNTIMES`]: those
 /// recovered from their state first, then those whose every seed is tried.
 pub fn runtimes_help() -> String {
