@@ -63,6 +63,15 @@ impl std::fmt::Display for Kind {
 }
 
 impl Expectation {
+    /// The verdict on `n` cards (or items) of an algorithm biased from `biased_from` on
+    /// (`None`: never), and fair below.
+    pub fn on_deck_of(n: usize, biased_from: Option<usize>) -> Self {
+        match biased_from {
+            Some(from) if n >= from => Expectation::Biased,
+            _ => Expectation::Fair,
+        }
+    }
+
     /// Whether `verdict` is the one this expectation calls for: `pass` for a fair
     /// algorithm, `fail` for a biased one. `suspicious` and `inconclusive` meet neither:
     /// a result that is not shown one way or the other is not as it should be.
@@ -138,10 +147,7 @@ pub struct CatalogueEntry {
 impl CatalogueEntry {
     /// The verdict it is known to get on a deck of `n` cards.
     pub fn expected_at(&self, n: usize) -> Expectation {
-        match self.biased_from {
-            Some(from) if n >= from => Expectation::Biased,
-            _ => Expectation::Fair,
-        }
+        Expectation::on_deck_of(n, self.biased_from)
     }
 
     /// The verdict it is known to get on decks of realistic size, in words for `list`.

@@ -69,10 +69,7 @@ impl AlgorithmSpec {
             Some(shuffle) => shuffle.facts(|facts| facts.biased_from(self.entry.biased_from)),
             None => self.entry.biased_from,
         };
-        match biased_from {
-            Some(from) if n >= from => Expectation::Biased,
-            _ => Expectation::Fair,
-        }
+        Expectation::on_deck_of(n, biased_from)
     }
 
     /// Its family.

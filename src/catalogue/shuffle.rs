@@ -88,12 +88,11 @@ pub trait ShuffleFacts {
     /// description of a shuffle, which the simulator uses to tally small decks by path
     /// (see `simulate`). Tests check every schedule against the draws the code makes.
     ///
-    /// A swap shuffle's schedule is read off its swaps ([`ShuffleFacts::swaps`]).
+    /// A swap shuffle run once has its schedule read off its swaps
+    /// ([`ShuffleFacts::swaps`]); one run in passes lists its [`ShuffleFacts::rounds`].
     fn draw_schedule(&self, n: usize) -> Option<Vec<u64>> {
         let SwapPasses { shuffle, passes } = self.swaps()?;
-        let pass = shuffle.schedule(n);
-        let draws = pass.len().checked_mul(passes as usize)?;
-        (passes == 1 || draws <= LONGEST_LISTED).then(|| pass.repeat(passes as usize))
+        (passes == 1).then(|| shuffle.schedule(n))
     }
 
     /// [`ShuffleFacts::draw_schedule`], and the fixed schedules the simulator does not
